@@ -1,0 +1,109 @@
+"""The Game/State protocol every game on the platform implements.
+
+Server, bots and command line speak only this protocol. A decision is one action: a short,
+stable, human-readable string ("place C12", "order M/W", "build L2 B6"). `legal_actions()` lists
+them; `apply()` takes one of them and mutates the state in place; `clone()` copies a state cheaply
+so that bots can search.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+Action = str
+"""An action is its own stable text form."""
+
+TERMINAL = -1
+"""`current_player()` of a finished game."""
+
+JsonDict = dict[str, Any]
+
+
+@runtime_checkable
+class State(Protocol):
+    """A game in progress. Mutated in place by `apply`; copied by `clone`."""
+
+    @property
+    def num_players(self) -> int: ...
+
+    def current_player(self) -> int:
+        """The seat (0-based) that decides now, or TERMINAL when the game is over."""
+        ...
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now. Never empty before the end."""
+        ...
+
+    def apply(self, action: Action) -> None:
+        """Apply one legal action. An illegal or malformed action raises IllegalActionError
+        and leaves the state unchanged."""
+        ...
+
+    def clone(self) -> State: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def scores(self) -> list[int]:
+        """Victory points of each seat, final scoring included once the game is over."""
+        ...
+
+    def winners(self) -> list[int]:
+        """Seats sharing the victory (after tie-breakers); empty before the end."""
+        ...
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """Per seat, victory points by source. Values sum to `scores()`."""
+        ...
+
+    def evaluation(self) -> list[float]:
+        """Per seat, a game-specific estimate of final victory points from here: current points
+        plus a value for resources, track positions and scoring still to come. Bots use it to
+        judge positions without knowing the game."""
+        ...
+
+    def describe_decision(self) -> str:
+        """The pending decision in words, for people."""
+        ...
+
+    def view(self, player: int | None) -> JsonDict:
+        """JSON-ready view of the table for one seat, or for a spectator (None). Contains nothing
+        that seat may not know."""
+        ...
+
+    def record(self) -> JsonDict:
+        """The game record: game name, players, seed, options and actions in text form."""
+        ...
+
+    def to_json(self) -> JsonDict:
+        """The complete state, hidden parts included (for saving, never for a player)."""
+        ...
+
+    def resample(self, player: int, rng_seed: int) -> State:
+        """A state whose `view(player)` equals this one's, with every hidden part (opponents'
+        hands, bag order, face-down stacks, future chance) drawn afresh from what `player` can
+        know, using `rng_seed`."""
+        ...
+
+    def undo_floor(self) -> int:
+        """How many actions of the record can never be undone: the count up to and including
+        the last random draw or decision of another seat."""
+        ...
+
+
+class Game(Protocol):
+    """A game on the platform: creates, replays and restores states."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def new_game(self, players: int, seed: int, **options: Any) -> State: ...
+
+    def replay(self, record: JsonDict) -> State: ...
+
+    def from_json(self, data: JsonDict) -> State: ...
+
+    def option_names(self) -> list[str]:
+        """Options `new_game` accepts besides players and seed."""
+        ...

@@ -1,0 +1,68 @@
+"""Game records: options + seed + actions. Replaying one rebuilds the identical state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eixample.core.errors import IllegalActionError, MalformedRecordError
+from eixample.core.protocol import Game, JsonDict, State
+
+RECORD_FORMAT = 1
+
+
+def make_record(game: str, players: int, seed: int, options: dict[str, Any], actions: list[str]) -> JsonDict:
+    return {
+        "format": RECORD_FORMAT,
+        "game": game,
+        "players": players,
+        "seed": seed,
+        "options": dict(options),
+        "actions": list(actions),
+    }
+
+
+def check_record(record: Any, game: Game) -> JsonDict:
+    """Validate the shape of a record; raise MalformedRecordError naming the problem."""
+    if not isinstance(record, dict):
+        raise MalformedRecordError("a game record must be a JSON object")
+    for key, kind in (("players", int), ("seed", int), ("actions", list)):
+        if not isinstance(record.get(key), kind) or isinstance(record.get(key), bool):
+            raise MalformedRecordError(f"game record: '{key}' is missing or not a {kind.__name__}")
+    if record.get("game", game.name) != game.name:
+        raise MalformedRecordError(f"game record is for '{record.get('game')}', not '{game.name}'")
+    options = record.get("options", {})
+    if not isinstance(options, dict):
+        raise MalformedRecordError("game record: 'options' must be an object")
+    if not all(isinstance(a, str) for a in record["actions"]):
+        raise MalformedRecordError("game record: every action must be a string")
+    return record
+
+
+def replay(game: Game, record: Any, upto: int | None = None) -> State:
+    """Rebuild a state from a record (optionally only its first `upto` actions)."""
+    record = check_record(record, game)
+    try:
+        state = game.new_game(record["players"], record["seed"], **record.get("options", {}))
+    except (TypeError, ValueError) as error:
+        raise MalformedRecordError(f"game record: cannot set up the game: {error}") from error
+    actions = record["actions"] if upto is None else record["actions"][:upto]
+    for index, action in enumerate(actions):
+        try:
+            state.apply(action)
+        except IllegalActionError as error:
+            raise MalformedRecordError(f"game record: action {index} '{action}' is illegal: {error}") from error
+    return state
+
+
+def can_undo(state: State) -> bool:
+    """True when the last action may be taken back: it is the current seat's own decision made
+    after the last random draw and after every other seat's decision."""
+    return len(state.record()["actions"]) > state.undo_floor()
+
+
+def undo(game: Game, state: State) -> State:
+    """The state before the last action, if `can_undo`; otherwise IllegalActionError."""
+    if not can_undo(state):
+        raise IllegalActionError("nothing to undo: undo stops at a random draw or another player's decision")
+    record = state.record()
+    return replay(game, record, upto=len(record["actions"]) - 1)

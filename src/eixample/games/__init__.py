@@ -1,0 +1,1 @@
+"""Games on the platform."""
