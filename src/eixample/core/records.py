@@ -50,7 +50,9 @@ def replay(game: Game, record: Any, upto: int | None = None) -> State:
         try:
             state.apply(action)
         except IllegalActionError as error:
-            raise MalformedRecordError(f"game record: action {index} '{action}' is illegal: {error}") from error
+            raise MalformedRecordError(
+                f"game record: action {index} '{action}' is illegal: {error}"
+            ) from error
     return state
 
 

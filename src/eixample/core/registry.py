@@ -27,5 +27,5 @@ def game_names() -> list[str]:
 
 
 def _load_builtin_games() -> None:
-    import eixample.games.barcelona  # noqa: F401  (registers itself)
+    import eixample.games.barcelona
     import eixample.games.tictactoe  # noqa: F401

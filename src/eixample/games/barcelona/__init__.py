@@ -1,0 +1,52 @@
+"""Barcelona (Board&Dice 2023, design Dani Garcia): the rules engine.
+
+from eixample.games import barcelona
+state = barcelona.new_game(players=4, seed=7)
+while not state.is_terminal():
+    state.apply(state.legal_actions()[0])
+print(state.scores(), state.winners())
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eixample.core.protocol import JsonDict
+from eixample.core.records import replay as replay_record
+from eixample.core.registry import register
+from eixample.games.barcelona.components import load_components
+from eixample.games.barcelona.setup import OPTIONS, from_json, new_game
+from eixample.games.barcelona.state import BarcelonaState
+
+
+class Barcelona:
+    name = "barcelona"
+    title = "Barcelona"
+    min_players = 2
+    max_players = 4
+
+    def new_game(self, players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
+        return new_game(players, seed, **options)
+
+    def replay(self, record: JsonDict) -> BarcelonaState:
+        state = replay_record(self, record)
+        assert isinstance(state, BarcelonaState)
+        return state
+
+    def from_json(self, data: JsonDict) -> BarcelonaState:
+        return from_json(data)
+
+    def option_names(self) -> list[str]:
+        return list(OPTIONS)
+
+
+GAME = Barcelona()
+register(GAME)
+
+
+def replay(record: JsonDict) -> BarcelonaState:
+    """Rebuild the identical state from a game record (options + seed + actions)."""
+    return GAME.replay(record)
+
+
+__all__ = ["GAME", "BarcelonaState", "from_json", "load_components", "new_game", "replay"]

@@ -1,0 +1,202 @@
+"""Setting up a game of Barcelona (rulebook: GAME SETUP), restoring one, and resampling hidden
+information for a player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eixample.core.errors import MalformedRecordError
+from eixample.core.rng import Rng
+from eixample.games.barcelona import board
+from eixample.games.barcelona.state import FIELDS, NSRC, TUPLE_ITEM_FIELDS, BarcelonaState
+from eixample.games.barcelona.tables import Tables, tables_for
+
+OPTIONS = ("action_tiles", "first_player", "data_dir")
+ACTION_TILE_MODES = ("shuffled", "printed")
+
+
+def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown option(s): {', '.join(sorted(unknown))}; known: {', '.join(OPTIONS)}")
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        raise ValueError(f"Barcelona is played by 2 to 4 players here, not {players!r}")
+    mode = options.get("action_tiles", "shuffled")
+    if mode not in ACTION_TILE_MODES:
+        raise ValueError(f"action_tiles must be one of {', '.join(ACTION_TILE_MODES)}, not {mode!r}")
+    first = options.get("first_player", 0)
+    if first != "random" and (
+        not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players
+    ):
+        raise ValueError(f"first_player must be a seat 0..{players - 1} or 'random', not {first!r}")
+    data_dir = options.get("data_dir")
+    if data_dir is not None and not isinstance(data_dir, str):
+        raise ValueError("data_dir must be a folder path")
+    return {"action_tiles": mode, "first_player": first, **({"data_dir": data_dir} if data_dir else {})}
+
+
+def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
+    """A new game, set up step by step as in the rulebook, from the game's own seeded RNG."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"seed must be an integer, not {seed!r}")
+    options = check_options(players, options)
+    t = tables_for(options.get("data_dir"))
+    rng = Rng(seed)
+    s = object.__new__(BarcelonaState)
+    s.t, s.n, s.seed, s.options = t, players, seed, options
+    _prepare_main_board(s, t, rng, options["action_tiles"])
+    _prepare_side_board(s, t, rng)
+    _prepare_player_boards(s, t)
+    first = options["first_player"]
+    s.first_player = rng.below(players) if first == "random" else first
+    s.hands = [()] * players
+    s.rng = rng.state
+    for i in range(players):
+        p = (s.first_player + i) % players
+        s.hands[p] = (s._draw_citizen(), s._draw_citizen())
+    s.turns = 0
+    s.end_triggered = False
+    s.ended = False
+    s.idle_turns = 0
+    s.floor = 0
+    s.last_actor = -1
+    s.n_actions = 0
+    s._history = None
+    s._log = None
+    s._legal = None
+    s._payloads = []
+    s._say(f"New game: {players} players, seed {seed}; P{s.first_player + 1} starts.")
+    s._start_turn(s.first_player)
+    s._settle()
+    return s
+
+
+def _prepare_main_board(s: BarcelonaState, t: Tables, rng: Rng, mode: str) -> None:
+    s.cross_cit = [()] * 25
+    s.cross_owner = [-1] * 25
+    s.space_owner = [-1] * 44
+    s.space_passenger = [-1] * 44
+    s.bld_type = [-1] * len(board.BUILDING_SPACES)
+    s.bld_tiles = [()] * len(board.BUILDING_SPACES)
+    s.bld_markers = [()] * len(board.BUILDING_SPACES)
+    s.bld_stock = list(t.building_count)
+    s.row_bonus = [1, 1, 1, 1]
+    if mode == "printed":
+        s.street_action = t.printed_actions
+    else:
+        tiles = list(t.action_tiles)
+        rng.shuffle(tiles)
+        s.street_action = tuple(tiles)
+    # citizen tracks, pre-filled for fewer than 4 players
+    s.track = []
+    s.bag = list(t.citizen_counts)
+    for k in range(3):
+        marks = t.track_prefill[k]
+        filled = [1 if (m == 3 and s.n <= 3) or (m == 2 and s.n == 2) else 0 for m in marks]
+        s.bag[k] -= sum(filled)
+        s.track.append(filled)
+    s.off_board = [0, 0, 0]
+    s.cerda_tiles = tuple(rng.sample(list(range(len(t.cerda_ids))), 3))
+    s.cerda_scored = [0, 0, 0]
+
+
+def _prepare_side_board(s: BarcelonaState, t: Tables, rng: Rng) -> None:
+    removed = {t.cerda_twin[c] for c in s.cerda_tiles}
+    stack = [i for i in range(len(t.modernisme_ids)) if i not in removed]
+    rng.shuffle(stack)
+    s.mod_stack = stack
+    s.mod_discard = []
+    s.mod_offer = [s.mod_stack.pop() for _ in range(t.modernisme_offer)]
+    services = rng.sample(list(range(len(t.service_ids))), t.services_in_play)
+    s.services = tuple(sorted(services))
+    per_stack = [len(t.service_costs[i]) - (1 if s.n == 2 else 0) for i in s.services]
+    s.service_left = per_stack
+    s.sagrada_offer = [1] * len(t.sagrada_ids)
+    s.sidewalk = [-1] * 25
+    s.sidewalk[t.sidewalk_start] = -2
+
+
+def _prepare_player_boards(s: BarcelonaState, t: Tables) -> None:
+    n = s.n
+    s.tram = [-1] * n
+    s.vp = [0] * n
+    s.vp_src = [0] * (n * NSRC)
+    s.coins = [t.start_coin] * n
+    s.cloth = [t.start_cloth] * n
+    s.cobbles = [0] * n
+    s.inters = [0] * n
+    s.passengers = [0] * n
+    s.cerda = [t.cerda_start] * n
+    s.sagrada = [0] * n
+    s.sagrada_tiles = [()] * n
+    s.services_built = [0] * n
+    s.narrow_left = list(t.narrow_stacks) * n
+    s.wide_left = list(t.wide_stacks) * n
+    s.markers_left = list(t.marker_stacks) * n
+    s.mod_tile = [-1] * (n * len(t.modernisme_take))
+    s.mod_top = [0] * (n * len(t.modernisme_take))
+
+
+def from_json(data: Any) -> BarcelonaState:
+    """Restore a state saved with `to_json()` (hidden parts included)."""
+    try:
+        options = check_options(data["players"], data.get("options", {}))
+        raw = data["state"]
+        s = object.__new__(BarcelonaState)
+        s.t = tables_for(options.get("data_dir"))
+        s.n, s.seed, s.options = data["players"], data["seed"], options
+        for name in FIELDS:
+            value = raw[name]
+            if name in TUPLE_ITEM_FIELDS:
+                value = [tuple(v) for v in value]
+            elif name == "track":
+                value = [list(v) for v in value]
+            elif name in ("street_action", "cerda_tiles", "services"):
+                value = tuple(value)
+            elif isinstance(value, list):
+                value = list(value)
+            setattr(s, name, value)
+        history: Any = None
+        for action in data.get("actions", []):
+            history = (history, action)
+        s._history = history
+        log: Any = None
+        for line in data.get("log", []):
+            log = (log, line)
+        s._log = log
+        s._legal = None
+        s._payloads = []
+    except (KeyError, TypeError, ValueError) as error:
+        raise MalformedRecordError(f"saved Barcelona state is malformed: {error}") from error
+    if s.n_actions != len(data.get("actions", [])):
+        raise MalformedRecordError("saved Barcelona state: action count does not match its actions")
+    if not s.ended:
+        s._compute_legal()
+    else:
+        s._legal, s._payloads = [], []
+    return s
+
+
+def resample(state: BarcelonaState, player: int, rng_seed: int) -> BarcelonaState:
+    """A copy whose view for `player` is unchanged but whose hidden parts are drawn afresh:
+    the other players' hands (from the bag plus those hands), the order of the face-down
+    Modernisme stack, and every future random draw."""
+    s = state.clone()
+    rng = Rng(rng_seed)
+    pool = s.bag[:]
+    for q in range(s.n):
+        if q != player:
+            for kind in s.hands[q]:
+                pool[kind] += 1
+    s.bag = pool
+    s.rng = rng.state
+    for q in range(s.n):
+        if q != player and s.hands[q]:
+            s.hands[q] = tuple(s._draw_citizen() for _ in s.hands[q])
+    rng = Rng(s.rng)
+    rng.shuffle(s.mod_stack)
+    s.rng = rng.next_u64()
+    s._legal = None
+    if not s.ended:
+        s._compute_legal()
+    return s

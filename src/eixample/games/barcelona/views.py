@@ -1,0 +1,224 @@
+"""Per-player views: JSON-ready pictures of the table holding only what that player may know.
+
+Hidden: the other players' hands (only their sizes are shown), the order of the bag (its contents
+are public), the order of the face-down Modernisme stack, and the random generator.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from eixample.games.barcelona import board, scoring
+from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS
+from eixample.games.barcelona.state import SOURCES, benefit_json
+from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS
+
+if TYPE_CHECKING:
+    from eixample.games.barcelona.state import BarcelonaState
+
+
+def _owner(value: int) -> int | None:
+    return None if value < 0 else value
+
+
+def _city(s: BarcelonaState) -> dict[str, Any]:
+    t = s.t
+    return {
+        "streets": [
+            {
+                "id": name,
+                "width": "wide" if t.space_wide[board.STREET_SPACES[i][0]] else "narrow",
+                "action": ACTION_KINDS[s.street_action[i]],
+            }
+            for i, name in enumerate(board.STREETS)
+        ],
+        "crossings": [
+            {
+                "id": name,
+                "cost": t.crossing_cost[x],
+                "citizens": [CITIZENS[k] for k in s.cross_cit[x]],
+                "intersection": _owner(s.cross_owner[x]),
+            }
+            for x, name in enumerate(board.CROSSINGS)
+        ],
+        "spaces": [
+            {
+                "id": name,
+                "street": board.STREETS[board.SPACE_STREET[i]],
+                "wide": t.space_wide[i],
+                "benefit": benefit_json(t.space_benefit[i]),
+                "tile": _owner(s.space_owner[i]),
+                "passenger": _owner(s.space_passenger[i]),
+            }
+            for i, name in enumerate(board.SPACES)
+        ],
+        "buildings": [
+            {
+                "id": b.name,
+                "block": list(b.block),
+                "corner": b.corner,
+                "crossings": [board.CROSSINGS[x] for x in b.crossings],
+                "type": BUILDING_TYPES[s.bld_type[i]] if s.bld_type[i] >= 0 else None,
+                "markers": list(s.bld_markers[i]),
+            }
+            for i, b in enumerate(board.BUILDING_SPACES)
+        ],
+        "row_bonus": [t.row_bonus_vp[r] if s.row_bonus[r] else 0 for r in range(4)],
+        "trams": [board.SPACES[x] if x >= 0 else None for x in s.tram],
+    }
+
+
+def _tracks(s: BarcelonaState) -> dict[str, Any]:
+    t = s.t
+    return {
+        CITIZENS[k]: {
+            "values": list(t.track_values[k]),
+            "sections": list(t.track_section[k]),
+            "triggers": list(t.track_triggers[k]),
+            "filled": [bool(v) for v in s.track[k]],
+            "off_board": s.off_board[k],
+        }
+        for k in range(3)
+    }
+
+
+def _player(s: BarcelonaState, p: int, viewer: int | None) -> dict[str, Any]:
+    t = s.t
+    km, kn, kw, kk = len(t.modernisme_take), len(t.narrow_stacks), len(t.wide_stacks), len(t.marker_stacks)
+    mine = viewer == p
+    return {
+        "seat": p,
+        "vp": s.vp[p],
+        "coins": s.coins[p],
+        "cloth": s.cloth[p],
+        "capacity": s.capacity(p),
+        "cobblestones_left": len(t.cobblestone_vp) - 1 - s.cobbles[p],
+        "cobblestone_vp_now": t.cobblestone_vp[s.cobbles[p]],
+        "cerda": s.cerda[p],
+        "cerda_multiplier": t.cerda_multiplier[s.cerda[p]],
+        "sagrada": s.sagrada[p],
+        "sagrada_tiles": [t.sagrada_ids[i] for i in s.sagrada_tiles[p]],
+        "intersections": [
+            {
+                "cost": t.intersection_cost[i],
+                "benefit": benefit_json(t.intersection_benefit[i]),
+                "built": i < s.inters[p],
+            }
+            for i in range(len(t.intersection_cost))
+        ],
+        "passengers": [
+            {"coin": c, "cloth": cl, "placed": i < s.passengers[p]}
+            for i, (c, cl) in enumerate(t.passenger_cost)
+        ],
+        "passenger_vp_now": t.passenger_vp[s.passengers[p]],
+        "narrow_stacks": s.narrow_left[p * kn : (p + 1) * kn],
+        "wide_stacks": s.wide_left[p * kw : (p + 1) * kw],
+        "marker_stacks": s.markers_left[p * kk : (p + 1) * kk],
+        "modernisme": [
+            {
+                "tile": t.modernisme_ids[s.mod_tile[p * km + i]] if s.mod_tile[p * km + i] >= 0 else None,
+                "top": bool(s.mod_top[p * km + i]),
+                "multiplier": scoring.modernisme_multiplier(s, p * km + i),
+                "take_cloth": t.modernisme_take[i],
+                "improve_cloth": t.modernisme_improve[i],
+                "bottom": t.modernisme_bottom[i],
+                "top_multiplier": t.modernisme_top[i],
+            }
+            for i in range(km)
+        ],
+        "services": [t.service_ids[i] for i in range(len(t.service_ids)) if s.services_built[p] >> i & 1],
+        "tram": board.SPACES[s.tram[p]] if s.tram[p] >= 0 else None,
+        "hand_size": len(s.hands[p]),
+        "hand": [CITIZENS[k] for k in s.hands[p]] if mine else None,
+        "score_breakdown": {name: s.vp_src[p * len(SOURCES) + i] for i, name in enumerate(SOURCES)},
+    }
+
+
+def _tile(s: BarcelonaState, kind: str, i: int) -> dict[str, Any]:
+    t = s.t
+    if kind == "cerda":
+        cond, vp, ident = t.cerda_condition[i], t.cerda_vp[i], t.cerda_ids[i]
+    else:
+        cond, vp, ident = t.modernisme_condition[i], t.modernisme_vp[i], t.modernisme_ids[i]
+    return {"id": ident, "condition": cond, "vp": vp, "text": f"{vp} VP: {t.condition_text[cond]}"}
+
+
+def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
+    t = s.t
+    if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < s.n):
+        raise ValueError(f"no seat {viewer!r} in a {s.n}-player game")
+    return {
+        "game": "barcelona",
+        "players": s.n,
+        "viewer": viewer,
+        "current_player": s.current_player(),
+        "decision": s.describe_decision(),
+        "decision_kind": s.decision_kind(),
+        "turn_player": s.turn_player,
+        "first_player": s.first_player,
+        "round": s.turns // s.n + 1,
+        "turns": s.turns,
+        "end_triggered": s.end_triggered,
+        "terminal": s.ended,
+        "winners": s.winners(),
+        "city": _city(s),
+        "tracks": _tracks(s),
+        "lowest_visible": s.lowest_visible(),
+        "cerda_track": {
+            "top": t.cerda_top,
+            "start": t.cerda_start,
+            "multipliers": list(t.cerda_multiplier),
+            "positions": s.cerda[:],
+        },
+        "cerda_scoring": [
+            dict(_tile(s, "cerda", tile), scored=bool(s.cerda_scored[k]))
+            for k, tile in enumerate(s.cerda_tiles)
+        ],
+        "bag": {CITIZENS[k]: s.bag[k] for k in range(3)},
+        "modernisme": {
+            "offer": [_tile(s, "modernisme", i) if i >= 0 else None for i in s.mod_offer],
+            "stack": len(s.mod_stack),
+            "discard": [t.modernisme_ids[i] for i in s.mod_discard],
+        },
+        "public_services": [
+            {
+                "id": t.service_ids[i],
+                "name": t.service_names[i],
+                "effect": SERVICE_EFFECTS[t.service_effect[i]],
+                "left": s.service_left[k],
+                "next_cost": t.service_costs[i][len(t.service_costs[i]) - s.service_left[k]]
+                if s.service_left[k]
+                else None,
+                "next_vp": t.service_vp[i][len(t.service_vp[i]) - s.service_left[k]]
+                if s.service_left[k]
+                else None,
+                "built_by": [p for p in range(s.n) if s.services_built[p] >> i & 1],
+            }
+            for k, i in enumerate(s.services)
+        ],
+        "sidewalk": [
+            {
+                "id": name,
+                "benefit": benefit_json(t.sidewalk_benefit[i]),
+                "cobblestone": None
+                if s.sidewalk[i] == -1
+                else ("start" if s.sidewalk[i] == -2 else s.sidewalk[i]),
+            }
+            for i, name in enumerate(board.SIDEWALK)
+        ],
+        "sagrada_offer": [
+            {
+                "id": t.sagrada_ids[i],
+                "level": t.sagrada_level[i],
+                "benefit": benefit_json(t.sagrada_benefit[i]),
+            }
+            for i in range(len(t.sagrada_ids))
+            if s.sagrada_offer[i]
+        ],
+        "sagrada_track": {"top": t.sagrada_top, "slots": list(t.sagrada_slot_level)},
+        "building_stock": {BUILDING_TYPES[k]: s.bld_stock[k] for k in range(4)},
+        "player_list": [_player(s, p, viewer) for p in range(s.n)],
+        "scores": s.vp[:],
+        "score_breakdown": s.score_breakdown(),
+        "log": s.log(),
+    }

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import pytest
+
+from eixample.core.errors import IllegalActionError, MalformedRecordError
+from eixample.core.records import can_undo, replay, undo
+from eixample.core.registry import game_names, get_game
+
+
+def test_registry_knows_both_games() -> None:
+    assert {"barcelona", "tictactoe"} <= set(game_names())
+    with pytest.raises(KeyError, match="unknown game"):
+        get_game("chess")
+
+
+def test_replay_rebuilds_the_state() -> None:
+    game = get_game("tictactoe")
+    state = game.new_game(2, 0)
+    for action in ("mark 4", "mark 0", "mark 8"):
+        state.apply(action)
+    again = replay(game, state.record())
+    assert again.view(None) == state.view(None)
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ([], "JSON object"),
+        ({"players": 2, "seed": 0}, "actions"),
+        ({"players": "two", "seed": 0, "actions": []}, "players"),
+        ({"players": 2, "seed": 0, "actions": [1]}, "string"),
+        ({"players": 2, "seed": 0, "actions": ["mark 9"]}, "action 0"),
+        ({"game": "barcelona", "players": 2, "seed": 0, "actions": []}, "not 'tictactoe'"),
+    ],
+)
+def test_malformed_records_are_refused_clearly(record: object, message: str) -> None:
+    with pytest.raises(MalformedRecordError, match=message):
+        replay(get_game("tictactoe"), record)
+
+
+def test_undo_goes_back_one_own_decision_only() -> None:
+    game = get_game("tictactoe")
+    state = game.new_game(2, 0)
+    state.apply("mark 4")
+    # tic-tac-toe alternates players, so the other player's move is a floor
+    assert not can_undo(state)
+    with pytest.raises(IllegalActionError):
+        undo(game, state)
