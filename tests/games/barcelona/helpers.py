@@ -71,3 +71,30 @@ def random_playout(players: int, seed: int, check: bool = True) -> Iterator[Barc
         if check:
             check_invariants(state)
         yield state
+
+
+def scenario(players: int = 4, seed: int = 1) -> BarcelonaState:
+    """A fresh game with the printed action map, for rule tests that arrange the table by hand."""
+    return new_game(players, seed, action_tiles="printed")
+
+
+def decide(state: BarcelonaState, frame: tuple[int, ...]) -> BarcelonaState:
+    """Make `frame` the pending decision, over a resting frame whose only choice is 'end actions'."""
+    from eixample.games.barcelona.state import ACTIONS
+
+    state.stack = [(ACTIONS, frame[1], 0, 0), frame]
+    state._legal = None
+    state._settle()
+    return state
+
+
+def at_rest(state: BarcelonaState) -> bool:
+    """True when every pushed decision has been resolved (only the resting frame is left)."""
+    return state.legal_actions() == ["end actions"]
+
+
+def street_with(state: BarcelonaState, action: str) -> int:
+    """A street whose action tile is `action` (by kind name)."""
+    from eixample.games.barcelona.components import ACTION_KINDS
+
+    return next(i for i, kind in enumerate(state.street_action) if ACTION_KINDS[kind] == action)

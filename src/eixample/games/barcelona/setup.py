@@ -179,20 +179,20 @@ def from_json(data: Any) -> BarcelonaState:
 
 def resample(state: BarcelonaState, player: int, rng_seed: int) -> BarcelonaState:
     """A copy whose view for `player` is unchanged but whose hidden parts are drawn afresh:
-    the other players' hands (from the bag plus those hands), the order of the face-down
-    Modernisme stack, and every future random draw."""
+    the split of citizens among the other players' hands, the order of the bag and of the
+    face-down Modernisme stack, and every future random draw.
+
+    The bag's contents are public (ruling 4), so the citizens in the other hands, taken together,
+    are known too; only who holds which is hidden."""
     s = state.clone()
     rng = Rng(rng_seed)
-    pool = s.bag[:]
-    for q in range(s.n):
-        if q != player:
-            for kind in s.hands[q]:
-                pool[kind] += 1
-    s.bag = pool
-    s.rng = rng.state
-    for q in range(s.n):
-        if q != player and s.hands[q]:
-            s.hands[q] = tuple(s._draw_citizen() for _ in s.hands[q])
+    others = [q for q in range(s.n) if q != player]
+    pool = [kind for q in others for kind in s.hands[q]]
+    rng.shuffle(pool)
+    for q in others:
+        size = len(s.hands[q])
+        s.hands[q], pool = tuple(pool[:size]), pool[size:]
+    s.rng = rng.next_u64()
     rng = Rng(s.rng)
     rng.shuffle(s.mod_stack)
     s.rng = rng.next_u64()
