@@ -37,3 +37,16 @@ def test_resample_is_playable_to_the_end() -> None:
     while not other.is_terminal():
         other.apply(other.legal_actions()[-1])
     assert other.winners()
+
+
+def test_views_are_blind_to_what_the_viewer_cannot_know() -> None:
+    """At many points of a 4-player game, redrawing everything hidden from a seat (other hands,
+    bag order, face-down stack, future draws) leaves that seat's view byte-for-byte unchanged."""
+    for i, state in enumerate(random_playout(4, 23, check=False)):
+        if i % 9:
+            continue
+        for viewer in range(4):
+            for seed in range(3):
+                assert state.resample(viewer, seed).view(viewer) == state.view(viewer)
+        spectator = state.view(None)
+        assert all(player["hand"] is None for player in spectator["player_list"])

@@ -1314,8 +1314,8 @@ def _who(frame: tuple[int, ...]) -> str:
 
 DESCRIBE: dict[int, Callable[[BarcelonaState, tuple[int, ...]], str]] = {
     PLACE: lambda s, f: (
-        f"{_who(f)}: place your citizens ({'/'.join(CITIZENS[k] for k in s.hands[f[1]])}) "
-        "on an empty street crossing (paying its coin cost)."
+        f"{_who(f)}: place your {len(s.hands[f[1]])} citizens on an empty street crossing "
+        "(paying its coin cost)."
     ),
     ORDER: lambda s, f: f"{_who(f)}: choose which citizen goes on top at {board.CROSSINGS[f[2]]}.",
     BENEFITS: lambda s, f: (
