@@ -20,6 +20,60 @@ SAGRADA_STEP = 1.0
 INTERSECTION_PER_OPPONENT = 1.5
 CITIZEN_IN_HAND = 1.0
 MODERNISME_GROWTH = 1.5
+CERDA_POSITION = 0.5  # per step, per Cerdà Scoring still to come: a higher multiplier later
+
+# What a decision still pending for a player is worth, in VP: the actions of the crossing not
+# yet taken, a Building about to be constructed. Without it a one-decision look-ahead cannot
+# tell a crossing with three good actions from an empty one.
+ACTION_VALUE = (4.5, 4.0, 5.0, 5.0, 3.5, 4.5, 9.0, 3.5)  # by action kind, as in ACTION_KINDS
+BUILDING_EFFECT_VALUE = 2.0
+INTERSECTION_BENEFIT_VALUE = 2.0
+
+
+def pending_value(s: BarcelonaState) -> list[float]:
+    from eixample.games.barcelona import state as st
+
+    values = [0.0] * s.n
+    for frame in s.stack:
+        kind, p = frame[0], frame[1]
+        if kind == st.ACTIONS:
+            x, mask = frame[2], frame[3]
+            for i, street in enumerate(st.board.CROSSING_STREETS[x]):
+                if mask >> i & 1:
+                    action = s.street_action[street]
+                    if s._action_available(p, action):
+                        values[p] += ACTION_VALUE[action]
+        elif kind == st.BUILD_PHASE and s._legal_builds(p):
+            values[p] += s.lowest_visible() + BUILDING_EFFECT_VALUE
+        elif kind == st.BUILD:
+            values[p] += s.lowest_visible() + BUILDING_EFFECT_VALUE
+        elif kind == st.CITIZENS_CHOICE:
+            building = frame[2]
+            row = st.board.BUILDING_SPACES[frame[3]].block[0]
+            best = max(
+                s.lowest_visible(tuple(s.cross_cit[x][-1] for x in combo))
+                for combo in s._citizen_choices(building, frame[3])
+            )
+            values[p] += best + s.t.building_vp[building] + BUILDING_EFFECT_VALUE
+            values[p] += s.t.row_bonus_vp[row] if s.row_bonus[row] else 0
+        elif kind == st.BENEFITS:
+            values[p] += frame[2] * INTERSECTION_BENEFIT_VALUE
+        elif kind == st.STREET:
+            values[p] += frame[3] * (3.0 if frame[2] else 1.5)
+        elif kind in FIRST_FRAME_KIND:
+            values[p] += ACTION_VALUE[FIRST_FRAME_KIND[kind]]
+    return values
+
+
+def _first_frame_kinds() -> dict[int, int]:
+    """The first decision of each action, mapped to that action's kind."""
+    from eixample.games.barcelona import state as st
+
+    frames = (st.GAIN, st.COBBLE, st.STREET_KIND, st.INTERSECTION, st.IMPROVE, st.TAKE, st.SERVICE, st.TRAM)
+    return {frame: kind for kind, frame in enumerate(frames)}
+
+
+FIRST_FRAME_KIND = _first_frame_kinds()
 
 
 def game_progress(s: BarcelonaState) -> float:
@@ -36,8 +90,9 @@ def evaluate(s: BarcelonaState) -> list[float]:
     pending = [tile for k, tile in enumerate(s.cerda_tiles) if not s.cerda_scored[k]]
     km = len(t.modernisme_take)
     values: list[float] = []
+    pending_by_player = pending_value(s)
     for p in range(s.n):
-        value = float(s.vp[p])
+        value = float(s.vp[p]) + pending_by_player[p]
         value += COIN * min(s.coins[p], 6) + CLOTH * min(s.cloth[p], 6)
         value += SAGRADA_STEP * s.sagrada[p]
         value += INTERSECTION_PER_OPPONENT * s.inters[p] * max(1, s.n - 1) * remaining
@@ -51,5 +106,6 @@ def evaluate(s: BarcelonaState) -> list[float]:
                 value += growth * scoring.modernisme_multiplier(s, slot)
         for tile in pending:
             value += scoring.cerda_tile_vp(s, tile, p)
+        value += CERDA_POSITION * s.cerda[p] * len(pending)
         values.append(value)
     return values

@@ -1170,12 +1170,21 @@ class BarcelonaState:
                 return
         self.off_board[citizen] += 1
 
-    def lowest_visible(self) -> int:
-        """The lowest VP value still visible over the three citizen tracks."""
+    def lowest_visible(self, arriving: tuple[int, ...] = ()) -> int:
+        """The lowest VP value visible over the three citizen tracks (after `arriving` citizens
+        would have taken their places, if given)."""
         values = self.t.track_values
-        visible = [values[k][i] for k in range(3) for i, filled in enumerate(self.track[k]) if not filled]
-        best = min(visible) if visible else max(max(v) for v in values)
-        return best
+        best = 99
+        for k in range(3):
+            skip = arriving.count(k)
+            for i, filled in enumerate(self.track[k]):
+                if filled:
+                    continue
+                if skip:
+                    skip -= 1
+                    continue
+                best = min(best, values[k][i])
+        return best if best < 99 else max(max(v) for v in values)
 
     # ------------------------------------------------------------------ describing
     def describe_decision(self) -> str:
