@@ -1,0 +1,152 @@
+"""Bot specs: a bot configuration as one short string.
+
+Syntax: `NAME` or `NAME:KEY=VALUE[:KEY=VALUE...]`, for example `random`, `greedy`,
+`greedy:samples=4`, `mcts`, `mcts:iterations=200`, `mcts:seconds=1`,
+`mcts:iterations=400:depth=10:norm=rank`. Specs contain no commas, so lists of them are written
+comma-separated on the command line.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from eixample.ai.base import Bot
+from eixample.ai.greedy import GreedyBot
+from eixample.ai.mcts import MctsBot, MctsSettings
+from eixample.ai.random_bot import RandomBot
+from eixample.ai.scoring import NORMS
+from eixample.core.errors import EixampleError
+
+
+class BotSpecError(EixampleError, ValueError):
+    """A bot spec naming an unknown bot or parameter, or a parameter with a bad value."""
+
+
+Parser = Callable[[str], Any]
+
+
+@dataclass(frozen=True)
+class Param:
+    parse: Parser
+    help: str
+
+
+@dataclass(frozen=True)
+class BotKind:
+    name: str
+    summary: str
+    params: Mapping[str, Param]
+    build: Callable[[str, int, dict[str, Any]], Bot]
+
+
+def _number(kind: type[int] | type[float], minimum: float, strict: bool) -> Parser:
+    word = "positive" if strict else "non-negative"
+    noun = "integer" if kind is int else "number"
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise ValueError(f"must be a {word} {noun}, not '{text}'") from None
+        if not math.isfinite(value) or value < minimum or (strict and value == minimum):
+            raise ValueError(f"must be a {word} {noun}, not '{text}'")
+        return value
+
+    return parse
+
+
+def _one_of(*choices: str) -> Parser:
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise ValueError(f"must be one of {', '.join(choices)}, not '{text}'")
+        return text
+
+    return parse
+
+
+_POSITIVE_INT = _number(int, 0, strict=True)
+_NON_NEGATIVE_INT = _number(int, 0, strict=False)
+_POSITIVE_FLOAT = _number(float, 0.0, strict=True)
+_NON_NEGATIVE_FLOAT = _number(float, 0.0, strict=False)
+
+KINDS: dict[str, BotKind] = {
+    kind.name: kind
+    for kind in (
+        BotKind("random", "any legal action, uniformly", {},
+                lambda spec, seed, values: RandomBot(spec, seed)),
+        BotKind("greedy", "one decision ahead: best evaluation margin over the best opponent",
+                {"samples": Param(_POSITIVE_INT, "determinizations averaged per decision (default 1)")},
+                lambda spec, seed, values: GreedyBot(spec, seed, **values)),
+        BotKind("mcts", "Information-Set Monte Carlo Tree Search",
+                {
+                    "iterations": Param(_POSITIVE_INT, "iterations per decision (default 500)"),
+                    "seconds": Param(_POSITIVE_FLOAT, "seconds per decision (not deterministic)"),
+                    "c": Param(_NON_NEGATIVE_FLOAT, "UCT exploration constant (default 0.7)"),
+                    "depth": Param(_NON_NEGATIVE_INT, "rollout depth before evaluating (default 20)"),
+                    "norm": Param(_one_of(*NORMS), "evaluation to reward: minmax, rank or sigmoid"),
+                    "scale": Param(_POSITIVE_FLOAT, "sigmoid margin scale in points (default 10)"),
+                },
+                lambda spec, seed, values: MctsBot(spec, seed, MctsSettings(**values))),
+    )
+}
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    text: str
+    name: str
+    params: dict[str, str]
+
+
+def bot_names() -> list[str]:
+    return sorted(KINDS)
+
+
+def parse_spec(text: str) -> BotSpec:
+    """Split a spec into its bot name and raw parameters; check the shape, not the values."""
+    text = text.strip()
+    name, *parts = text.split(":")
+    if name not in KINDS:
+        shown = name or text
+        raise BotSpecError(f"unknown bot '{shown}' (known: {', '.join(bot_names())})")
+    params: dict[str, str] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key or not value:
+            raise BotSpecError(f"bot '{text}': parameter '{part}' must be written KEY=VALUE")
+        if key in params:
+            raise BotSpecError(f"bot '{text}': parameter '{key}' given twice")
+        params[key] = value
+    return BotSpec(text, name, params)
+
+
+def check_spec(text: str) -> dict[str, Any]:
+    """The parameter values of a spec, parsed; BotSpecError naming the problem otherwise."""
+    spec = parse_spec(text)
+    kind = KINDS[spec.name]
+    values: dict[str, Any] = {}
+    for key, raw in spec.params.items():
+        param = kind.params.get(key)
+        if param is None:
+            known = ", ".join(kind.params) or "none"
+            raise BotSpecError(f"bot '{spec.text}': unknown parameter '{key}' (known: {known})")
+        try:
+            values[key] = param.parse(raw)
+        except ValueError as error:
+            raise BotSpecError(f"bot '{spec.text}': {key} {error}") from None
+    return values
+
+
+def make_bot(spec: str, seed: int) -> Bot:
+    """A bot from its spec, seeded. BotSpecError with a clear message for a bad spec."""
+    values = check_spec(spec)
+    return KINDS[parse_spec(spec).name].build(spec.strip(), seed, values)
+
+
+def describe_bots() -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """(name, summary, [(parameter, help)]) for every bot, for help texts."""
+    return [(kind.name, kind.summary, [(key, param.help) for key, param in kind.params.items()])
+            for kind in KINDS.values()]

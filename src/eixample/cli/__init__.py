@@ -1,0 +1,1 @@
+"""The `eixample` command line: play, simulate, tournament, replay, bench, demo and serve."""

@@ -1,0 +1,125 @@
+"""Helpers every command shares: consoles, clear failures (exit code 2), games, bots and files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from eixample.ai.specs import BotSpecError, check_spec
+from eixample.core.errors import MalformedRecordError
+from eixample.core.protocol import Game, JsonDict, State
+from eixample.core.registry import get_game
+
+DEFAULT_GAME = "barcelona"
+BAD_INPUT = 2
+
+GAME_HELP = f"Game to use (default: {DEFAULT_GAME})."
+WORKERS_HELP = "Worker processes (default: every core)."
+
+
+def console() -> Console:
+    """The standard output console (made per command, so it follows redirections)."""
+    return Console(highlight=False)
+
+
+def error_console() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def fail(message: str) -> NoReturn:
+    """Print a clear error and stop with exit code 2."""
+    error_console().print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    raise typer.Exit(BAD_INPUT)
+
+
+def load_game(name: str | None) -> Game:
+    try:
+        return get_game(name or DEFAULT_GAME)
+    except KeyError as error:
+        fail(str(error.args[0]))
+
+
+def default_players(game: Game) -> int:
+    return max(game.min_players, min(2, game.max_players))
+
+
+def check_players(game: Game, players: int) -> int:
+    if not game.min_players <= players <= game.max_players:
+        fail(f"{game.title} is for {game.min_players}-{game.max_players} players, not {players}")
+    return players
+
+
+def parse_bots(text: str) -> list[str]:
+    """A comma-separated list of bot specs, each checked."""
+    specs = [spec.strip() for spec in text.split(",")]
+    if not all(specs):
+        fail(f"empty bot spec in '{text}'")
+    for spec in specs:
+        check_bot(spec)
+    return specs
+
+
+def check_bot(spec: str) -> str:
+    try:
+        check_spec(spec)
+    except BotSpecError as error:
+        fail(str(error))
+    return spec
+
+
+def read_json(path: Path, line: int | None = None) -> Any:
+    """A JSON file, or line `line` (1-based) of a JSON Lines file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot read {path}: {error.strerror or error}")
+    if line is not None:
+        text = _jsonl_line(path, text, line)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        if error.msg == "Extra data" and line is None:
+            fail(f"{path} holds several JSON values (JSON Lines?): choose one with --line L")
+        where = f"{path}" if line is None else f"{path} line {line}"
+        fail(f"{where} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})")
+
+
+def _jsonl_line(path: Path, text: str, line: int) -> str:
+    lines = [entry for entry in text.splitlines() if entry.strip()]
+    if not 1 <= line <= len(lines):
+        fail(f"{path} has {len(lines)} records; there is no line {line}")
+    return lines[line - 1]
+
+
+def unwrap_record(data: Any) -> tuple[JsonDict, Any]:
+    """(record, seats) from a saved game {"record": ..., "seats": [...]}, a JSON Lines entry
+    {"record": ..., "bots": [...]} or a bare record (seats None)."""
+    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+        return data["record"], data.get("seats", data.get("bots"))
+    if isinstance(data, dict):
+        return data, None
+    fail("a game record must be a JSON object")
+
+
+def record_game(record: JsonDict, name: str | None) -> Game:
+    """The game a record is for: `name` if given (it must match), else the record's own."""
+    recorded = record.get("game")
+    if name and isinstance(recorded, str) and recorded != name:
+        fail(f"the record is a game of '{recorded}', not '{name}'")
+    return load_game(name or (recorded if isinstance(recorded, str) else None))
+
+
+def replay_or_fail(game: Game, record: JsonDict) -> State:
+    try:
+        return game.replay(record)
+    except (MalformedRecordError, ValueError, TypeError, KeyError) as error:
+        fail(f"cannot replay the record: {error}")
+
+
+def seat_label(seat: int) -> str:
+    return f"Player {seat + 1}"

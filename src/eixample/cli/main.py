@@ -1,0 +1,33 @@
+"""The `eixample` command: every subcommand, on one Typer app."""
+
+from __future__ import annotations
+
+import typer
+
+from eixample.cli.bench import bench_command
+from eixample.cli.demo import demo_command
+from eixample.cli.play import play_command
+from eixample.cli.replay import replay_command
+from eixample.cli.serve import serve_command
+from eixample.cli.simulate import simulate_command
+from eixample.cli.tournament import tournament_command
+
+app = typer.Typer(
+    name="eixample",
+    help="Play, simulate and study the board game Barcelona.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+app.command("play")(play_command)
+app.command("simulate")(simulate_command)
+app.command("tournament")(tournament_command)
+app.command("replay")(replay_command)
+app.command("bench")(bench_command)
+app.command("demo")(demo_command)
+app.command("serve")(serve_command)
+
+
+if __name__ == "__main__":
+    app()

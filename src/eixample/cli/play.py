@@ -1,0 +1,332 @@
+"""`eixample play`: people play in the terminal, against bots or friends at the same keyboard.
+
+Input is read line by line from standard input, so a game can be scripted. At the prompt, type a
+choice number, a move in its text form, or a command (see HELP).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable
+from enum import Enum, StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.columns import Columns
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from eixample.ai.base import Bot
+from eixample.ai.match import derive_seed
+from eixample.ai.specs import make_bot
+from eixample.cli.common import (
+    GAME_HELP,
+    check_bot,
+    console,
+    default_players,
+    fail,
+    load_game,
+    read_json,
+    record_game,
+    replay_or_fail,
+    seat_label,
+    unwrap_record,
+)
+from eixample.cli.render import log_lines, render
+from eixample.cli.tables import breakdown_table, outcome_line
+from eixample.core.errors import IllegalActionError
+from eixample.core.protocol import Action, Game, JsonDict, State
+from eixample.core.records import can_undo, undo
+
+HUMAN = "human"
+HUMAN_WORDS = ("human", "you", "me")
+SAVE_FORMAT = 1
+RECENT_LOG = 6
+
+HELP = """\
+Choose by number (e.g. 3) or by typing the move itself (e.g. the text shown after the number).
+Commands:
+  help         this text
+  show         draw the table and the choices again
+  log          the whole game log
+  undo         take back your last decision (only within your own turn)
+  save FILE    save the game; resume it later with: eixample play --load FILE
+  quit         leave the game (save first to resume it)"""
+
+
+class Difficulty(StrEnum):
+    easy = "easy"
+    normal = "normal"
+    hard = "hard"
+
+
+class Outcome(Enum):
+    STAY = "stay"
+    DONE = "done"
+    QUIT = "quit"
+
+
+class KeyboardGame:
+    """One game at the keyboard: humans type, bots answer, the table is drawn between."""
+
+    def __init__(self, game: Game, state: State, seats: list[str], out: Console,
+                 read_line: Callable[[], str], echo: bool = False) -> None:
+        self.game = game
+        self.state = state
+        self.seats = seats
+        self.out = out
+        self.read_line = read_line
+        self.echo = echo
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(spec, derive_seed(state.record()["seed"], seat))
+            for seat, spec in enumerate(seats) if spec != HUMAN
+        }
+
+    def run(self) -> None:
+        while not self.state.is_terminal():
+            seat = self.state.current_player()
+            if seat in self.bots:
+                self.bot_turn(seat)
+            elif self.human_turn(seat) is Outcome.QUIT:
+                return
+        self.show_end()
+
+    # -- turns --------------------------------------------------------------------------------
+
+    def bot_turn(self, seat: int) -> None:
+        action = self.bots[seat].choose(self.state, seat)
+        self.out.print(Text(f"{self.name(seat)} plays: {action}", style="cyan"))
+        self.state.apply(action)
+
+    def human_turn(self, seat: int) -> Outcome:
+        self.show_decision(seat)
+        while True:
+            self.out.print(f"{escape(self.name(seat))}> ", end="")
+            line = self.read_line()
+            if not line:
+                self.out.print("\nEnd of input: leaving the game.")
+                return Outcome.QUIT
+            if self.echo:
+                self.out.print(Text(line.rstrip("\n")))
+            outcome = self.handle(seat, line.strip())
+            if outcome is not Outcome.STAY:
+                return outcome
+
+    def handle(self, seat: int, line: str) -> Outcome:
+        """Act on one line of input; bad input gets a message and changes nothing."""
+        if not line:
+            self.say("Type a choice number, a move, or help.")
+            return Outcome.STAY
+        legal = self.state.legal_actions()
+        action = _match_action(line, legal)
+        if action is not None:
+            self.out.print(Text(f"{self.name(seat)} plays: {action}", style="green"))
+            self.state.apply(action)
+            return Outcome.DONE
+        word, _, argument = line.partition(" ")
+        command = _COMMANDS.get(word.lower())
+        if command is None:
+            return self.bad_choice(line, legal)
+        return command(self, seat, argument.strip())
+
+    def bad_choice(self, line: str, legal: list[Action]) -> Outcome:
+        if line.lstrip("-").isdigit():
+            self.say(f"There is no choice {line}: pick a number from 1 to {len(legal)}.")
+        else:
+            self.say(f"'{line}' is not a legal move now, nor a command. Type help for the commands.")
+        return Outcome.STAY
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def cmd_help(self, seat: int, argument: str) -> Outcome:
+        self.out.print(Text(HELP))
+        return Outcome.STAY
+
+    def cmd_show(self, seat: int, argument: str) -> Outcome:
+        self.show_decision(seat)
+        return Outcome.STAY
+
+    def cmd_log(self, seat: int, argument: str) -> Outcome:
+        lines = log_lines(self.state.view(seat))
+        self.out.print(Text("\n".join(lines) if lines else "The log is empty."))
+        return Outcome.STAY
+
+    def cmd_undo(self, seat: int, argument: str) -> Outcome:
+        if not can_undo(self.state):
+            self.say("Nothing to undo: you can only take back your own decisions within your turn.")
+            return Outcome.STAY
+        taken_back = self.state.record()["actions"][-1]
+        try:
+            self.state = undo(self.game, self.state)
+        except IllegalActionError as error:
+            self.say(str(error))
+            return Outcome.STAY
+        self.out.print(Text(f"Took back: {taken_back}", style="yellow"))
+        return Outcome.DONE
+
+    def cmd_save(self, seat: int, argument: str) -> Outcome:
+        if not argument:
+            self.say("Usage: save FILE")
+            return Outcome.STAY
+        try:
+            Path(argument).write_text(json.dumps(self.saved(), indent=1) + "\n", encoding="utf-8")
+        except OSError as error:
+            self.say(f"Cannot save to {argument}: {error.strerror or error}")
+            return Outcome.STAY
+        self.out.print(Text(f"Saved to {argument}. Resume with: eixample play --load {argument}",
+                            style="green"), soft_wrap=True)
+        return Outcome.STAY
+
+    def cmd_quit(self, seat: int, argument: str) -> Outcome:
+        self.out.print("Leaving the game unfinished.")
+        return Outcome.QUIT
+
+    # -- display ------------------------------------------------------------------------------
+
+    def show_decision(self, seat: int) -> None:
+        view = self.state.view(seat)
+        self.out.rule(f"{self.game.title}: {self.name(seat)}")
+        self.out.print(render(self.game.name, view))
+        recent = log_lines(view)[-RECENT_LOG:]
+        if recent:
+            self.out.print(Text("Recent moves:", style="bold"))
+            self.out.print(Text("\n".join(f"  {line}" for line in recent)))
+        self.out.print(Text(self.state.describe_decision(), style="bold"))
+        choices = [Text(f"{number:>2}) {action}") for number, action in
+                   enumerate(self.state.legal_actions(), start=1)]
+        self.out.print(Columns(choices, padding=(0, 3)))
+
+    def show_end(self) -> None:
+        names = [self.who(seat) for seat in range(self.state.num_players)]
+        self.out.rule(f"{self.game.title}: game over")
+        self.out.print(render(self.game.name, self.state.view(None)))
+        self.out.print(Text(outcome_line(self.state, names), style="bold green"))
+        self.out.print(breakdown_table(self.state, names))
+
+    def say(self, message: str) -> None:
+        self.out.print(Text(message, style="red"), soft_wrap=True)
+
+    def who(self, seat: int) -> str:
+        if self.seats[seat] != HUMAN:
+            return self.seats[seat]
+        return "you" if self.seats.count(HUMAN) == 1 else HUMAN
+
+    def name(self, seat: int) -> str:
+        return f"{seat_label(seat)} ({self.who(seat)})"
+
+    def saved(self) -> JsonDict:
+        return {"format": SAVE_FORMAT, "game": self.game.name, "record": self.state.record(),
+                "seats": list(self.seats)}
+
+
+_COMMANDS: dict[str, Callable[[KeyboardGame, int, str], Outcome]] = {
+    "help": KeyboardGame.cmd_help,
+    "?": KeyboardGame.cmd_help,
+    "show": KeyboardGame.cmd_show,
+    "log": KeyboardGame.cmd_log,
+    "undo": KeyboardGame.cmd_undo,
+    "save": KeyboardGame.cmd_save,
+    "quit": KeyboardGame.cmd_quit,
+    "exit": KeyboardGame.cmd_quit,
+}
+
+
+def _match_action(line: str, legal: list[Action]) -> Action | None:
+    """The legal action meant by `line`: its number (1-based) or its text (any case/spacing)."""
+    if line.isdigit():
+        number = int(line)
+        return legal[number - 1] if 1 <= number <= len(legal) else None
+    wanted = " ".join(line.split()).casefold()
+    for action in legal:
+        if " ".join(action.split()).casefold() == wanted:
+            return action
+    return None
+
+
+# -- setting up -----------------------------------------------------------------------------------
+
+
+def parse_seats(entries: list[str], players: int) -> dict[int, str]:
+    """`--seat N=WHO` entries (N from 1) as {seat index: 'human' or bot spec}."""
+    seats: dict[int, str] = {}
+    for entry in entries:
+        number, sep, who = entry.partition("=")
+        if not sep or not number.strip().isdigit() or not who.strip():
+            fail(f"--seat '{entry}': write SEAT=WHO, e.g. --seat 2=mcts or --seat 3=human")
+        seat = int(number) - 1
+        if not 0 <= seat < players:
+            fail(f"--seat '{entry}': seats are numbered 1 to {players}")
+        who = who.strip()
+        seats[seat] = HUMAN if who.lower() in HUMAN_WORDS else check_bot(who)
+    return seats
+
+
+def saved_seats(data: Any, players: int) -> list[str] | None:
+    if data is None:
+        return None
+    if not isinstance(data, list) or len(data) != players or not all(isinstance(s, str) for s in data):
+        fail(f"saved game: 'seats' must list {players} players ('human' or a bot spec)")
+    return [seat if seat == HUMAN else check_bot(seat) for seat in data]
+
+
+def new_state(game: Game, players: int, seed: int, options: dict[str, Any]) -> State:
+    try:
+        return game.new_game(players, seed, **options)
+    except (ValueError, TypeError) as error:
+        fail(f"cannot set up {game.title}: {error}")
+
+
+def solo_options(solo: bool, difficulty: Difficulty | None) -> dict[str, Any]:
+    if difficulty is not None and not solo:
+        fail("--difficulty goes with --solo")
+    if not solo:
+        return {}
+    return {"solo": True, "difficulty": (difficulty or Difficulty.normal).value}
+
+
+def _stdin_line() -> str:
+    return sys.stdin.readline()
+
+
+def play_command(
+    game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
+    players: Annotated[int | None, typer.Option(
+        help="Number of players (default: 2, or 1 with --solo).")] = None,
+    seat: Annotated[list[str] | None, typer.Option(
+        help="SEAT=WHO: who plays seat SEAT (numbered from 1): 'human' or a bot spec. Repeatable.",
+    )] = None,
+    opponent: Annotated[str, typer.Option(
+        help="Bot spec for the seats after the first that --seat does not assign.")] = "greedy",
+    load: Annotated[Path | None, typer.Option(
+        help="Resume a game saved with 'save FILE' (or any record).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of a new game (default: random).")] = None,
+    solo: Annotated[bool, typer.Option(help="Solo mode, passed to the game as an option.")] = False,
+    difficulty: Annotated[Difficulty | None, typer.Option(help="Solo difficulty.")] = None,
+) -> None:
+    """Play at the keyboard against bots or friends. Type help at the prompt for the commands."""
+    check_bot(opponent)
+    if load is not None:
+        if players is not None or seed is not None or solo:
+            fail("--load resumes a saved game: --players, --seed and --solo do not apply")
+        game, state, stored = _resume(load, game_name)
+    else:
+        game = load_game(game_name)
+        count = players or (1 if solo else default_players(game))
+        options = solo_options(solo, difficulty)
+        state = new_state(game, count, secrets.randbelow(2**31) if seed is None else seed, options)
+        stored = None
+    seats = stored or [HUMAN] + [opponent] * (state.num_players - 1)
+    for index, who in parse_seats(seat or [], state.num_players).items():
+        seats[index] = who
+    KeyboardGame(game, state, seats, console(), _stdin_line, echo=not sys.stdin.isatty()).run()
+
+
+def _resume(path: Path, game_name: str | None) -> tuple[Game, State, list[str] | None]:
+    record, seats = unwrap_record(read_json(path))
+    game = record_game(record, game_name)
+    state = replay_or_fail(game, record)
+    return game, state, saved_seats(seats, state.num_players)

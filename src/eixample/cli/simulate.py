@@ -1,0 +1,133 @@
+"""`eixample simulate`: many games between bots, their records, statistics and plots."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from eixample.ai.match import MatchResult, MatchTask, lineup
+from eixample.ai.stats import Summary, summarise
+from eixample.cli.common import (
+    GAME_HELP,
+    WORKERS_HELP,
+    check_players,
+    console,
+    default_players,
+    error_console,
+    fail,
+    load_game,
+    parse_bots,
+    seat_label,
+)
+from eixample.cli.runner import default_workers, run_with_progress
+from eixample.core.errors import EixampleError
+from eixample.core.protocol import Game
+
+
+def simulate_command(
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
+    players: Annotated[int | None, typer.Option(help="Players per game (default: 2).")] = None,
+    bots: Annotated[str, typer.Option(
+        help="Comma-separated bot specs; seat s of game g plays bot (g + s) mod count, so seats "
+             "rotate. Statistics are per seat taken: a bot listed twice counts twice per game.",
+    )] = "greedy,random",
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game g uses seed + g.")] = 0,
+    out: Annotated[Path | None, typer.Option(help="Write every game record to this JSON Lines file.")] = None,
+    plots: Annotated[Path | None, typer.Option(help="Save score plots (PNG and SVG) in this folder.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON summary.")] = False,
+    workers: Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)] = None,
+    game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
+) -> None:
+    """Play bots against each other and report win rates, scores and points by source."""
+    game = load_game(game_name)
+    specs = parse_bots(bots)
+    count = check_players(game, players or default_players(game))
+    tasks = [MatchTask(game.name, seed + index, lineup(specs, count, index)) for index in range(games)]
+    results = _play(tasks, workers or default_workers(), None if as_json else error_console())
+    summary = summarise(results, specs)
+    if out is not None:
+        write_records(out, results)
+    saved = save_plots_or_fail(summary, plots) if plots is not None else []
+    if as_json:
+        typer.echo(json.dumps(summary.json()))
+        return
+    show_summary(console(), game, count, summary)
+    for path in saved:
+        console().print(Text(f"Saved plot {path}"), soft_wrap=True)
+    if out is not None:
+        console().print(Text(f"Wrote {len(results)} records to {out}"), soft_wrap=True)
+
+
+def _play(tasks: Sequence[MatchTask], workers: int, display: Console | None) -> list[MatchResult]:
+    try:
+        return run_with_progress(tasks, workers, "Playing", display)
+    except (EixampleError, ValueError, RuntimeError) as error:
+        fail(f"a game failed: {error}")
+
+
+def write_records(path: Path, results: Sequence[MatchResult]) -> None:
+    try:
+        with path.open("w", encoding="utf-8") as stream:
+            for result in results:
+                stream.write(json.dumps(result.line()) + "\n")
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+
+
+def save_plots_or_fail(summary: Summary, folder: Path) -> list[Path]:
+    from eixample.cli.plots import save_plots
+
+    try:
+        return save_plots(summary, folder)
+    except OSError as error:
+        fail(f"cannot save plots in {folder}: {error.strerror or error}")
+
+
+def show_summary(out: Console, game: Game, players: int, summary: Summary) -> None:
+    out.print(results_table(game, players, summary))
+    out.print(seats_table(summary))
+    if summary.sources:
+        out.print(sources_table(summary))
+
+
+def results_table(game: Game, players: int, summary: Summary) -> Table:
+    table = Table(title=f"{summary.games} games of {game.title}, {players} players",
+                  caption="A shared victory counts as a win for each winner.")
+    for name in ("Bot", "Games", "Wins", "Win rate", "Mean score", "SD", "Min", "Max"):
+        table.add_column(name, justify="left" if name == "Bot" else "right")
+    for spec, record in summary.bots.items():
+        low, high = (min(record.scores), max(record.scores)) if record.scores else (0, 0)
+        table.add_row(spec, str(record.games), str(record.wins), f"{record.win_rate:.1%}",
+                      f"{record.mean_score:.2f}", f"{record.score_sd:.2f}", str(low), str(high))
+    return table
+
+
+def seats_table(summary: Summary) -> Table:
+    table = Table(title="Wins by seat")
+    table.add_column("Seat")
+    table.add_column("Wins", justify="right")
+    table.add_column("Win rate", justify="right")
+    for seat, wins in enumerate(summary.seat_wins):
+        table.add_row(seat_label(seat), str(wins), f"{wins / summary.games:.1%}")
+    return table
+
+
+def sources_table(summary: Summary) -> Table:
+    """Mean victory points per game by source (one row each) for each bot (one column each)."""
+    table = Table(title="VP by source", caption="mean per game")
+    table.add_column("Source")
+    for spec in summary.bots:
+        table.add_column(spec, justify="right")
+    means = [record.mean_by_source() for record in summary.bots.values()]
+    for source in summary.sources:
+        table.add_row(source.replace("_", " "), *(f"{mean.get(source, 0.0):.2f}" for mean in means))
+    table.add_section()
+    table.add_row("Total", *(f"{record.mean_score:.2f}" for record in summary.bots.values()), style="bold")
+    return table

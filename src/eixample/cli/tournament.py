@@ -1,0 +1,79 @@
+"""`eixample tournament`: a round robin between bot configurations, rated with openskill."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from eixample.ai.match import MatchTask
+from eixample.ai.tournament import Ratings, schedule
+from eixample.cli.common import (
+    GAME_HELP,
+    WORKERS_HELP,
+    check_players,
+    console,
+    error_console,
+    fail,
+    load_game,
+    parse_bots,
+)
+from eixample.cli.runner import default_workers, run_with_progress
+from eixample.core.errors import EixampleError
+
+
+def tournament_command(
+    bots: Annotated[str, typer.Option(
+        help="Comma-separated bot specs, each entered once.")] = "random,greedy,mcts",
+    games_per_pair: Annotated[int, typer.Option(
+        min=1, help="Games each group of players plays (seats rotate).")] = 10,
+    players: Annotated[int, typer.Option(min=1, help="Players per game.")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game g uses seed + g.")] = 0,
+    workers: Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)] = None,
+    game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
+) -> None:
+    """Round robin between bot configurations; Plackett-Luce ratings in a table."""
+    game = load_game(game_name)
+    specs = parse_bots(bots)
+    check_players(game, players)
+    try:
+        lineups = schedule(specs, players, games_per_pair)
+    except ValueError as error:
+        fail(str(error))
+    tasks = [MatchTask(game.name, seed + index, bots) for index, bots in enumerate(lineups)]
+    try:
+        results = run_with_progress(tasks, workers or default_workers(), "Playing", error_console())
+    except (EixampleError, ValueError, RuntimeError) as error:
+        fail(f"a game failed: {error}")
+    ratings = Ratings(specs)
+    for result in results:
+        ratings.update(result)
+    out = console()
+    out.print(standings_table(ratings, len(results), game.title))
+    if players == 2:
+        out.print(head_to_head_table(ratings))
+
+
+def standings_table(ratings: Ratings, games: int, title: str) -> Table:
+    table = Table(title=f"Round robin of {title}: {games} games, Plackett-Luce ratings")
+    for name in ("Rank", "Bot", "Rating", "mu", "sigma", "Games", "Wins", "Win rate"):
+        table.add_column(name, justify="left" if name == "Bot" else "right")
+    for rank, standing in enumerate(ratings.table(), start=1):
+        table.add_row(str(rank), standing.spec, f"{standing.ordinal:.2f}", f"{standing.rating.mu:.2f}",
+                      f"{standing.rating.sigma:.2f}", str(standing.games), str(standing.wins),
+                      f"{standing.win_rate:.1%}")
+    table.caption = "Rating = mu - 3 sigma (a conservative estimate of skill)"
+    return table
+
+
+def head_to_head_table(ratings: Ratings) -> Table:
+    table = Table(title="Head to head: games the row bot finished ahead of the column bot")
+    specs = [standing.spec for standing in ratings.table()]
+    table.add_column("")
+    for spec in specs:
+        table.add_column(spec, justify="right")
+    for row in specs:
+        table.add_row(row, *("-" if row == col else str(ratings.head_to_head.get((row, col), 0))
+                             for col in specs))
+    return table

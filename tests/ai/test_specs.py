@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import pytest
+
+from eixample.ai import BotSpecError, bot_names, make_bot, parse_spec
+from eixample.ai.greedy import GreedyBot
+from eixample.ai.mcts import DEFAULT_ITERATIONS, MctsBot, MctsSettings
+from eixample.ai.random_bot import RandomBot
+
+
+def test_the_three_bots_are_known() -> None:
+    assert bot_names() == ["greedy", "mcts", "random"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind"),
+    [("random", RandomBot), ("greedy", GreedyBot), ("greedy:samples=3", GreedyBot), ("mcts", MctsBot),
+     ("mcts:iterations=200", MctsBot), ("mcts:seconds=1", MctsBot), (" mcts:c=1.5:depth=0 ", MctsBot)],
+)
+def test_specs_make_their_bots(spec: str, kind: type) -> None:
+    bot = make_bot(spec, seed=7)
+    assert isinstance(bot, kind)
+    assert bot.spec == spec.strip()
+    assert bot.seed == 7
+
+
+def test_mcts_parameters_are_parsed() -> None:
+    bot = make_bot("mcts:iterations=200:c=0.5:depth=3:norm=rank:scale=4", seed=0)
+    assert isinstance(bot, MctsBot)
+    assert bot.settings == MctsSettings(iterations=200, c=0.5, depth=3, norm="rank", scale=4.0)
+
+
+def test_mcts_budget() -> None:
+    assert MctsSettings().iteration_limit() == DEFAULT_ITERATIONS
+    assert MctsSettings(iterations=5).iteration_limit() == 5
+    assert MctsSettings(seconds=1.0).iteration_limit() > 10**9
+    assert MctsSettings(iterations=5, seconds=1.0).iteration_limit() == 5
+
+
+def test_parse_spec_splits_name_and_parameters() -> None:
+    spec = parse_spec("mcts:iterations=200:norm=rank")
+    assert (spec.name, spec.params) == ("mcts", {"iterations": "200", "norm": "rank"})
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("alphazero", "unknown bot 'alphazero' (known: greedy, mcts, random)"),
+        ("", "unknown bot"),
+        ("mcts:budget=3", "unknown parameter 'budget' (known: iterations, seconds, c, depth, norm, scale)"),
+        ("random:seed=3", "unknown parameter 'seed' (known: none)"),
+        ("mcts:iterations", "parameter 'iterations' must be written KEY=VALUE"),
+        ("mcts:iterations=", "must be written KEY=VALUE"),
+        ("mcts:iterations=0", "iterations must be a positive integer, not '0'"),
+        ("mcts:iterations=ten", "iterations must be a positive integer, not 'ten'"),
+        ("mcts:iterations=2.5", "must be a positive integer"),
+        ("mcts:seconds=-1", "seconds must be a positive number"),
+        ("mcts:seconds=inf", "seconds must be a positive number"),
+        ("mcts:seconds=nan", "seconds must be a positive number"),
+        ("mcts:depth=-1", "depth must be a non-negative integer"),
+        ("mcts:norm=softmax", "norm must be one of minmax, rank, sigmoid, not 'softmax'"),
+        ("mcts:c=1:c=2", "parameter 'c' given twice"),
+        ("greedy:samples=0", "samples must be a positive integer"),
+    ],
+)
+def test_bad_specs_get_clear_errors(spec: str, message: str) -> None:
+    with pytest.raises(BotSpecError) as caught:
+        make_bot(spec, seed=0)
+    assert message in str(caught.value)
+
+
+def test_spec_errors_are_value_errors() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("nobody", seed=0)

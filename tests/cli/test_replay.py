@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.cli.helpers import assert_clear_failure, invoke
+
+ACTIONS = ["mark 4", "mark 0", "mark 1", "mark 3", "mark 7"]
+
+
+def _record(actions: list[str]) -> dict[str, object]:
+    return {"format": 1, "game": "tictactoe", "players": 2, "seed": 0, "options": {}, "actions": actions}
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(_record(ACTIONS)))
+    return path
+
+
+def _moves_shown(output: str) -> list[int]:
+    return [int(line.split("move ")[1].split()[0]) for line in output.splitlines() if ": move " in line]
+
+
+def test_stepping_forwards_and_backwards(runner: CliRunner, record_file: Path) -> None:
+    result = invoke(runner, "replay", str(record_file), input="n\nn\np\nlast\nfirst\n3\n9\nhuh\nq\n")
+    assert result.exit_code == 0, result.output
+    assert _moves_shown(result.output) == [0, 1, 2, 1, 5, 0, 3]
+    out = " ".join(result.output.split())
+    assert "Player 1 played: mark 4" in out
+    assert "Winner: Player 1" in out
+    assert "No move 9: moves go from 0 to 5." in out
+    assert "Unknown command 'huh'" in out
+
+
+def test_starting_at_a_move_and_reading_a_line_of_json_lines(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    lines = [{"record": _record(ACTIONS[:k]), "bots": ["greedy", "random"]} for k in (2, 4)]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = invoke(runner, "replay", str(path), "--line", "2", "--index", "3", input="n\nq\n")
+    assert result.exit_code == 0, result.output
+    assert _moves_shown(result.output) == [3, 4]
+    assert "Player 2 (random) played: mark 3" in " ".join(result.output.split())
+
+
+def test_replaying_a_saved_game(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps({"record": _record(ACTIONS[:1]), "seats": ["human", "mcts"]}))
+    result = invoke(runner, "replay", str(path), "--index", "1", input="")
+    assert result.exit_code == 0, result.output
+    assert "Player 1 (human) played: mark 4" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(("content", "args", "phrase"), [
+    ("not json", (), "is not valid JSON"),
+    ("{}\n{}\n", (), "choose one with --line L"),
+    ("{}\n", ("--line", "4"), "there is no line 4"),
+    (json.dumps(_record(["mark 4", "mark 4"])), (), "action 1 'mark 4' is illegal"),
+    (json.dumps(_record(["mark 9"])), (), "action 0 'mark 9' is illegal"),
+    (json.dumps({**_record([]), "players": "two"}), (), "'players' is missing or not a int"),
+    (json.dumps({**_record([]), "game": "chess"}), (), "unknown game 'chess'"),
+    (json.dumps(_record(ACTIONS)), ("--index", "6"), "there is no move 6"),
+    (json.dumps(_record([])), ("--game", "barcelona"), "is a game of 'tictactoe', not 'barcelona'"),
+])
+def test_bad_files(runner: CliRunner, tmp_path: Path, content: str, args: tuple[str, ...],
+                   phrase: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert_clear_failure(invoke(runner, "replay", str(path), *args, input="q\n"), phrase)
+
+
+def test_a_missing_file(runner: CliRunner, tmp_path: Path) -> None:
+    assert_clear_failure(invoke(runner, "replay", str(tmp_path / "nowhere.json")), "cannot read")
