@@ -1,0 +1,382 @@
+"""The FastAPI application: REST API, WebSocket pushes, and the static page.
+
+`run()` serves it on uvicorn; `create_app()` builds it (tests pass their own database URL and bot
+pacing). The API is described in docs/api.md and, as OpenAPI, at /docs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, Query, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from sqlalchemy.engine import make_url
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from eixample.server import views
+from eixample.server.db import Store
+from eixample.server.db import database_url as resolve_database_url
+from eixample.server.errors import ApiError, unauthorized
+from eixample.server.live import Connection, LiveGame
+from eixample.server.manager import WEB_DIR, GameManager
+from eixample.server.schemas import (
+    CLIENT_MESSAGE,
+    HELLO,
+    CatalogOut,
+    CreatedOut,
+    CreateGame,
+    ErrorOut,
+    GameListOut,
+    GameSummaryOut,
+    MoveRequest,
+    ReplayOut,
+    StateOut,
+    UndoRequest,
+    WsMove,
+    WsPing,
+    WsUndo,
+)
+
+log = logging.getLogger(__name__)
+
+HELLO_TIMEOUT = 15.0
+MAX_WS_MESSAGE = 64 * 1024
+
+SeatToken = Annotated[
+    str | None,
+    Header(alias="X-Seat-Token", max_length=200, description="the seat's secret token; omit to watch"),
+]
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut, "description": text}
+    for code, text in (
+        (401, "a seat token is needed"),
+        (403, "the token is not for this game, or the seat is a bot's"),
+        (404, "no such game"),
+        (409, "not your turn, a stale move number, the game is over, or nothing to undo"),
+        (422, "invalid request or illegal action"),
+    )
+}
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _validation_message(errors: list[Any]) -> str:
+    parts = []
+    for error in errors[:5]:
+        loc = [str(part) for part in error.get("loc", ()) if part not in ("body", "query", "header", "path")]
+        where = ".".join(loc)
+        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else str(error.get("msg", "invalid")))
+    return "invalid request: " + "; ".join(parts)
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    data_dir: str | Path = "data",
+    bot_delay: float = 0.5,
+) -> FastAPI:
+    """The application. `database_url` (or $DATABASE_URL) picks the database; default: SQLite
+    in `data_dir`. `bot_delay` is the pause in seconds before each bot decision, so that people
+    can follow bot moves."""
+    url = resolve_database_url(data_dir, database_url)
+    store = Store(url)
+    manager = GameManager(store, bot_delay=bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await manager.startup()
+        try:
+            yield
+        finally:
+            await manager.shutdown()
+            store.close()
+
+    app = FastAPI(
+        title="Eixample",
+        summary="Play Barcelona (and other games on the platform) in the browser.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    app.state.store = store
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
+        return _error(error.status, error.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(422, _validation_message(list(error.errors())))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        if error.status_code == 404:
+            return _error(404, f"not found: {request.url.path}")
+        if error.status_code == 405:
+            return _error(405, f"method {request.method} not allowed on {request.url.path}")
+        return _error(error.status_code, str(error.detail))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, _exc: Exception) -> JSONResponse:
+        # the server logs the traceback itself
+        return _error(500, "internal server error")
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        path = request.url.path
+        response.headers["Cache-Control"] = "no-store" if path.startswith("/api/") else "no-cache"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        if not path.startswith(("/docs", "/redoc")):
+            response.headers["Content-Security-Policy"] = CSP
+        return response
+
+    # -- REST ---------------------------------------------------------------------------------
+
+    @app.get("/api/health", tags=["meta"])
+    async def health() -> dict[str, bool]:
+        return {"ok": True}
+
+    @app.get("/api/catalog", response_model=CatalogOut, tags=["lobby"])
+    async def catalog() -> dict[str, Any]:
+        """The games that can be created, their player counts and options, and bot specs."""
+        return manager.catalog()
+
+    @app.get("/api/games", response_model=GameListOut, tags=["lobby"])
+    async def list_games(
+        status: Annotated[Literal["open", "running", "finished"] | None, Query()] = None,
+    ) -> dict[str, Any]:
+        """Games, most recently changed first: open (a person's seat not yet taken), running, finished."""
+        return {"games": await manager.list_games(status)}
+
+    @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=ERRORS, tags=["lobby"])
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        """Create a game. The answer holds each person's secret seat token and invitation link
+        (shown only here), and the spectator link."""
+        live, tokens = await manager.create(body)
+        base = str(request.base_url).rstrip("/")
+        seats = []
+        for public, token in zip(views.seats_public(live.seats), tokens, strict=True):
+            link = f"{base}/play/{live.id}#seat={public['seat']}&token={token}" if token else None
+            seats.append({**public, "token": token, "link": link})
+        return {
+            "game_id": live.id,
+            "game": live.game_name,
+            "seats": seats,
+            "spectator_link": f"{base}/play/{live.id}",
+            "state": views.seat_message(live, None),
+        }
+
+    @app.get("/api/games/{game_id}", response_model=GameSummaryOut, responses=ERRORS, tags=["lobby"])
+    async def game_info(game_id: str) -> dict[str, Any]:
+        """The game's line of the lobby list."""
+        live = await manager.get(game_id)
+        data = await asyncio.to_thread(store.load_game, live.id)
+        assert data is not None
+        return views.game_summary(data, live.game)
+
+    @app.get("/api/games/{game_id}/state", response_model=StateOut, responses=ERRORS, tags=["play"])
+    async def game_state(game_id: str, token: SeatToken = None) -> dict[str, Any]:
+        """The game as the token's seat sees it (without a token: as a spectator)."""
+        live = await manager.get(game_id)
+        seat = manager.authenticate(live, token)
+        if seat is not None:
+            await manager.join(live, seat)
+        return views.seat_message(live, seat)
+
+    @app.post("/api/games/{game_id}/moves", response_model=StateOut, responses=ERRORS, tags=["play"])
+    async def play_move(game_id: str, body: MoveRequest, token: SeatToken = None) -> dict[str, Any]:
+        """Take one legal action for the token's seat. `expected_move` must be the current
+        move_number: of two requests for the same decision exactly one is applied."""
+        live, seat = await _seat_for(game_id, token)
+        await manager.move(live, seat, body.action, body.expected_move)
+        return views.seat_message(live, seat)
+
+    @app.post("/api/games/{game_id}/undo", response_model=StateOut, responses=ERRORS, tags=["play"])
+    async def undo_move(game_id: str, body: UndoRequest, token: SeatToken = None) -> dict[str, Any]:
+        """Take back the seat's own last decision, within its turn (never past a random draw or
+        another player's decision)."""
+        live, seat = await _seat_for(game_id, token)
+        await manager.undo(live, seat, body.expected_move)
+        return views.seat_message(live, seat)
+
+    @app.get("/api/games/{game_id}/record", responses=ERRORS, tags=["replay"])
+    async def game_record(game_id: str) -> dict[str, Any]:
+        """The game record (options, seed, seats, actions, result), once the game is over."""
+        live = await manager.get(game_id)
+        return manager.record(live)
+
+    @app.get("/api/games/{game_id}/replay", response_model=ReplayOut, responses=ERRORS, tags=["replay"])
+    async def game_replay(
+        game_id: str, step: Annotated[int | None, Query(ge=0, le=1_000_000)] = None
+    ) -> dict[str, Any]:
+        """A finished game as a spectator saw it after `step` actions (default: the end)."""
+        live = await manager.get(game_id)
+        return await manager.replay(live, step)
+
+    async def _seat_for(game_id: str, token: str | None) -> tuple[LiveGame, int]:
+        live = await manager.get(game_id)
+        if token is None:
+            raise unauthorized("this request needs the seat's token in the X-Seat-Token header")
+        seat = manager.authenticate(live, token)
+        assert seat is not None
+        return live, seat
+
+    # -- WebSocket ----------------------------------------------------------------------------
+
+    @app.websocket("/ws/games/{game_id}")
+    async def game_socket(websocket: WebSocket, game_id: str) -> None:
+        await websocket.accept()
+        try:
+            raw = await asyncio.wait_for(_receive(websocket), timeout=HELLO_TIMEOUT)
+            if raw is None:
+                return
+            hello = HELLO.validate_json(raw)
+            live = await manager.get(game_id)
+            seat = manager.authenticate(live, hello.token)
+        except TimeoutError:
+            await _refuse(websocket, 408, 'no hello message: send {"type": "hello", "token": ...} first')
+            return
+        except ValidationError as error:
+            await _refuse(websocket, 422, _validation_message(list(error.errors())))
+            return
+        except ApiError as error:
+            await _refuse(websocket, error.status, error.message)
+            return
+        except WebSocketDisconnect:
+            return
+
+        conn = await manager.connect(live, websocket, seat)
+        writer = asyncio.create_task(conn.writer())
+        try:
+            while not conn.closed:
+                raw = await _receive(websocket)
+                if raw is None:
+                    break
+                await _handle(live, conn, raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await manager.disconnect(live, conn)
+            try:
+                await asyncio.wait_for(writer, timeout=5)
+            except (TimeoutError, asyncio.CancelledError):
+                writer.cancel()
+
+    async def _handle(live: LiveGame, conn: Connection, raw: str) -> None:
+        try:
+            message = CLIENT_MESSAGE.validate_json(raw)
+        except ValidationError as error:
+            conn.send({"type": "error", "status": 422, "error": _validation_message(list(error.errors()))})
+            return
+        if isinstance(message, WsPing):
+            conn.send({"type": "pong", "request_id": message.request_id})
+            return
+        if not isinstance(message, WsMove | WsUndo):
+            conn.send({"type": "error", "status": 422, "error": "already said hello"})
+            return
+        try:
+            if conn.seat is None:
+                raise unauthorized("spectators cannot act: open the game with a seat's invitation link")
+            if isinstance(message, WsMove):
+                await manager.move(live, conn.seat, message.action, message.expected_move)
+            else:
+                await manager.undo(live, conn.seat, message.expected_move)
+        except ApiError as error:
+            reply = {"type": "error", "status": error.status, "error": error.message}
+            conn.send({**reply, "request_id": message.request_id})
+            return
+        conn.send({"type": "ack", "request_id": message.request_id, "move_number": live.move_number})
+
+    # -- pages --------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "game.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "replay.html")
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    return app
+
+
+async def _receive(websocket: WebSocket) -> str | None:
+    """The next text message; None when the client has gone."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        if text is not None:
+            return str(text)
+        data = message.get("bytes")
+        if data is not None:
+            return data.decode("utf-8", errors="replace")[:MAX_WS_MESSAGE]
+
+
+async def _refuse(websocket: WebSocket, status: int, message: str) -> None:
+    if websocket.application_state == WebSocketState.CONNECTED:
+        try:
+            await websocket.send_text(json.dumps({"type": "error", "status": status, "error": message}))
+            await websocket.close(code=4000 + status if status < 1000 else 1008, reason=message[:100])
+        except Exception:
+            log.debug("client left before the refusal was sent")
+
+
+def _describe(url: str) -> str:
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return f"SQLite {parsed.database}"
+    return parsed.render_as_string(hide_password=True)
+
+
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    data_dir: str | Path = "data",
+    *,
+    database_url: str | None = None,
+    bot_delay: float = 0.5,
+    log_level: str = "info",
+) -> None:
+    """Serve the web app on http://host:port/ until interrupted. Data live in `data_dir`
+    (SQLite) unless `database_url` or $DATABASE_URL names another database."""
+    import uvicorn
+
+    url = resolve_database_url(data_dir, database_url)
+    app = create_app(database_url=url, data_dir=data_dir, bot_delay=bot_delay)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"Eixample serving on http://{shown}:{port}/  (database: {_describe(url)})", flush=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=MAX_WS_MESSAGE,
+        timeout_graceful_shutdown=3,
+    )

@@ -1,0 +1,334 @@
+"""The game database: one row per game, one per seat, one per applied action.
+
+An embedded SQLite file (WAL journal, full sync) in the data folder by default; the environment
+variable DATABASE_URL switches to another SQLAlchemy URL (PostgreSQL) with no code change. Every
+write is one transaction; a move is acknowledged only after its transaction has committed, so a
+crash loses nothing that a player was told had happened.
+
+Seat tokens are stored as SHA-256 digests only: the plain token exists in the invitation link.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    delete,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+SQLITE_FILE = "eixample.sqlite3"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    move_count: Mapped[int] = mapped_column(Integer, default=0)
+    to_move: Mapped[int] = mapped_column(Integer)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(64))
+    bot: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    joined: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(512))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass
+class SeatData:
+    seat: int
+    kind: str
+    name: str
+    bot: str | None
+    token_hash: str | None
+    joined: bool = False
+
+
+@dataclass
+class GameData:
+    """A game as stored: enough to rebuild its state by replaying the actions."""
+
+    id: str
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    status: str
+    move_count: int
+    to_move: int
+    result: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
+    seats: list[SeatData] = field(default_factory=list)
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+
+class StaleWriteError(Exception):
+    """The stored game is not at the expected move (another writer got there first)."""
+
+
+def database_url(data_dir: str | os.PathLike[str], explicit: str | None = None) -> str:
+    """The URL to use: an explicit one, else $DATABASE_URL, else SQLite in the data folder."""
+    url = explicit or os.environ.get("DATABASE_URL", "").strip()
+    if url:
+        if url.startswith("postgres://"):
+            url = "postgresql://" + url[len("postgres://") :]
+        return url
+    folder = Path(data_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(folder / SQLITE_FILE).resolve()}"
+
+
+def _make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """Synchronous data access; the server calls it from worker threads."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = _make_engine(url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    # -- writes -------------------------------------------------------------------------------
+
+    def create_game(self, data: GameData) -> None:
+        with self._transaction() as session:
+            session.add(
+                GameRow(
+                    id=data.id,
+                    game=data.game,
+                    players=data.players,
+                    seed=data.seed,
+                    options=data.options,
+                    status=data.status,
+                    move_count=data.move_count,
+                    to_move=data.to_move,
+                    result=data.result,
+                    created_at=data.created_at,
+                    updated_at=data.updated_at,
+                )
+            )
+            session.flush()
+            for seat in data.seats:
+                session.add(
+                    SeatRow(
+                        game_id=data.id,
+                        seat=seat.seat,
+                        kind=seat.kind,
+                        name=seat.name,
+                        bot=seat.bot,
+                        token_hash=seat.token_hash,
+                        joined=seat.joined,
+                    )
+                )
+
+    def game_exists(self, game_id: str) -> bool:
+        with self._sessions() as session:
+            return session.get(GameRow, game_id) is not None
+
+    def append_action(
+        self,
+        game_id: str,
+        idx: int,
+        seat: int,
+        action: str,
+        *,
+        status: str,
+        to_move: int,
+        result: dict[str, Any] | None,
+        joined_seat: int | None = None,
+    ) -> None:
+        """Store action number `idx` (0-based) if the game holds exactly `idx` actions."""
+        stamp = now()
+        try:
+            with self._transaction() as session:
+                changed = session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.move_count == idx)
+                    .values(
+                        move_count=idx + 1, status=status, to_move=to_move, result=result, updated_at=stamp
+                    )
+                ).rowcount  # type: ignore[attr-defined]
+                if changed != 1:
+                    raise StaleWriteError(f"game {game_id} is not at move {idx}")
+                session.add(ActionRow(game_id=game_id, idx=idx, seat=seat, action=action, created_at=stamp))
+                if joined_seat is not None:
+                    session.execute(
+                        update(SeatRow)
+                        .where(SeatRow.game_id == game_id, SeatRow.seat == joined_seat)
+                        .values(joined=True)
+                    )
+        except IntegrityError as error:
+            raise StaleWriteError(f"game {game_id} already has action {idx}") from error
+
+    def remove_last_action(self, game_id: str, idx: int, *, status: str, to_move: int) -> None:
+        """Delete action number `idx` if it is the last one."""
+        with self._transaction() as session:
+            changed = session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.move_count == idx + 1)
+                .values(move_count=idx, status=status, to_move=to_move, result=None, updated_at=now())
+            ).rowcount  # type: ignore[attr-defined]
+            if changed != 1:
+                raise StaleWriteError(f"game {game_id} is not at move {idx + 1}")
+            session.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.idx == idx))
+
+    def mark_joined(self, game_id: str, seat: int, status: str) -> None:
+        with self._transaction() as session:
+            session.execute(
+                update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(joined=True)
+            )
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(status=status))
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def load_game(self, game_id: str) -> GameData | None:
+        with self._sessions() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            data = _game_data(row)
+            data.seats = [
+                _seat_data(seat)
+                for seat in session.scalars(
+                    select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+                )
+            ]
+            data.actions = [
+                (action.seat, action.action)
+                for action in session.scalars(
+                    select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.idx)
+                )
+            ]
+            return data
+
+    def list_games(self, status: str | None = None, limit: int = 100) -> list[GameData]:
+        with self._sessions() as session:
+            query = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
+            if status is not None:
+                query = query.where(GameRow.status == status)
+            games = [_game_data(row) for row in session.scalars(query)]
+            if not games:
+                return games
+            by_id = {game.id: game for game in games}
+            seats = session.scalars(
+                select(SeatRow).where(SeatRow.game_id.in_(list(by_id))).order_by(SeatRow.seat)
+            )
+            for seat in seats:
+                by_id[seat.game_id].seats.append(_seat_data(seat))
+            return games
+
+    def unfinished_game_ids(self) -> list[str]:
+        with self._sessions() as session:
+            return list(session.scalars(select(GameRow.id).where(GameRow.status != "finished")))
+
+    def dump(self) -> dict[str, list[dict[str, Any]]]:
+        """Every row of every table (for tests that check a rejected request changed nothing)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        with self._sessions() as session:
+            for table in Base.metadata.sorted_tables:
+                rows = session.execute(select(table)).mappings()
+                out[table.name] = sorted((dict(row) for row in rows), key=repr)
+        return out
+
+
+def _game_data(row: GameRow) -> GameData:
+    return GameData(
+        id=row.id,
+        game=row.game,
+        players=row.players,
+        seed=row.seed,
+        options=dict(row.options or {}),
+        status=row.status,
+        move_count=row.move_count,
+        to_move=row.to_move,
+        result=row.result,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def _seat_data(row: SeatRow) -> SeatData:
+    return SeatData(
+        seat=row.seat, kind=row.kind, name=row.name, bot=row.bot, token_hash=row.token_hash, joined=row.joined
+    )

@@ -1,0 +1,115 @@
+"""A game held in memory while the server runs: its state, seats, connections and lock."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from eixample.core.protocol import Game, State
+from eixample.core.records import can_undo
+from eixample.server.bots import Bot
+from eixample.server.db import SeatData
+
+SEAT_LETTERS = "ABCDEFGH"
+MAX_PENDING = 256
+"""Messages a client may leave unread before the server drops it (it reconnects and gets the
+whole current view)."""
+
+
+class Connection:
+    """One WebSocket client of one game, as a seat (0-based) or as a spectator (None).
+
+    Messages wait in a queue and a writer task sends them in order, so a slow client never
+    holds up the game."""
+
+    def __init__(self, websocket: Any, seat: int | None) -> None:
+        self.websocket = websocket
+        self.seat = seat
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.closed = False
+        self.too_slow = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_PENDING:
+            self.too_slow = True
+            self.close()
+            return
+        self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                if self.too_slow:
+                    with contextlib.suppress(Exception):
+                        await self.websocket.close(code=1013, reason="too many unread messages")
+                return
+            try:
+                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            except Exception:
+                self.closed = True
+                return
+
+
+@dataclass
+class LiveGame:
+    id: str
+    game_name: str
+    game: Game
+    players: int
+    seed: int
+    options: dict[str, Any]
+    seats: list[SeatData]
+    state: State
+    actions: list[tuple[int, str]]
+    history: list[list[float] | None]
+    created_at: datetime
+    updated_at: datetime
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def move_number(self) -> int:
+        return len(self.actions)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def status(self) -> str:
+        if self.finished:
+            return "finished"
+        if any(seat.kind == "person" and not seat.joined for seat in self.seats):
+            return "open"
+        return "running"
+
+    def seat_label(self, seat: int) -> str:
+        info = self.seats[seat]
+        return f"{info.name} ({SEAT_LETTERS[seat]})"
+
+    def connected_seats(self) -> set[int]:
+        return {conn.seat for conn in self.connections if conn.seat is not None and not conn.closed}
+
+    def undo_allowed(self, seat: int) -> bool:
+        """The seat decides now and the last action is its own, taken back within its turn."""
+        if self.finished or not self.actions:
+            return False
+        if self.state.current_player() != seat or self.actions[-1][0] != seat:
+            return False
+        if self.seats[seat].kind != "person":
+            return False
+        return can_undo(self.state)

@@ -1,0 +1,181 @@
+"""Request and response models of the HTTP and WebSocket API. Every request is validated here."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, model_validator
+
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f<>]*$")]
+BOT_SPEC = r"^[A-Za-z][A-Za-z0-9_\-]*(:[A-Za-z0-9_.=\-]+)*$"
+BotSpec = Annotated[str, Field(min_length=1, max_length=100, pattern=BOT_SPEC)]
+ActionText = Annotated[str, Field(min_length=1, max_length=500)]
+MoveNumber = Annotated[int, Field(ge=0, le=1_000_000)]
+RequestId = Annotated[str, Field(max_length=64)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(Strict):
+    kind: Literal["person", "bot"] = "person"
+    name: Name | None = None
+    bot: BotSpec | None = Field(
+        default=None, description='bot spec for a bot seat: "random", "greedy", "mcts:seconds=1"...'
+    )
+
+    @model_validator(mode="after")
+    def _bot_only_for_bots(self) -> SeatSpec:
+        if self.kind == "person" and self.bot is not None:
+            raise ValueError("a person's seat takes no bot spec")
+        return self
+
+
+class CreateGame(Strict):
+    game: Annotated[str, Field(min_length=1, max_length=64, description="a game name from /api/catalog")]
+    seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=4)]
+    options: dict[str, JsonValue] = Field(default_factory=dict, description="game options, by name")
+    seed: Annotated[
+        int | None, Field(ge=0, lt=2**63, description="random seed; drawn at random if omitted")
+    ] = None
+
+
+class MoveRequest(Strict):
+    action: ActionText
+    expected_move: MoveNumber = Field(description="the move_number of the state the action was chosen in")
+
+
+class UndoRequest(Strict):
+    expected_move: MoveNumber
+
+
+# -- WebSocket messages from the client -----------------------------------------------------------
+
+
+class WsHello(Strict):
+    type: Literal["hello"]
+    token: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+
+
+class WsMove(Strict):
+    type: Literal["move"]
+    action: ActionText
+    expected_move: MoveNumber
+    request_id: RequestId | None = None
+
+
+class WsUndo(Strict):
+    type: Literal["undo"]
+    expected_move: MoveNumber
+    request_id: RequestId | None = None
+
+
+class WsPing(Strict):
+    type: Literal["ping"]
+    request_id: RequestId | None = None
+
+
+ClientMessage = Annotated[WsMove | WsUndo | WsPing | WsHello, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[WsMove | WsUndo | WsPing | WsHello] = TypeAdapter(ClientMessage)
+HELLO: TypeAdapter[WsHello] = TypeAdapter(WsHello)
+
+
+# -- responses (for the OpenAPI description) ------------------------------------------------------
+
+
+class ErrorOut(BaseModel):
+    error: str
+
+
+class SeatOut(BaseModel):
+    seat: int
+    letter: str
+    kind: str
+    name: str
+    bot: str | None
+    joined: bool
+    connected: bool | None = None
+
+
+class CreatedSeatOut(SeatOut):
+    token: str | None = Field(description="the seat's secret token (persons only); shown once")
+    link: str | None = Field(description="invitation link carrying the token (persons only)")
+
+
+class CreatedOut(BaseModel):
+    game_id: str
+    game: str
+    seats: list[CreatedSeatOut]
+    spectator_link: str
+    state: dict[str, Any] = Field(description="the game as a spectator sees it")
+
+
+class GameSummaryOut(BaseModel):
+    game_id: str
+    game: str
+    title: str
+    status: Literal["open", "running", "finished"]
+    players: int
+    move_number: int
+    current_player: int
+    seats: list[SeatOut]
+    created_at: str
+    updated_at: str
+    result: dict[str, Any] | None
+    links: dict[str, str | None]
+
+
+class GameListOut(BaseModel):
+    games: list[GameSummaryOut]
+
+
+class StateOut(BaseModel):
+    type: Literal["state"]
+    game_id: str
+    game: str
+    title: str
+    seat: int | None
+    status: str
+    move_number: int
+    current_player: int
+    your_turn: bool
+    decision: str
+    legal_actions: list[str]
+    can_undo: bool
+    seats: list[SeatOut]
+    view: dict[str, Any]
+    score_history: list[list[float] | None]
+    result: dict[str, Any] | None
+
+
+class ReplayOut(BaseModel):
+    type: Literal["replay"]
+    game_id: str
+    game: str
+    title: str
+    step: int
+    steps: int
+    actions: list[str]
+    action_seats: list[int]
+    seats: list[SeatOut]
+    view: dict[str, Any]
+    decision: str
+    current_player: int
+    score_history: list[list[float] | None]
+    result: dict[str, Any]
+
+
+class CatalogGameOut(BaseModel):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: list[str]
+    renderer: str | None = Field(description="URL of the board renderer module, if the game has one")
+
+
+class CatalogOut(BaseModel):
+    games: list[CatalogGameOut]
+    bots: list[str]
+    bots_available: bool = Field(description="false while every bot spec plays at random")

@@ -1,0 +1,144 @@
+"""Everything the server tells a client about a game is built here, and only here.
+
+The rule that keeps hidden information hidden: a seat is only ever shown `state.view(seat)`, a
+spectator `state.view(None)`; the pending decision in words and the legal actions go only to the
+seat that must decide; the full state (`to_json()`) is never sent, and the record (with its seed)
+only once the game is over. `seat_message` is the single function that builds a game message
+for a seat or a spectator; REST answers and WebSocket pushes both come from it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from eixample.core.protocol import Game, JsonDict, State
+from eixample.server.db import GameData, SeatData
+from eixample.server.live import SEAT_LETTERS, LiveGame
+
+
+def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
+    """The game as `seat` may see it (None: a spectator)."""
+    state = live.state
+    finished = state.is_terminal()
+    current = state.current_player()
+    deciding = seat is not None and not finished and current == seat
+    if finished or deciding:
+        decision = state.describe_decision()
+    else:
+        decision = f"Waiting for {live.seat_label(current)}."
+    return {
+        "type": "state",
+        "game_id": live.id,
+        "game": live.game_name,
+        "title": live.game.title,
+        "seat": seat,
+        "status": live.status,
+        "move_number": live.move_number,
+        "current_player": current,
+        "your_turn": deciding,
+        "decision": decision,
+        "legal_actions": list(state.legal_actions()) if deciding else [],
+        "can_undo": seat is not None and deciding and live.undo_allowed(seat),
+        "seats": seats_public(live.seats, live.connected_seats()),
+        "view": state.view(seat),
+        "score_history": list(live.history),
+        "result": final_result(state) if finished else None,
+    }
+
+
+def public_scores(state: State) -> list[float] | None:
+    """The scores a spectator sees (`view(None)["scores"]`), for the score-over-time chart."""
+    scores = state.view(None).get("scores")
+    if isinstance(scores, list) and all(isinstance(s, int | float) for s in scores):
+        return [float(s) for s in scores]
+    return None
+
+
+def final_result(state: State) -> JsonDict:
+    """Scores, winners and points by source: public once the game is over."""
+    if not state.is_terminal():
+        raise ValueError("the result of a running game is not public")
+    return {"scores": state.scores(), "winners": state.winners(), "score_breakdown": state.score_breakdown()}
+
+
+def public_record(live: LiveGame) -> JsonDict:
+    """The game record (seed included): public once the game is over."""
+    if not live.finished:
+        raise ValueError("the record of a running game is not public")
+    record = dict(live.state.record())
+    record["seats"] = seats_public(live.seats)
+    record["result"] = final_result(live.state)
+    return record
+
+
+def replay_message(live: LiveGame, step: int, state: State) -> JsonDict:
+    """Step `step` of a finished game, as a spectator sees it."""
+    if not live.finished:
+        raise ValueError("only a finished game can be replayed")
+    return {
+        "type": "replay",
+        "game_id": live.id,
+        "game": live.game_name,
+        "title": live.game.title,
+        "step": step,
+        "steps": live.move_number,
+        "actions": [action for _seat, action in live.actions],
+        "action_seats": [seat for seat, _action in live.actions],
+        "seats": seats_public(live.seats),
+        "view": state.view(None),
+        "decision": (
+            state.describe_decision()
+            if state.is_terminal()
+            else f"{live.seat_label(state.current_player())} to decide."
+        ),
+        "current_player": state.current_player(),
+        "score_history": list(live.history),
+        "result": final_result(live.state),
+    }
+
+
+def seats_public(seats: list[SeatData], connected: set[int] | None = None) -> list[JsonDict]:
+    out: list[JsonDict] = []
+    for info in seats:
+        entry: JsonDict = {
+            "seat": info.seat,
+            "letter": SEAT_LETTERS[info.seat],
+            "kind": info.kind,
+            "name": info.name,
+            "bot": info.bot,
+            "joined": info.joined or info.kind == "bot",
+        }
+        if connected is not None:
+            entry["connected"] = info.kind == "bot" or info.seat in connected
+        out.append(entry)
+    return out
+
+
+def _utc(moment: datetime) -> str:
+    """ISO 8601 in UTC (SQLite hands back naive datetimes; they were stored in UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat()
+
+
+def game_summary(data: GameData, game: Game | None) -> JsonDict:
+    """A line of the lobby's list: public facts only (no seed, no tokens, no hidden state)."""
+    summary: dict[str, Any] = {
+        "game_id": data.id,
+        "game": data.game,
+        "title": game.title if game is not None else data.game,
+        "status": data.status,
+        "players": data.players,
+        "move_number": data.move_count,
+        "current_player": data.to_move,
+        "seats": seats_public(data.seats),
+        "created_at": _utc(data.created_at),
+        "updated_at": _utc(data.updated_at),
+        "result": data.result if data.status == "finished" else None,
+        "links": {
+            "watch": f"/play/{data.id}",
+            "replay": f"/replay/{data.id}" if data.status == "finished" else None,
+        },
+    }
+    return summary

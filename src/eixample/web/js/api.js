@@ -1,0 +1,93 @@
+// Small helpers shared by the pages: JSON requests with clear errors, DOM building, the seat token.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Seat-Token"] = token;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (error) {
+    throw new ApiError(0, `the server cannot be reached (${error.message})`);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, (data && data.error) || `request failed with status ${response.status}`);
+  }
+  return data;
+}
+
+// el("div", {class: "x", onclick: f}, "text", child) — text is always set as text, never as HTML.
+export function el(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") element.addEventListener(key.slice(2), value);
+    else if (key === "class") element.className = value;
+    else if (key === "dataset") Object.assign(element.dataset, value);
+    else if (value === true) element.setAttribute(key, "");
+    else element.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+export function clear(element) {
+  while (element.firstChild) element.removeChild(element.firstChild);
+  return element;
+}
+
+// The game id from /play/<id> or /replay/<id>.
+export function gameIdFromPath() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  return decodeURIComponent(parts[parts.length - 1] || "");
+}
+
+// The seat token travels in the link's fragment (#seat=0&token=...), which browsers never send
+// to the server, so it stays out of server logs and Referer headers.
+export function seatFromHash() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const token = params.get("token");
+  const seat = params.get("seat");
+  return { token: token || null, seat: seat === null ? null : Number(seat) };
+}
+
+export function wsUrl(path) {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
+}
+
+const MY_GAMES = "eixample.myGames";
+
+export function myGames() {
+  try {
+    const games = JSON.parse(localStorage.getItem(MY_GAMES) || "[]");
+    return Array.isArray(games) ? games : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberGame(entry) {
+  const games = myGames().filter((game) => game.game_id !== entry.game_id);
+  games.unshift(entry);
+  localStorage.setItem(MY_GAMES, JSON.stringify(games.slice(0, 50)));
+}
+
+export function forgetGame(gameId) {
+  localStorage.setItem(MY_GAMES, JSON.stringify(myGames().filter((game) => game.game_id !== gameId)));
+}

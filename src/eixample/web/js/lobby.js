@@ -1,0 +1,275 @@
+// The lobby: create a game (game, seats with people or bots, options), hand out the invitation
+// links, and list open, running and finished games.
+
+import { api, clear, el, forgetGame, myGames, rememberGame } from "./api.js";
+import { seatBadge, seatStyle } from "./players.js";
+
+const $ = (id) => document.getElementById(id);
+let catalog = { games: [], bots: [] };
+let listStatus = "open";
+
+async function start() {
+  try {
+    catalog = await api("/api/catalog");
+  } catch (error) {
+    showCreateError(`Cannot load the list of games: ${error.message}`);
+    return;
+  }
+  const select = $("game-select");
+  for (const game of catalog.games) select.append(el("option", { value: game.name }, game.title));
+  const preferred = catalog.games.find((game) => game.name === "barcelona") || catalog.games[0];
+  if (preferred) select.value = preferred.name;
+  for (const spec of catalog.bots) $("bot-specs").append(el("option", { value: spec }));
+  select.addEventListener("change", onGameChange);
+  $("player-count").addEventListener("change", () => renderSeatRows());
+  $("create-form").addEventListener("submit", onCreate);
+  for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
+    tab.addEventListener("click", () => {
+      listStatus = tab.dataset.status;
+      for (const other of document.querySelectorAll(".tabs [role=tab]")) {
+        other.setAttribute("aria-selected", String(other === tab));
+      }
+      refreshList();
+    });
+  }
+  onGameChange();
+  renderMyGames();
+  refreshList();
+  setInterval(refreshList, 5000);
+}
+
+function currentGame() {
+  return catalog.games.find((game) => game.name === $("game-select").value);
+}
+
+function onGameChange() {
+  const game = currentGame();
+  if (!game) return;
+  const count = $("player-count");
+  const previous = Number(count.value) || game.max_players;
+  clear(count);
+  for (let n = game.min_players; n <= game.max_players; n += 1) count.append(el("option", { value: String(n) }, String(n)));
+  count.value = String(Math.min(game.max_players, Math.max(game.min_players, previous)));
+  renderSeatRows();
+  const options = $("options");
+  clear(options).append(el("legend", {}, "Options"));
+  for (const name of game.options) {
+    options.append(
+      el(
+        "label",
+        {},
+        name.replace(/_/g, " "),
+        " ",
+        el("input", { type: "text", class: "option-input", name, "data-option": name, placeholder: "default" }),
+      ),
+    );
+  }
+  options.hidden = game.options.length === 0;
+}
+
+function renderSeatRows() {
+  const rows = $("seat-rows");
+  const existing = Array.from(rows.querySelectorAll(".seat-row")).map(readSeatRow);
+  clear(rows).append(el("legend", {}, "Seats"));
+  const count = Number($("player-count").value);
+  for (let seat = 0; seat < count; seat += 1) {
+    const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", bot: catalog.bots[0] || "random" };
+    const kind = el(
+      "select",
+      { class: "seat-kind", "aria-label": `Seat ${seatStyle(seat).letter}: person or bot`, dataset: { seat: String(seat) } },
+      el("option", { value: "person" }, "Person"),
+      el("option", { value: "bot" }, "Bot"),
+    );
+    kind.value = before.kind;
+    const name = el("input", {
+      class: "seat-name-input",
+      type: "text",
+      maxlength: 40,
+      placeholder: "name (optional)",
+      value: before.name || "",
+      "aria-label": `Seat ${seatStyle(seat).letter}: name`,
+    });
+    const bot = el("input", {
+      class: "seat-bot",
+      type: "text",
+      list: "bot-specs",
+      value: before.bot || "random",
+      "aria-label": `Seat ${seatStyle(seat).letter}: bot level`,
+    });
+    const row = el("div", { class: "seat-row", dataset: { seat: String(seat) } }, seatBadge(seat), kind, name, bot);
+    const sync = () => {
+      bot.hidden = kind.value !== "bot";
+    };
+    kind.addEventListener("change", sync);
+    sync();
+    rows.append(row);
+  }
+}
+
+function readSeatRow(row) {
+  return {
+    kind: row.querySelector(".seat-kind").value,
+    name: row.querySelector(".seat-name-input").value.trim(),
+    bot: row.querySelector(".seat-bot").value.trim(),
+  };
+}
+
+function parseOption(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function showCreateError(message) {
+  $("create-error").textContent = message;
+  $("create-error").hidden = !message;
+}
+
+async function onCreate(event) {
+  event.preventDefault();
+  showCreateError("");
+  const seats = Array.from($("seat-rows").querySelectorAll(".seat-row")).map((row) => {
+    const seat = readSeatRow(row);
+    const spec = { kind: seat.kind };
+    if (seat.name) spec.name = seat.name;
+    if (seat.kind === "bot") spec.bot = seat.bot || "random";
+    return spec;
+  });
+  const options = {};
+  for (const input of document.querySelectorAll(".option-input")) {
+    if (input.value.trim()) options[input.dataset.option] = parseOption(input.value.trim());
+  }
+  const body = { game: $("game-select").value, seats, options };
+  const seed = $("seed").value.trim();
+  if (seed) body.seed = Number(seed);
+  $("create").disabled = true;
+  try {
+    const created = await api("/api/games", { method: "POST", body });
+    const entry = {
+      game_id: created.game_id,
+      game: created.game,
+      title: currentGame() ? currentGame().title : created.game,
+      created: new Date().toISOString(),
+      spectator_link: created.spectator_link,
+      seats: created.seats.map((seat) => ({ seat: seat.seat, name: seat.name, kind: seat.kind, bot: seat.bot, link: seat.link })),
+    };
+    rememberGame(entry);
+    showInvitations(entry);
+    renderMyGames();
+    refreshList();
+  } catch (error) {
+    showCreateError(error.message);
+  } finally {
+    $("create").disabled = false;
+  }
+}
+
+function copyButton(text) {
+  const button = el("button", { type: "button", class: "copy" }, "Copy");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = "Copied";
+    } catch {
+      button.textContent = "Select and copy";
+    }
+    setTimeout(() => (button.textContent = "Copy"), 1500);
+  });
+  return button;
+}
+
+function showInvitations(entry) {
+  const list = clear($("invitation-list"));
+  for (const seat of entry.seats) {
+    if (seat.link) {
+      list.append(
+        el(
+          "li",
+          { class: "invitation" },
+          seatBadge(seat.seat),
+          el("span", { class: "seat-name" }, seat.name),
+          el("input", { type: "text", readonly: true, value: seat.link, class: "link", "aria-label": `Link for ${seat.name}` }),
+          copyButton(seat.link),
+          el("a", { class: "play-link", href: seat.link, dataset: { seat: String(seat.seat) } }, `Play as ${seat.name}`),
+        ),
+      );
+    } else {
+      list.append(el("li", { class: "invitation" }, seatBadge(seat.seat), el("span", { class: "seat-name" }, seat.name), el("span", { class: "muted" }, `bot: ${seat.bot}`)));
+    }
+  }
+  list.append(
+    el(
+      "li",
+      { class: "invitation" },
+      el("span", { class: "seat-name" }, "Spectators"),
+      el("input", { type: "text", readonly: true, value: entry.spectator_link, class: "link", "aria-label": "Spectator link" }),
+      copyButton(entry.spectator_link),
+      el("a", { class: "watch-link", href: entry.spectator_link }, "Watch"),
+    ),
+  );
+  $("invitations").hidden = false;
+}
+
+function renderMyGames() {
+  const list = clear($("my-games"));
+  const games = myGames();
+  if (!games.length) list.append(el("li", { class: "muted" }, "Games you create appear here, with their seat links."));
+  for (const game of games.slice(0, 10)) {
+    const links = game.seats
+      .filter((seat) => seat.link)
+      .map((seat) => el("a", { href: seat.link, class: "seat-link" }, seatBadge(seat.seat), ` ${seat.name}`));
+    const forget = el("button", { type: "button", class: "link-button" }, "forget");
+    forget.addEventListener("click", () => {
+      forgetGame(game.game_id);
+      renderMyGames();
+    });
+    list.append(
+      el(
+        "li",
+        { class: "game-line" },
+        el("strong", {}, game.title || game.game),
+        el("span", { class: "muted" }, ` ${new Date(game.created).toLocaleString()}`),
+        el("span", { class: "links" }, links, el("a", { href: `/play/${game.game_id}` }, "watch"), el("a", { href: `/replay/${game.game_id}` }, "replay"), forget),
+      ),
+    );
+  }
+}
+
+async function refreshList() {
+  let data;
+  try {
+    data = await api(`/api/games?status=${listStatus}`);
+  } catch (error) {
+    clear($("game-list")).append(el("li", { class: "error" }, error.message));
+    return;
+  }
+  const list = clear($("game-list"));
+  if (!data.games.length) list.append(el("li", { class: "muted" }, `No ${listStatus} games.`));
+  for (const game of data.games) {
+    const seats = game.seats.map((seat) =>
+      el("span", { class: "seat-chip" }, seatBadge(seat.seat), ` ${seat.name}${seat.kind === "bot" ? " (bot)" : seat.joined ? "" : " (invited)"}`),
+    );
+    const result = game.result
+      ? el("span", { class: "result" }, `scores ${game.result.scores.join(" – ")}`)
+      : el("span", { class: "muted" }, `move ${game.move_number}`);
+    list.append(
+      el(
+        "li",
+        { class: "game-line", dataset: { gameId: game.game_id } },
+        el("strong", {}, game.title),
+        el("span", { class: "seats-inline" }, seats),
+        result,
+        el(
+          "span",
+          { class: "links" },
+          el("a", { href: game.links.watch }, game.status === "finished" ? "final position" : "watch"),
+          game.links.replay ? el("a", { href: game.links.replay }, "replay") : null,
+        ),
+      ),
+    );
+  }
+}
+
+start();

@@ -1,0 +1,68 @@
+// Seat colours from the Okabe-Ito palette (safe for the common colour-vision deficiencies),
+// each paired with a letter and a shape so that no information depends on colour alone.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export const SEATS = [
+  { letter: "A", colour: "#0072B2", name: "blue", shape: "circle", dash: "" },
+  { letter: "B", colour: "#D55E00", name: "vermillion", shape: "triangle", dash: "6 3" },
+  { letter: "C", colour: "#009E73", name: "bluish green", shape: "square", dash: "2 3" },
+  { letter: "D", colour: "#CC79A7", name: "reddish purple", shape: "diamond", dash: "8 3 2 3" },
+  { letter: "E", colour: "#E69F00", name: "orange", shape: "star", dash: "1 2" },
+  { letter: "F", colour: "#56B4E9", name: "sky blue", shape: "cross", dash: "4 4" },
+];
+
+export const SHAPE_GLYPHS = { circle: "●", triangle: "▲", square: "■", diamond: "◆", star: "★", cross: "✚" };
+
+export function seatStyle(seat) {
+  return SEATS[((seat % SEATS.length) + SEATS.length) % SEATS.length];
+}
+
+export function svg(tag, attributes = {}, parent = null) {
+  const element = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value !== undefined && value !== null) element.setAttribute(key, String(value));
+  }
+  if (parent) parent.appendChild(element);
+  return element;
+}
+
+// The seat's shape centred on (x, y) with "radius" r, filled with its colour.
+export function seatMarker(parent, seat, x, y, r, extra = {}) {
+  const style = seatStyle(seat);
+  const common = { fill: style.colour, stroke: "#000", "stroke-width": Math.max(1, r / 6), ...extra };
+  switch (style.shape) {
+    case "triangle":
+      return svg("polygon", { points: `${x},${y - r} ${x + r * 0.94},${y + r * 0.7} ${x - r * 0.94},${y + r * 0.7}`, ...common }, parent);
+    case "square":
+      return svg("rect", { x: x - r * 0.8, y: y - r * 0.8, width: r * 1.6, height: r * 1.6, ...common }, parent);
+    case "diamond":
+      return svg("polygon", { points: `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`, ...common }, parent);
+    case "star": {
+      const points = [];
+      for (let i = 0; i < 10; i += 1) {
+        const radius = i % 2 ? r * 0.45 : r;
+        const angle = (Math.PI / 5) * i - Math.PI / 2;
+        points.push(`${x + radius * Math.cos(angle)},${y + radius * Math.sin(angle)}`);
+      }
+      return svg("polygon", { points: points.join(" "), ...common }, parent);
+    }
+    case "cross": {
+      const a = r * 0.35;
+      const pts = [[-a, -r], [a, -r], [a, -a], [r, -a], [r, a], [a, a], [a, r], [-a, r], [-a, a], [-r, a], [-r, -a], [-a, -a]];
+      return svg("polygon", { points: pts.map(([dx, dy]) => `${x + dx},${y + dy}`).join(" "), ...common }, parent);
+    }
+    default:
+      return svg("circle", { cx: x, cy: y, r: r * 0.9, ...common }, parent);
+  }
+}
+
+// A small inline badge (HTML) for a seat: shape glyph + letter on the seat colour.
+export function seatBadge(seat) {
+  const style = seatStyle(seat);
+  const badge = document.createElement("span");
+  badge.className = `seat-badge seat-${seat}`;
+  badge.title = `seat ${style.letter} (${style.name}, ${style.shape})`;
+  badge.textContent = `${SHAPE_GLYPHS[style.shape]} ${style.letter}`;
+  return badge;
+}

@@ -1,0 +1,122 @@
+// The replay page: a finished game step by step. The server replays the record up to the step
+// and sends the spectator's view of it.
+
+import { api, clear, el, gameIdFromPath } from "./api.js";
+import { drawBoard, loadRenderer } from "./board.js";
+import { renderScoreChart } from "./chart.js";
+import { seatBadge, seatStyle } from "./players.js";
+import { renderBreakdown } from "./results.js";
+
+const gameId = gameIdFromPath();
+const $ = (id) => document.getElementById(id);
+let frame = null;
+let renderer = null;
+let step = null;
+let playing = null;
+let loading = Promise.resolve();
+
+function showError(message) {
+  $("error").textContent = message;
+  $("error").hidden = !message;
+}
+
+async function go(target) {
+  loading = loading.then(async () => {
+    const wanted = frame ? Math.max(0, Math.min(frame.steps, target)) : target;
+    try {
+      frame = await api(`/api/games/${encodeURIComponent(gameId)}/replay${wanted === null ? "" : `?step=${wanted}`}`);
+    } catch (error) {
+      showError(error.message);
+      stop();
+      return;
+    }
+    showError("");
+    step = frame.step;
+    await render();
+  });
+  return loading;
+}
+
+async function render() {
+  if (renderer === null) renderer = (await loadRenderer(frame.game)) || false;
+  document.title = `Replay: ${frame.title} — Eixample`;
+  $("title").textContent = `Replay: ${frame.title}`;
+  $("position").textContent = `step ${frame.step} of ${frame.steps}`;
+  $("slider").max = String(frame.steps);
+  $("slider").value = String(frame.step);
+  const seats = clear($("seats"));
+  const scores = Array.isArray(frame.view.scores) ? frame.view.scores : null;
+  for (const seat of frame.seats) {
+    const item = el(
+      "li",
+      { class: `seat-card seat-border-${seat.seat}` },
+      seatBadge(seat.seat),
+      el("span", { class: "seat-name" }, seat.name),
+      el("span", { class: "seat-kind" }, seat.kind === "bot" ? `bot · ${seat.bot}` : "person"),
+      scores ? el("span", { class: "seat-score" }, `${scores[seat.seat]} pts`) : null,
+    );
+    if (frame.current_player === seat.seat) item.classList.add("to-move");
+    seats.append(item);
+  }
+  drawBoard($("board"), $("board-fallback"), renderer || null, frame.view, { legalActions: [], onAction: () => {}, seat: null, seats: frame.seats });
+  if (frame.step === 0) {
+    $("step-action").textContent = `Start of the game. ${frame.decision}`;
+  } else {
+    const seat = frame.action_seats[frame.step - 1];
+    $("step-action").textContent = `${frame.seats[seat].name} (${seatStyle(seat).letter}): ${frame.actions[frame.step - 1]}`;
+  }
+  const log = clear($("log"));
+  for (const line of Array.isArray(frame.view.log) ? frame.view.log : []) log.append(el("li", {}, String(line)));
+  log.scrollTop = log.scrollHeight;
+  renderScoreChart($("chart"), frame.score_history, frame.seats, { step: frame.step });
+  const names = frame.result.winners.map((seat) => `${frame.seats[seat].name} (${seatStyle(seat).letter})`);
+  $("winners").textContent =
+    names.length === frame.seats.length && names.length > 1 ? "A draw." : `${names.length > 1 ? "Winners" : "Winner"}: ${names.join(", ")}`;
+  renderBreakdown($("final-scores"), frame.seats, frame.result.scores, frame.result.score_breakdown);
+  document.body.dataset.step = String(frame.step);
+}
+
+function stop() {
+  if (playing) clearInterval(playing);
+  playing = null;
+  $("play").textContent = "play";
+}
+
+function togglePlay() {
+  if (playing) {
+    stop();
+    return;
+  }
+  if (frame && step >= frame.steps) go(0);
+  $("play").textContent = "pause";
+  playing = setInterval(() => {
+    if (!frame || step >= frame.steps) stop();
+    else go(step + 1);
+  }, 700);
+}
+
+$("first").addEventListener("click", () => go(0));
+$("previous").addEventListener("click", () => go(step - 1));
+$("next").addEventListener("click", () => go(step + 1));
+$("last").addEventListener("click", () => go(frame ? frame.steps : null));
+$("play").addEventListener("click", togglePlay);
+$("slider").addEventListener("input", (event) => go(Number(event.target.value)));
+document.addEventListener("keydown", (event) => {
+  if (event.target instanceof HTMLInputElement) return;
+  const moves = { ArrowLeft: -1, ArrowRight: 1 };
+  if (event.key in moves && step !== null) {
+    go(step + moves[event.key]);
+    event.preventDefault();
+  } else if (event.key === "Home") {
+    go(0);
+    event.preventDefault();
+  } else if (event.key === "End" && frame) {
+    go(frame.steps);
+    event.preventDefault();
+  } else if (event.key === " ") {
+    togglePlay();
+    event.preventDefault();
+  }
+});
+
+go(0);

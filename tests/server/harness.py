@@ -1,0 +1,241 @@
+"""A real server for tests: uvicorn in a subprocess on a free loopback port, with its own data
+folder. The "hiddencards" test game is loaded into it besides the built-in games."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+HERE = Path(__file__).resolve().parent
+HIDDEN_CARDS = HERE / "hiddencards.py"
+
+LAUNCH = """
+import importlib.util, json, sys
+config = json.loads(sys.argv[1])
+for index, path in enumerate(config["preload"]):
+    spec = importlib.util.spec_from_file_location(f"_server_test_game_{index}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+from eixample.server.app import run
+run(host="127.0.0.1", port=config["port"], data_dir=config["data_dir"], bot_delay=config["bot_delay"],
+    log_level="warning")
+"""
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerProcess:
+    """One uvicorn process; `kill9()` and `start()` again simulate a crash and a restart."""
+
+    def __init__(self, data_dir: Path, *, bot_delay: float = 0.0) -> None:
+        self.data_dir = data_dir
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = data_dir / "server.log"
+        self.starts = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "eixample.sqlite3"
+
+    def start(self) -> ServerProcess:
+        config = {
+            "port": self.port,
+            "data_dir": str(self.data_dir),
+            "bot_delay": self.bot_delay,
+            "preload": [str(HIDDEN_CARDS)],
+        }
+        env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+        self.starts += 1
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", LAUNCH, json.dumps(config)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=self.data_dir,
+        )
+        log.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited with {self.process.returncode}:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"server did not answer within 30 s:\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill9(self) -> None:
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=10)
+
+    def ws(self, game_id: str, token: str | None = None) -> WsClient:
+        return WsClient(f"{self.ws_url}/ws/games/{game_id}", token)
+
+    def db_dump(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of the database, read from the file (WAL included)."""
+        connection = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
+        try:
+            tables = [
+                row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            ]
+            return {
+                table: sorted(connection.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
+                for table in sorted(tables)
+            }
+        finally:
+            connection.close()
+
+
+class WsClient:
+    """A WebSocket client of one game. It keeps every text it received; messages not yet asked
+    for wait in `pending`, so a test can look for them in any order."""
+
+    def __init__(self, url: str, token: str | None) -> None:
+        self._context = connect(url, open_timeout=10)
+        self.connection: ClientConnection = self._context.__enter__()
+        self.received: list[str] = []
+        self.received_at: list[float] = []
+        self.pending: list[dict[str, Any]] = []
+        self.send({"type": "hello", "token": token})
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.connection.send(json.dumps(message))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        text = self.connection.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.received.append(text)
+        self.received_at.append(time.monotonic())
+        message: dict[str, Any] = json.loads(text)
+        return message
+
+    def recv_until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 15) -> dict[str, Any]:
+        """The first message (waiting or new) for which `predicate` holds."""
+        for index, message in enumerate(self.pending):
+            if predicate(message):
+                return self.pending.pop(index)
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("no matching message in time")
+            message = self.recv(timeout=left)
+            if predicate(message):
+                return message
+            self.pending.append(message)
+
+    def state(self, timeout: float = 15) -> dict[str, Any]:
+        return self.recv_until(lambda m: m["type"] == "state", timeout)
+
+    def close(self) -> None:
+        self._context.__exit__(None, None, None)
+
+    def __enter__(self) -> WsClient:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+def create_game(client: httpx.Client, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json={"game": game, "seats": seats, **extra})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def seat_headers(token: str) -> dict[str, str]:
+    return {"X-Seat-Token": token}
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 15, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class InProcessServer:
+    """The app served by uvicorn in a thread of this process, so a test can patch its code."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, game_id: str, token: str | None = None) -> WsClient:
+        return WsClient(f"ws://127.0.0.1:{self.port}/ws/games/{game_id}", token)
+
+    def __enter__(self) -> InProcessServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the in-process server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)

@@ -1,0 +1,176 @@
+"""The pages in a real browser: Debian's chromium, headless, driven by Playwright.
+
+These tests fail (they do not skip) when /usr/bin/chromium is missing: install it with
+`apt-get install -y chromium`. Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from eixample.core.records import replay
+from eixample.core.registry import get_game
+from tests.server.harness import ServerProcess, create_game
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 15_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"browser tests need Debian's chromium at {CHROMIUM}; install it as root with "
+            "`apt-get update && apt-get install -y chromium`",
+            pytrace=False,
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("browser tests need the playwright package: pip install -e '.[dev]'", pytrace=False)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            problems.append(f"console error: {message.text}")
+
+    tab.on("console", console)
+    tab.problems = problems
+    yield tab
+    context.close()
+
+
+def screenshot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def test_play_a_game_against_a_bot_by_clicks(page: Any, server: ServerProcess) -> None:
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "tictactoe")
+    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
+    page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
+    page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
+    page.locator(".seat-row[data-seat='1'] .seat-bot").fill("random")
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    screenshot(page, "lobby-created.png")
+    page.click("a.play-link[data-seat='0']")
+    page.wait_for_selector("svg#board")
+    game_id = re.search(r"/play/([^#?]+)", page.url).group(1)  # type: ignore[union-attr]
+
+    rng = random.Random(3)
+    clicks = 0
+    while True:
+        page.wait_for_selector("body[data-status='finished'], body[data-your-turn='true'][data-busy='false']")
+        if page.locator("body[data-status='finished']").count():
+            break
+        number = page.locator("body").get_attribute("data-move-number")
+        targets = page.locator("svg#board .target")
+        targets.nth(rng.randrange(targets.count())).click()
+        clicks += 1
+        page.wait_for_selector(f"body:not([data-move-number='{number}'])")
+        if clicks == 2:
+            screenshot(page, "game-mid.png")
+    page.wait_for_selector("#final:not([hidden])")
+    screenshot(page, "game-end.png")
+
+    shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
+    record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+    engine = replay(get_game("tictactoe"), record)
+    assert engine.is_terminal()
+    assert shown == engine.scores()
+    assert record["actions"][::2] and len(record["actions"][::2]) == clicks
+    winners = page.locator("#winners").inner_text()
+    if engine.winners() == [0]:
+        assert "Ana" in winners
+    elif engine.winners() == [1]:
+        assert "Bot B" in winners
+    else:
+        assert "draw" in winners
+    assert page.locator("#log li").count() == len(record["actions"])
+    assert not page.problems, page.problems
+
+
+def test_keyboard_undo_buttons_and_replay(page: Any, server: ServerProcess) -> None:
+    with server.client() as api:
+        people = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}])
+        # a game whose actions no renderer handles: every action is a button
+        cards = create_game(api, "hiddencards", [{"name": "Ana"}, {"kind": "bot"}], seed=5)
+        bots = create_game(api, "tictactoe", [{"kind": "bot"}, {"kind": "bot"}], seed=9)
+
+    page.goto(people["seats"][0]["link"])
+    page.wait_for_selector("body[data-your-turn='true']")
+    page.keyboard.press("5")
+    page.wait_for_selector("button.action.selected[data-action='mark 4']")
+    page.wait_for_selector("svg#board .target.selected[data-action='mark 4']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-move-number='1'][data-your-turn='false']")
+    assert page.locator("#decision").inner_text() == "Waiting for Biel (B)."
+
+    page.goto(cards["seats"][0]["link"])
+    page.wait_for_selector("body[data-your-turn='true']")
+    assert page.locator(".raw-view").count() == 1  # no renderer for this game: the view as text
+    first = page.locator("button.action").first
+    played = first.get_attribute("data-action")
+    first.click()
+    page.wait_for_selector("body[data-move-number='1']")
+    page.wait_for_selector("#undo:not([hidden])")
+    page.keyboard.press("u")
+    page.wait_for_selector("body[data-move-number='0']")
+    assert page.locator(f"button.action[data-action='{played}']").count() == 1
+    screenshot(page, "buttons-only.png")
+
+    with server.client() as api:
+        deadline_checks = 0
+        while api.get(f"/api/games/{bots['game_id']}").json()["status"] != "finished":
+            deadline_checks += 1
+            assert deadline_checks < 300, "the bot game did not end"
+            page.wait_for_timeout(50)
+        record = api.get(f"/api/games/{bots['game_id']}/record").json()
+    page.goto(f"{server.url}/replay/{bots['game_id']}")
+    page.wait_for_selector("body[data-step='0']")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("body[data-step='1']")
+    assert page.locator("svg#board .mark").count() == 1
+    page.keyboard.press("End")
+    steps = len(record["actions"])
+    page.wait_for_selector(f"body[data-step='{steps}']")
+    engine = replay(get_game("tictactoe"), record)
+    shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
+    assert shown == engine.scores()
+    assert page.locator("svg#board .mark").count() == steps
+    screenshot(page, "replay-end.png")
+    assert not page.problems, page.problems
