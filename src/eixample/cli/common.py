@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -17,14 +18,20 @@ from eixample.core.registry import get_game
 
 DEFAULT_GAME = "barcelona"
 BAD_INPUT = 2
+TABLE_WIDTH = 120
 
 GAME_HELP = f"Game to use (default: {DEFAULT_GAME})."
 WORKERS_HELP = "Worker processes (default: every core)."
 
 
 def console() -> Console:
-    """The standard output console (made per command, so it follows redirections)."""
-    return Console(highlight=False)
+    """The standard output console (made per command, so it follows redirections). Output to
+    a file or a pipe is TABLE_WIDTH columns wide (unless COLUMNS says otherwise), so that game
+    tables are drawn whole."""
+    out = Console(highlight=False)
+    if not out.is_terminal and "COLUMNS" not in os.environ:
+        out.width = TABLE_WIDTH
+    return out
 
 
 def error_console() -> Console:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
@@ -36,23 +35,27 @@ from eixample.cli.common import (
     seat_label,
     unwrap_record,
 )
-from eixample.cli.render import log_lines, render
+from eixample.cli.render import game_help, log_lines, render, render_choices, render_details
 from eixample.cli.tables import breakdown_table, outcome_line
 from eixample.core.errors import IllegalActionError
 from eixample.core.protocol import Action, Game, JsonDict, State
 from eixample.core.records import can_undo, undo
 
 HUMAN = "human"
+SOLO = "solo"
+"""The seats of a solo game's own opponent: the game plays them, nobody is asked."""
 HUMAN_WORDS = ("human", "you", "me")
 SAVE_FORMAT = 1
-RECENT_LOG = 6
+RECENT_LOG = 8
 
 HELP = """\
-Choose by number (e.g. 3) or by typing the move itself (e.g. the text shown after the number).
+Choose by number (e.g. 3) or by typing the move itself (e.g. the text shown after the number;
+choices listed under a word, like "place  1) C00", are typed with it: place C00).
 Commands:
   help         this text
   show         draw the table and the choices again
   log          the whole game log
+  details      the long texts of the table (tile texts), if the game has them
   undo         take back your last decision (only within your own turn)
   save FILE    save the game; resume it later with: eixample play --load FILE
   quit         leave the game (save first to resume it)"""
@@ -83,7 +86,7 @@ class KeyboardGame:
         self.echo = echo
         self.bots: dict[int, Bot] = {
             seat: make_bot(spec, derive_seed(state.record()["seed"], seat))
-            for seat, spec in enumerate(seats) if spec != HUMAN
+            for seat, spec in enumerate(seats) if spec not in (HUMAN, SOLO)
         }
 
     def run(self) -> None:
@@ -144,6 +147,17 @@ class KeyboardGame:
 
     def cmd_help(self, seat: int, argument: str) -> Outcome:
         self.out.print(Text(HELP))
+        extra = game_help(self.game.name)
+        if extra:
+            self.out.print(Text(extra))
+        return Outcome.STAY
+
+    def cmd_details(self, seat: int, argument: str) -> Outcome:
+        details = render_details(self.game.name, self.state.view(seat))
+        if details is None:
+            self.say(f"{self.game.title} has no long texts: everything is on the table.")
+        else:
+            self.out.print(details)
         return Outcome.STAY
 
     def cmd_show(self, seat: int, argument: str) -> Outcome:
@@ -196,9 +210,7 @@ class KeyboardGame:
             self.out.print(Text("Recent moves:", style="bold"))
             self.out.print(Text("\n".join(f"  {line}" for line in recent)))
         self.out.print(Text(self.state.describe_decision(), style="bold"))
-        choices = [Text(f"{number:>2}) {action}") for number, action in
-                   enumerate(self.state.legal_actions(), start=1)]
-        self.out.print(Columns(choices, padding=(0, 3)))
+        self.out.print(render_choices(self.game.name, view, self.state.legal_actions()))
 
     def show_end(self) -> None:
         names = [self.who(seat) for seat in range(self.state.num_players)]
@@ -211,9 +223,16 @@ class KeyboardGame:
         self.out.print(Text(message, style="red"), soft_wrap=True)
 
     def who(self, seat: int) -> str:
+        if self.seats[seat] == SOLO:
+            return self.solo_opponent()
         if self.seats[seat] != HUMAN:
             return self.seats[seat]
         return "you" if self.seats.count(HUMAN) == 1 else HUMAN
+
+    def solo_opponent(self) -> str:
+        solo = self.state.view(None).get("solo")
+        name = solo.get("opponent") if isinstance(solo, dict) else None
+        return name if isinstance(name, str) else "solo opponent"
 
     def name(self, seat: int) -> str:
         return f"{seat_label(seat)} ({self.who(seat)})"
@@ -228,6 +247,7 @@ _COMMANDS: dict[str, Callable[[KeyboardGame, int, str], Outcome]] = {
     "?": KeyboardGame.cmd_help,
     "show": KeyboardGame.cmd_show,
     "log": KeyboardGame.cmd_log,
+    "details": KeyboardGame.cmd_details,
     "undo": KeyboardGame.cmd_undo,
     "save": KeyboardGame.cmd_save,
     "quit": KeyboardGame.cmd_quit,
@@ -270,22 +290,31 @@ def saved_seats(data: Any, players: int) -> list[str] | None:
         return None
     if not isinstance(data, list) or len(data) != players or not all(isinstance(s, str) for s in data):
         fail(f"saved game: 'seats' must list {players} players ('human' or a bot spec)")
-    return [seat if seat == HUMAN else check_bot(seat) for seat in data]
+    return [seat if seat in (HUMAN, SOLO) else check_bot(seat) for seat in data]
 
 
 def new_state(game: Game, players: int, seed: int, options: dict[str, Any]) -> State:
     try:
         return game.new_game(players, seed, **options)
     except (ValueError, TypeError) as error:
+        if players == 1:
+            fail(f"cannot set up {game.title} for one player (solo): {error}")
         fail(f"cannot set up {game.title}: {error}")
 
 
-def solo_options(solo: bool, difficulty: Difficulty | None) -> dict[str, Any]:
-    if difficulty is not None and not solo:
+def player_count(game: Game, players: int | None, solo: bool, difficulty: Difficulty | None) -> int:
+    """How many play: 1 with --solo, else --players or the game's default."""
+    if solo and players not in (None, 1):
+        fail(f"--solo is a one-player game: --players {players} does not go with it")
+    count = 1 if solo else players or default_players(game)
+    if difficulty is not None and count != 1:
         fail("--difficulty goes with --solo")
-    if not solo:
-        return {}
-    return {"solo": True, "difficulty": (difficulty or Difficulty.normal).value}
+    return count
+
+
+def solo_options(count: int, difficulty: Difficulty | None) -> dict[str, Any]:
+    """The game options of a solo game: only the difficulty, when one is asked for."""
+    return {"difficulty": difficulty.value} if count == 1 and difficulty is not None else {}
 
 
 def _stdin_line() -> str:
@@ -304,23 +333,28 @@ def play_command(
     load: Annotated[Path | None, typer.Option(
         help="Resume a game saved with 'save FILE' (or any record).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of a new game (default: random).")] = None,
-    solo: Annotated[bool, typer.Option(help="Solo mode, passed to the game as an option.")] = False,
-    difficulty: Annotated[Difficulty | None, typer.Option(help="Solo difficulty.")] = None,
+    solo: Annotated[bool, typer.Option(
+        help="Play alone (one player), against the game's own solo opponent.")] = False,
+    difficulty: Annotated[Difficulty | None, typer.Option(
+        help="Solo difficulty (default: the game's own).")] = None,
 ) -> None:
     """Play at the keyboard against bots or friends. Type help at the prompt for the commands."""
     check_bot(opponent)
     if load is not None:
-        if players is not None or seed is not None or solo:
-            fail("--load resumes a saved game: --players, --seed and --solo do not apply")
+        if players is not None or seed is not None or solo or difficulty is not None:
+            fail("--load resumes a saved game: --players, --seed, --solo and --difficulty do not apply")
         game, state, stored = _resume(load, game_name)
     else:
         game = load_game(game_name)
-        count = players or (1 if solo else default_players(game))
-        options = solo_options(solo, difficulty)
+        count = player_count(game, players, solo, difficulty)
+        options = solo_options(count, difficulty)
         state = new_state(game, count, secrets.randbelow(2**31) if seed is None else seed, options)
         stored = None
-    seats = stored or [HUMAN] + [opponent] * (state.num_players - 1)
+    solo_game = state.record()["players"] == 1  # the game seats its own opponent(s)
+    seats = stored or [HUMAN] + [SOLO if solo_game else opponent] * (state.num_players - 1)
     for index, who in parse_seats(seat or [], state.num_players).items():
+        if seats[index] == SOLO:
+            fail(f"--seat {index + 1}: that seat is the solo opponent, played by the game")
         seats[index] = who
     KeyboardGame(game, state, seats, console(), _stdin_line, echo=not sys.stdin.isatty()).run()
 

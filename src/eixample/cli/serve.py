@@ -30,8 +30,12 @@ def load_server() -> Callable[..., Any]:
 def serve_command(
     host: Annotated[str | None, typer.Option(help="Address to listen on (default: the server's).")] = None,
     port: Annotated[int | None, typer.Option(help="Port to listen on (default: the server's).")] = None,
+    data_dir: Annotated[
+        str | None, typer.Option("--data-dir", help="Folder of the SQLite database (default: ./data).")
+    ] = None,
 ) -> None:
-    """Start the web app."""
+    """Start the web app (SQLite in the data folder; $DATABASE_URL selects another database)."""
     run = load_server()
-    options = {key: value for key, value in (("host", host), ("port", port)) if value is not None}
+    given = (("host", host), ("port", port), ("data_dir", data_dir))
+    options = {key: value for key, value in given if value is not None}
     run(**options)

@@ -3,6 +3,9 @@
 A renderer turns `view(seat)` (a JSON-ready dict) into a rich renderable. Register one with
 `@renderer("game name")`; renderers of the built-in games are found in
 `eixample.cli.render.<game name>` and imported the first time they are needed.
+
+A game module may also register how its legal choices are listed (`@choices_renderer`), extra
+help about its action texts (`register_help`) and the long texts of its table (`@details_renderer`).
 """
 
 from __future__ import annotations
@@ -11,16 +14,23 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from eixample.core.protocol import JsonDict
+from eixample.core.protocol import Action, JsonDict
 
 Renderer = Callable[[JsonDict], RenderableType]
+ChoicesRenderer = Callable[[JsonDict, list[Action]], RenderableType]
 
 _RENDERERS: dict[str, Renderer] = {}
+_CHOICES: dict[str, ChoicesRenderer] = {}
+_DETAILS: dict[str, Renderer] = {}
+_HELP: dict[str, str] = {}
 _SKIPPED_KEYS = {"log", "game", "viewer"}
+GROUP_AT = 3
+"""Choices sharing their first word are listed together from this many on."""
 
 
 def renderer(game: str) -> Callable[[Renderer], Renderer]:
@@ -33,19 +43,97 @@ def renderer(game: str) -> Callable[[Renderer], Renderer]:
     return register
 
 
+def choices_renderer(game: str) -> Callable[[ChoicesRenderer], ChoicesRenderer]:
+    """Decorator: register how the legal choices of `game` are listed (numbered from 1, in
+    the order given)."""
+
+    def register(function: ChoicesRenderer) -> ChoicesRenderer:
+        _CHOICES[game] = function
+        return function
+
+    return register
+
+
+def details_renderer(game: str) -> Callable[[Renderer], Renderer]:
+    """Decorator: register the long texts of `game`'s table (tile texts and the like)."""
+
+    def register(function: Renderer) -> Renderer:
+        _DETAILS[game] = function
+        return function
+
+    return register
+
+
+def register_help(game: str, text: str) -> None:
+    """Extra help for `game`: the forms of its action texts."""
+    _HELP[game] = text
+
+
 def render(game: str, view: JsonDict) -> RenderableType:
     """The table of `game` as `view` shows it."""
     return _find(game)(view)
 
 
+def render_choices(game: str, view: JsonDict, actions: list[Action]) -> RenderableType:
+    """The legal choices, numbered from 1 in the order of `actions`."""
+    _load(game)
+    return _CHOICES.get(game, numbered_choices)(view, actions)
+
+
+def render_details(game: str, view: JsonDict) -> RenderableType | None:
+    """The long texts of the table, if the game has any."""
+    _load(game)
+    function = _DETAILS.get(game)
+    return None if function is None else function(view)
+
+
+def game_help(game: str) -> str | None:
+    _load(game)
+    return _HELP.get(game)
+
+
 def _find(game: str) -> Renderer:
+    _load(game)
+    return _RENDERERS.get(game, render_generic)
+
+
+def _load(game: str) -> None:
     if game not in _RENDERERS and game.isidentifier():
         try:
             importlib.import_module(f"{__name__}.{game}")
         except ModuleNotFoundError as error:
             if error.name != f"{__name__}.{game}":
                 raise
-    return _RENDERERS.get(game, render_generic)
+
+
+def numbered_choices(view: JsonDict, actions: list[Action]) -> RenderableType:
+    """Every choice as "N) action"; runs of choices sharing their first word (at least GROUP_AT
+    of them) are listed once under that word, e.g. "place  1) C00  2) C01 ..."."""
+    groups = group_choices(actions)
+    if all(len(items) < GROUP_AT for _, items in groups):
+        return Columns([Text(f"{number:>2}) {action}") for number, action in enumerate(actions, 1)],
+                       padding=(0, 3))
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    for word, items in groups:
+        if len(items) >= GROUP_AT:
+            table.add_row(word, Columns([Text(f"{number:>2}) {rest}") for number, rest in items],
+                                        padding=(0, 2)))
+        else:
+            for number, rest in items:
+                table.add_row("", Text(f"{number:>2}) {word} {rest}".rstrip()))
+    return table
+
+
+def group_choices(actions: list[Action]) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The choices grouped by first word, groups in order of first appearance:
+    [(word, [(number, rest of the text)])]."""
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for number, action in enumerate(actions, 1):
+        word, _, rest = action.partition(" ")
+        groups.setdefault(word, []).append((number, rest))
+    return list(groups.items())
 
 
 def render_generic(view: JsonDict) -> RenderableType:
