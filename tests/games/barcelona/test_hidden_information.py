@@ -9,9 +9,8 @@ from tests.games.barcelona.helpers import random_playout
 
 
 def _state_after(steps: int, players: int = 3, seed: int = 11) -> barcelona.BarcelonaState:
-    for state in itertools.islice(random_playout(players, seed, check=False), steps):
-        pass
-    return state
+    states = list(itertools.islice(random_playout(players, seed, check=False), steps))
+    return states[-1]
 
 
 def test_resample_keeps_the_players_view() -> None:
@@ -26,7 +25,9 @@ def test_resample_keeps_the_players_view() -> None:
 def test_resample_redraws_opponents_hands_and_future() -> None:
     state = _state_after(40)
     me = state.current_player()
-    hands = {tuple(state.resample(me, seed).hands[q] for q in range(state.n) if q != me) for seed in range(30)}
+    hands = {
+        tuple(state.resample(me, seed).hands[q] for q in range(state.n) if q != me) for seed in range(30)
+    }
     assert len(hands) > 1
     assert all(state.resample(me, 3).hands[me] == state.hands[me] for _ in range(3))
 

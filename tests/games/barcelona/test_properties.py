@@ -34,10 +34,7 @@ def test_every_game_ends_with_invariants_kept(n: int, seed: int) -> None:
 @GAMES
 @given(players, seeds)
 def test_replaying_the_record_gives_an_identical_state(n: int, seed: int) -> None:
-    last = None
-    for last in random_playout(n, seed, check=False):
-        pass
-    assert last is not None
+    *_, last = random_playout(n, seed, check=False)
     record = json.loads(json.dumps(last.record()))
     again = barcelona.replay(record)
     assert again.to_json() == last.to_json()

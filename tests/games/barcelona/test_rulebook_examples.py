@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from eixample.games.barcelona import board
 from eixample.games.barcelona.components import ACTION_KINDS, Benefit
 from eixample.games.barcelona.state import (
@@ -31,7 +33,7 @@ def test_example_build_narrow_streets() -> None:
     pairs = [
         (a, b)
         for spaces in board.STREET_SPACES
-        for a, b in zip(spaces, spaces[1:], strict=False)
+        for a, b in itertools.pairwise(spaces)
         if not t.space_wide[a] and t.space_benefit[a] == Benefit(coin=1) and t.space_benefit[b] is None
     ]
     first, second = pairs[0]
@@ -199,7 +201,9 @@ def test_example_final_scoring_154_7_16_24_makes_201() -> None:
     s.vp_src[1] = 154
     s.cobbles[BLUE] = t.cobblestone_vp.index(7)
     s.passengers[BLUE] = t.passenger_vp.index(16)
-    tile = next(i for i, c in enumerate(t.modernisme_condition) if c == "wide_tiles" and t.modernisme_vp[i] == 2)
+    tile = next(
+        i for i, c in enumerate(t.modernisme_condition) if c == "wide_tiles" and t.modernisme_vp[i] == 2
+    )
     s.mod_tile[4] = tile
     s.mod_top[4] = 1
     assert t.modernisme_top[4] == 4

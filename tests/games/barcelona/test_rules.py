@@ -304,7 +304,9 @@ def test_streets_wide_scores_2_vp_per_connected_tile() -> None:
 
 def test_streets_covered_benefits_are_gained() -> None:
     s = scenario()
-    coin_space = next(x for x in range(44) if not s.t.space_wide[x] and (b := s.t.space_benefit[x]) and b.coin)
+    coin_space = next(
+        x for x in range(44) if not s.t.space_wide[x] and (b := s.t.space_benefit[x]) and b.coin
+    )
     decide(s, (STREET, 0, 0, 1))
     before = s.coins[0]
     s.apply(f"street {board.SPACES[coin_space]}")
@@ -321,7 +323,9 @@ def test_streets_emptied_stack_advances_on_the_cerda_track() -> None:
     assert s.cerda[0] == before + 1
     s.wide_left[0] = 1
     decide(s, (STREET, 0, 1, 1))
-    wide_empty = next(x for x in range(44) if s.t.space_wide[x] and s.space_owner[x] < 0 and s.t.space_benefit[x] is None)
+    wide_empty = next(
+        x for x in range(44) if s.t.space_wide[x] and s.space_owner[x] < 0 and s.t.space_benefit[x] is None
+    )
     s.apply(f"street {board.SPACES[wide_empty]}")
     assert s.cerda[0] == before + 3
 
@@ -340,9 +344,11 @@ def test_intersection_pays_board_cost_and_space_cost_even_under_citizens() -> No
     s.cross_cit[costly] = (W, M)
     s.coins[0] = 3
     decide(s, (INTERSECTION, 0, 0))
+    s.cloth[0] = 0
+    gained = sum(b.coin for sp in board.CROSSING_SPACES[costly] if (b := s.t.space_benefit[sp]) is not None)
     s.apply(f"intersection {board.CROSSINGS[costly]}")
     assert s.cross_owner[costly] == 0 and s.cross_cit[costly] == (W, M)
-    assert s.coins[0] >= 0 and s.inters[0] == 3
+    assert s.coins[0] == 3 - 2 - 1 + gained and s.inters[0] == 3
 
 
 def test_intersection_not_available_without_the_coins() -> None:
@@ -356,7 +362,7 @@ def test_intersection_not_available_without_the_coins() -> None:
 def test_intersection_gains_only_visible_adjacent_benefits() -> None:
     s = scenario()
     x = X["C13"]
-    covered = [sp for sp in board.CROSSING_SPACES[x] if s.t.space_benefit[sp] is not None][0]
+    covered = next(sp for sp in board.CROSSING_SPACES[x] if s.t.space_benefit[sp] is not None)
     s.space_owner[covered] = 2
     s.coins[0], s.cloth[0] = 3, 0
     decide(s, (INTERSECTION, 0, 0))
@@ -431,14 +437,19 @@ def test_take_reshuffles_discards_when_the_stack_runs_out() -> None:
 # ---------------------------------------------------------------------------- PUBLIC SERVICES
 def _service_scenario(effect: str) -> tuple[object, int]:
     s = scenario()
-    idx = next(i for i, e in enumerate(s.t.service_effect) if ("market", "tram", "intersection", "streets",
-               "cobblestone", "sagrada", "modernisme")[e] == effect)
+    idx = next(
+        i
+        for i, e in enumerate(s.t.service_effect)
+        if ("market", "tram", "intersection", "streets", "cobblestone", "sagrada", "modernisme")[e] == effect
+    )
     s.services = (idx, *[i for i in range(7) if i != idx][:4])
     s.coins[0] = 3
     return s, idx
 
 
-@pytest.mark.parametrize("effect", ["market", "tram", "intersection", "streets", "cobblestone", "sagrada", "modernisme"])
+@pytest.mark.parametrize(
+    "effect", ["market", "tram", "intersection", "streets", "cobblestone", "sagrada", "modernisme"]
+)
 def test_public_service_pays_gains_vp_two_cerda_steps_and_its_effect(effect: str) -> None:
     s, idx = _service_scenario(effect)
     assert isinstance(s, type(scenario()))
@@ -455,8 +466,13 @@ def test_public_service_pays_gains_vp_two_cerda_steps_and_its_effect(effect: str
     assert s.coins[0] == 0 and s.vp[0] == 10 and s.cerda[0] == cerda + 2
     assert s.services_built[0] >> idx & 1
     top = s.stack[-1][0]
-    expected = {"tram": TRAM, "intersection": INTERSECTION, "streets": STREET_KIND, "cobblestone": COBBLE,
-                "modernisme": TAKE}
+    expected = {
+        "tram": TRAM,
+        "intersection": INTERSECTION,
+        "streets": STREET_KIND,
+        "cobblestone": COBBLE,
+        "modernisme": TAKE,
+    }
     if effect in expected:
         assert top == expected[effect]
     if effect == "market":
@@ -654,10 +670,12 @@ def test_building_scores_the_lowest_visible_track_value() -> None:
     s.track[W][0] = 1
     s.track[M][0] = 1
     s.track[U][0] = 1
-    _build(s, "build L1 B01", "use C01+C02")
     t = s.t
-    visible = [t.track_values[k][i] for k in range(3) for i, f in enumerate(s.track[k]) if not f]
-    assert s.vp_src[1] == min(visible)
+    before = [t.track_values[k][i] for k in range(3) for i, f in enumerate(s.track[k]) if not f]
+    _build(s, "build L1 B01", "use C01+C02")
+    after = [t.track_values[k][i] for k in range(3) for i, f in enumerate(s.track[k]) if not f]
+    assert s.vp_src[1] == min(after), "scored after the citizens moved: covered values give nothing"
+    assert min(after) >= min(before)
 
 
 def test_level_1_building_advances_one_cerda_step() -> None:
@@ -672,10 +690,11 @@ def test_level_3_building_7_vp_two_sagrada_steps_two_cerda_steps_back() -> None:
     s = scenario()
     _ready_to_build(s, {"C01": (U,), "C02": (W,), "C11": (W,)})
     before = s.cerda[0]
+    expected = s.lowest_visible((U, W, W))
     _build(s, "build L3 B01", "use C01+C02+C11")
     assert s.cerda[0] == before - 2
     assert s.sagrada[0] == 2
-    assert s.vp_src[1] == 7 + s.lowest_visible() or s.vp_src[1] >= 7
+    assert s.vp_src[1] == expected + 7
 
 
 def test_building_marker_taken_leftmost_stacked_when_overbuilding_and_emptied_stack_cerda() -> None:

@@ -1,0 +1,232 @@
+"""The JSON formats of docs/schemas: views, records and saved states of random games validate,
+and a few broken documents do not (see docs/formats.md)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from eixample.games import barcelona
+from eixample.games.barcelona.state import FIELDS, BarcelonaState
+from tests.games.barcelona.helpers import random_playout
+
+SCHEMAS = Path(__file__).resolve().parents[3] / "docs" / "schemas"
+GAMES = ((2, 21), (3, 22), (4, 23), (1, 24))  # (players, seed); 1: a solo game
+EVERY = 60  # sample a state every this many actions
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    data = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(schema(name))
+
+
+def problems(name: str, document: Any) -> list[str]:
+    return [
+        f"{'/'.join(str(p) for p in error.absolute_path)}: {error.message[:200]}"
+        for error in validator(name).iter_errors(document)
+    ]
+
+
+@cache
+def sampled_states() -> tuple[BarcelonaState, ...]:
+    """States of a few random games: at the start, every EVERY actions, and at the end."""
+    states: list[BarcelonaState] = []
+    for players, seed in GAMES:
+        states.append(barcelona.new_game(players, seed))
+        for i, state in enumerate(random_playout(players, seed, check=False)):
+            if i % EVERY == 0 or state.is_terminal():
+                states.append(state.clone())
+    return tuple(states)
+
+
+def a_view(viewer: int | None = 1) -> dict[str, Any]:
+    state = sampled_states()[3]
+    return copy.deepcopy(state.view(viewer))
+
+
+# ---------------------------------------------------------------------------- the schemas themselves
+@pytest.mark.parametrize("name", ["record", "view", "state"])
+def test_schema_is_valid_draft_2020_12(name: str) -> None:
+    Draft202012Validator.check_schema(schema(name))
+    assert schema(name)["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_state_schema_names_every_field_of_the_state() -> None:
+    state = schema("state")["properties"]["state"]
+    assert list(state["properties"]) == list(FIELDS)
+    assert state["required"] == list(FIELDS)
+    assert state["additionalProperties"] is False
+
+
+def test_view_schema_requires_every_key_a_view_has() -> None:
+    view = sampled_states()[0].view(None)
+    assert set(schema("view")["required"]) == set(view)
+    player = schema("view")["properties"]["player_list"]["items"]
+    assert set(player["required"]) == set(view["player_list"][0])
+
+
+def test_record_and_state_schemas_share_the_action_text() -> None:
+    assert schema("record")["$defs"]["action"] == schema("state")["$defs"]["action"]
+    assert schema("record")["$defs"]["options"] == schema("state")["$defs"]["options"]
+
+
+# ---------------------------------------------------------------------------- real documents validate
+def test_the_games_sampled_reach_the_end() -> None:
+    states = sampled_states()
+    assert sum(1 for s in states if s.is_terminal()) == len(GAMES)
+    assert len(states) >= 4 * len(GAMES)
+
+
+def test_views_of_every_seat_and_of_a_spectator_validate() -> None:
+    for state in sampled_states():
+        for viewer in [None, *range(state.n)]:
+            assert problems("view", state.view(viewer)) == [], (state.n, state.n_actions, viewer)
+
+
+def test_records_validate() -> None:
+    for state in sampled_states():
+        record = json.loads(json.dumps(state.record()))
+        assert problems("record", record) == []
+
+
+def test_saved_states_validate_and_restore() -> None:
+    for state in sampled_states():
+        saved = json.loads(json.dumps(state.to_json()))
+        assert problems("state", saved) == []
+        assert barcelona.from_json(saved).to_json() == state.to_json()
+
+
+def test_every_legal_action_matches_the_action_text_pattern() -> None:
+    pattern = re.compile(schema("record")["$defs"]["action"]["pattern"])
+    seen: set[str] = set()
+    for players, seed in GAMES:
+        for state in random_playout(players, seed, check=False):
+            for action in state.legal_actions():
+                assert pattern.match(action), action
+                seen.add(action.split()[0])
+    assert {"place", "act", "end", "build", "use"} <= seen
+
+
+def test_a_record_with_options_validates() -> None:
+    state = barcelona.new_game(3, 5, action_tiles="printed", first_player="random")
+    assert problems("record", state.record()) == []
+    assert problems("state", state.to_json()) == []
+
+
+# ---------------------------------------------------------------------------- broken documents do not
+Mutation = Callable[[dict[str, Any]], None]
+
+
+def _set(path: str, value: Any) -> Mutation:
+    def mutate(document: dict[str, Any]) -> None:
+        node: Any = document
+        *parents, last = path.split("/")
+        for key in parents:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        if isinstance(node, list):
+            node[int(last)] = value
+        else:
+            node[last] = value
+
+    return mutate
+
+
+def _drop(key: str) -> Mutation:
+    def mutate(document: dict[str, Any]) -> None:
+        del document[key]
+
+    return mutate
+
+
+BROKEN_VIEWS: dict[str, Mutation] = {
+    "an extra key": _set("secret", 1),
+    "an extra key in a player": _set("player_list/0/rng", 1),
+    "an extra key in a crossing": _set("city/crossings/0/owner", 1),
+    "a missing key": _drop("bag"),
+    "coins as text": _set("player_list/0/coins", "3"),
+    "a boolean for a number": _set("turns", True),
+    "an unknown citizen": _set("city/crossings/0/citizens", ["X"]),
+    "an unknown building type": _set("city/buildings/0/type", "L4"),
+    "an unknown action kind": _set("city/streets/0/action", "steal"),
+    "an unknown decision kind": _set("decision_kind", "think"),
+    "a bad crossing id": _set("city/crossings/0/id", "C55"),
+    "another player's hand shown": _set("player_list/0/hand", ["W", "M"]),
+    "the viewer's own hand hidden": _set("player_list/1/hand", None),
+    "three citizens in a hand": _set("player_list/1/hand", ["W", "M", "U"]),
+    "a seat that does not exist": _set("viewer", 7),
+    "a missing crossing": lambda view: view["city"]["crossings"].pop(),
+    "one player too many": lambda view: view["player_list"].append(copy.deepcopy(view["player_list"][0])),
+    "the bag's order": _set("bag", ["W", "M"]),
+    "a benefit with an unknown part": _set("city/spaces/0/benefit", {"coin": 1, "gold": 1}),
+}
+
+
+@pytest.mark.parametrize("what", sorted(BROKEN_VIEWS))
+def test_a_broken_view_does_not_validate(what: str) -> None:
+    view = a_view(1)
+    assert problems("view", view) == []
+    BROKEN_VIEWS[what](view)
+    assert problems("view", view), f"a view with {what} validated"
+
+
+def test_a_spectator_view_with_a_hand_does_not_validate() -> None:
+    view = a_view(None)
+    assert problems("view", view) == []
+    view["player_list"][0]["hand"] = ["U"]
+    assert problems("view", view)
+
+
+BROKEN_RECORDS: dict[str, Mutation] = {
+    "an illegal action text": lambda r: r["actions"].append("place C55"),
+    "an action that is not text": lambda r: r["actions"].append(12),
+    "an unknown option": _set("options/colour", "red"),
+    "a first player out of range": _set("options/first_player", 3),
+    "another game": _set("game", "tictactoe"),
+    "five players": _set("players", 5),
+    "a seed as text": _set("seed", "7"),
+    "a missing seed": _drop("seed"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(BROKEN_RECORDS))
+def test_a_broken_record_does_not_validate(what: str) -> None:
+    record = copy.deepcopy(sampled_states()[1].record())
+    assert record["players"] == 2
+    BROKEN_RECORDS[what](record)
+    assert problems("record", record), f"a record with {what} validated"
+
+
+BROKEN_STATES: dict[str, Mutation] = {
+    "a missing field": lambda d: d["state"].pop("bag"),
+    "an unknown field": _set("state/secret", 1),
+    "a negative coin count": _set("state/coins/0", -1),
+    "a flag as a boolean": _set("state/row_bonus/0", True),
+    "a citizen class out of range": _set("state/cross_cit/0", [3]),
+    "an unknown decision frame": _set("state/stack/0", [99, 0]),
+    "too few crossings": lambda d: d["state"]["cross_owner"].pop(),
+    "a seat's list too short": lambda d: d["state"]["vp"].pop(),
+    "a missing log": _drop("log"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(BROKEN_STATES))
+def test_a_broken_saved_state_does_not_validate(what: str) -> None:
+    saved = copy.deepcopy(sampled_states()[1].to_json())
+    assert problems("state", saved) == []
+    BROKEN_STATES[what](saved)
+    assert problems("state", saved), f"a saved state with {what} validated"
