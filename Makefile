@@ -1,10 +1,12 @@
-# First commands on a fresh machine: `make run` (the app) and `make test` (the whole suite).
+# First commands on a fresh machine: `make run` (the web app) and `make test` (the whole suite).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run demo test lint bench setup clean
+.PHONY: run demo test lint bench setup browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,15 +16,24 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# The browser tests drive Debian's chromium through Playwright (Playwright's own download is not used).
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null
+
+browser: $(CHROMIUM)
+
 run: $(STAMP)
 	$(BIN)/eixample serve
 
 demo: $(STAMP)
 	$(BIN)/eixample demo
 
-test: $(STAMP)
+lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
+
+test: $(STAMP) $(CHROMIUM) lint
 	$(BIN)/pytest -n 2
 
 bench: $(STAMP)
