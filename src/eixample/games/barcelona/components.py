@@ -117,7 +117,9 @@ class Benefit(Model):
     action: ActionKind | None = None
 
     def is_empty(self) -> bool:
-        return not (self.coin or self.cloth or self.vp or self.cerda or self.sagrada or self.resource or self.action)
+        return not (
+            self.coin or self.cloth or self.vp or self.cerda or self.sagrada or self.resource or self.action
+        )
 
 
 # ----------------------------------------------------------------------------- city.toml
@@ -343,6 +345,69 @@ class TilesFile(Model):
     building: list[BuildingType]
 
 
+# ----------------------------------------------------------------------------- solo.toml
+DIRECTIONS = ("north", "east", "south", "west")
+Direction = Literal["north", "east", "south", "west"]
+MEEPLE_PRIORITIES = ("building", "own_intersection", "no_player_intersection", "open_spaces")
+MeeplePriority = Literal["building", "own_intersection", "no_player_intersection", "open_spaces"]
+DIFFICULTIES = ("easy", "normal", "hard")
+
+
+class SoloCard(Model):
+    """One of the 8 solo cards: the action Gaudí's Assistant performs and its direction arrow."""
+
+    number: Annotated[int, Field(ge=1, le=8)]
+    action: ActionKind  # "tram": the Assistant places a Passenger, never the Tram
+    direction: Direction
+    gain: Literal["cloth", "coins"] = "cloth"  # for cloth_or_coins: which half it takes
+    fallback_vp: NonNeg = 0  # VP instead, when the action cannot be performed at all
+    source: Source
+    note: str = ""
+
+
+class SoloMeeple(Model):
+    start: str  # crossing id
+    priorities: list[MeeplePriority]  # most important first; the card's direction breaks ties
+    source: Source
+    note: str = ""
+
+
+class SoloBuilding(Model):
+    order: list[Literal["corner", "L1", "L2", "L3"]]  # preferred Building types, best first
+    source: Source
+    note: str = ""
+
+
+class SoloConversion(Model):
+    coin: NonNeg  # VP per coin gained
+    cloth: NonNeg  # VP per cloth gained
+    resource: NonNeg  # VP per resource of a free mix of coins and cloth
+    source: Source
+    note: str = ""
+
+
+class SoloDifficulty(Model):
+    id: Literal["easy", "normal", "hard"]
+    percent: Annotated[int, Field(ge=1, le=1000)]  # the Assistant's final VP x percent / 100
+    source: Source
+    note: str = ""
+
+
+class SoloSetup(Model):
+    prefill: list[Literal[2, 3]]  # Citizen-track marks covered at setup
+    source: Source
+    note: str = ""
+
+
+class SoloFile(Model):
+    card: list[SoloCard]
+    meeple: SoloMeeple
+    building: SoloBuilding
+    conversion: SoloConversion
+    difficulty: list[SoloDifficulty]
+    setup: SoloSetup
+
+
 FILES: dict[str, type[Model]] = {
     "city": CityFile,
     "actions": ActionsFile,
@@ -350,6 +415,7 @@ FILES: dict[str, type[Model]] = {
     "player_board": PlayerBoardFile,
     "side_board": SideBoardFile,
     "tiles": TilesFile,
+    "solo": SoloFile,
 }
 
 
@@ -360,6 +426,7 @@ class Components(Model):
     player_board: PlayerBoardFile
     side_board: SideBoardFile
     tiles: TilesFile
+    solo: SoloFile
 
 
 def _read(path: Path, model: type[Model]) -> Any:
@@ -386,7 +453,12 @@ def _describe_location(raw: Any, loc: tuple[Any, ...]) -> str:
     for key in loc:
         if isinstance(key, int):
             label = f"[{key}]"
-            if isinstance(node, list) and key < len(node) and isinstance(node[key], dict) and "id" in node[key]:
+            if (
+                isinstance(node, list)
+                and key < len(node)
+                and isinstance(node[key], dict)
+                and "id" in node[key]
+            ):
                 label += f" (id {node[key]['id']})"
             parts.append(label)
         else:

@@ -43,9 +43,7 @@ def pending_value(s: BarcelonaState) -> list[float]:
                     action = s.street_action[street]
                     if s._action_available(p, action):
                         values[p] += ACTION_VALUE[action]
-        elif kind == st.BUILD_PHASE and s._legal_builds(p):
-            values[p] += s.lowest_visible() + BUILDING_EFFECT_VALUE
-        elif kind == st.BUILD:
+        elif (kind == st.BUILD_PHASE and s._legal_builds(p)) or kind == st.BUILD:
             values[p] += s.lowest_visible() + BUILDING_EFFECT_VALUE
         elif kind == st.CITIZENS_CHOICE:
             building = frame[2]

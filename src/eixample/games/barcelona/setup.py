@@ -7,11 +7,12 @@ from typing import Any
 
 from eixample.core.errors import MalformedRecordError
 from eixample.core.rng import Rng
-from eixample.games.barcelona import board
+from eixample.games.barcelona import board, solo
+from eixample.games.barcelona.components import DIFFICULTIES
 from eixample.games.barcelona.state import FIELDS, NSRC, TUPLE_ITEM_FIELDS, BarcelonaState
 from eixample.games.barcelona.tables import Tables, tables_for
 
-OPTIONS = ("action_tiles", "first_player", "data_dir")
+OPTIONS = ("action_tiles", "first_player", "data_dir", "difficulty")  # difficulty: solo only
 ACTION_TILE_MODES = ("shuffled", "printed")
 
 
@@ -19,8 +20,10 @@ def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     unknown = set(options) - set(OPTIONS)
     if unknown:
         raise ValueError(f"unknown option(s): {', '.join(sorted(unknown))}; known: {', '.join(OPTIONS)}")
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-        raise ValueError(f"Barcelona is played by 2 to 4 players here, not {players!r}")
+    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
+        raise ValueError(
+            f"Barcelona is played by 1 to 4 players here (1: solo against {solo.NAME}), not {players!r}"
+        )
     mode = options.get("action_tiles", "shuffled")
     if mode not in ACTION_TILE_MODES:
         raise ValueError(f"action_tiles must be one of {', '.join(ACTION_TILE_MODES)}, not {mode!r}")
@@ -32,7 +35,20 @@ def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     data_dir = options.get("data_dir")
     if data_dir is not None and not isinstance(data_dir, str):
         raise ValueError("data_dir must be a folder path")
-    return {"action_tiles": mode, "first_player": first, **({"data_dir": data_dir} if data_dir else {})}
+    checked = {"action_tiles": mode, "first_player": first, **({"data_dir": data_dir} if data_dir else {})}
+    # solo: one player against Gaudí's Assistant, who plays second
+    difficulty = options.get("difficulty")
+    if players != 1:
+        if difficulty is not None:
+            raise ValueError("difficulty is only for a solo game (players=1)")
+        return checked
+    if first != 0:
+        raise ValueError(f"in a solo game you always start: first_player must be 0, not {first!r}")
+    if difficulty is None:
+        difficulty = "normal"
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+    return {**checked, "difficulty": difficulty}
 
 
 def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
@@ -44,6 +60,9 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
     rng = Rng(seed)
     s = object.__new__(BarcelonaState)
     s.t, s.n, s.seed, s.options = t, players, seed, options
+    s.solo = players == 1
+    if s.solo:  # the Assistant takes seat 1 with a player board of its own
+        s.n = players = 2
     _prepare_main_board(s, t, rng, options["action_tiles"])
     _prepare_side_board(s, t, rng)
     _prepare_player_boards(s, t)
@@ -53,7 +72,12 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
     s.rng = rng.state
     for i in range(players):
         p = (s.first_player + i) % players
-        s.hands[p] = (s._draw_citizen(), s._draw_citizen())
+        if not (s.solo and p == solo.AUTOMA):  # the Assistant draws when its turn begins
+            s.hands[p] = (s._draw_citizen(), s._draw_citizen())
+    if s.solo:
+        solo.setup(s)
+    else:
+        solo.no_solo(s)
     s.turns = 0
     s.end_triggered = False
     s.ended = False
@@ -65,7 +89,10 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
     s._log = None
     s._legal = None
     s._payloads = []
-    s._say(f"New game: {players} players, seed {seed}; P{s.first_player + 1} starts.")
+    if s.solo:
+        s._say(f"New game: solo against {solo.NAME} ({options['difficulty']}); you start.")
+    else:
+        s._say(f"New game: {players} players; P{s.first_player + 1} starts.")
     s._start_turn(s.first_player)
     s._settle()
     return s
@@ -93,6 +120,8 @@ def _prepare_main_board(s: BarcelonaState, t: Tables, rng: Rng, mode: str) -> No
     for k in range(3):
         marks = t.track_prefill[k]
         filled = [1 if (m == 3 and s.n <= 3) or (m == 2 and s.n == 2) else 0 for m in marks]
+        if s.solo:  # solo: the marks of solo.toml
+            filled = [1 if m in t.solo.prefill else 0 for m in marks]
         s.bag[k] -= sum(filled)
         s.track.append(filled)
     s.off_board = [0, 0, 0]
@@ -137,6 +166,9 @@ def _prepare_player_boards(s: BarcelonaState, t: Tables) -> None:
     s.mod_top = [0] * (n * len(t.modernisme_take))
 
 
+SOLO_DEFAULTS: dict[str, Any] = {"solo": False, "solo_meeple": -1, "solo_deck": (), "solo_drawn": ()}
+
+
 def from_json(data: Any) -> BarcelonaState:
     """Restore a state saved with `to_json()` (hidden parts included)."""
     try:
@@ -145,13 +177,18 @@ def from_json(data: Any) -> BarcelonaState:
         s = object.__new__(BarcelonaState)
         s.t = tables_for(options.get("data_dir"))
         s.n, s.seed, s.options = data["players"], data["seed"], options
+        if data["players"] == 1:  # solo: two seats inside
+            s.n = 2
         for name in FIELDS:
+            if name in SOLO_DEFAULTS and name not in raw:  # saved before the solo mode existed
+                setattr(s, name, SOLO_DEFAULTS[name])
+                continue
             value = raw[name]
             if name in TUPLE_ITEM_FIELDS:
                 value = [tuple(v) for v in value]
             elif name == "track":
                 value = [list(v) for v in value]
-            elif name in ("street_action", "cerda_tiles", "services"):
+            elif name in ("street_action", "cerda_tiles", "services", "solo_deck", "solo_drawn"):
                 value = tuple(value)
             elif isinstance(value, list):
                 value = list(value)
@@ -180,22 +217,25 @@ def from_json(data: Any) -> BarcelonaState:
 def resample(state: BarcelonaState, player: int, rng_seed: int) -> BarcelonaState:
     """A copy whose view for `player` is unchanged but whose hidden parts are drawn afresh:
     the split of citizens among the other players' hands, the order of the bag and of the
-    face-down Modernisme stack, and every future random draw.
+    face-down Modernisme stack, of the solo card deck in a solo game, and every future random draw.
 
     The bag's contents are public (ruling 4), so the citizens in the other hands, taken together,
     are known too; only who holds which is hidden."""
     s = state.clone()
     rng = Rng(rng_seed)
     others = [q for q in range(s.n) if q != player]
-    pool = [kind for q in others for kind in s.hands[q]]
+    pool = sorted(kind for q in others for kind in s.hands[q])  # from what the player can know only
     rng.shuffle(pool)
     for q in others:
         size = len(s.hands[q])
         s.hands[q], pool = tuple(pool[:size]), pool[size:]
     s.rng = rng.next_u64()
     rng = Rng(s.rng)
+    s.mod_stack.sort()
     rng.shuffle(s.mod_stack)
     s.rng = rng.next_u64()
+    if s.solo:  # the order of the solo card deck
+        solo.resample_deck(s, rng.next_u64())
     s._legal = None
     if not s.ended:
         s._compute_legal()

@@ -33,7 +33,9 @@ PLACE, ORDER, BENEFITS, ACTIONS, GAIN, COBBLE, STREET_KIND, STREET, INTERSECTION
 IMPROVE, TAKE, SERVICE, TRAM, PASSENGER, PASSENGER_ACTION, SAGRADA, MIX, DISCARD = range(9, 18)
 BUILD, CITIZENS_CHOICE = 18, 19
 BUILD_PHASE, END_TURN = 30, 31  # automatic steps
-AUTOMATIC = frozenset({BUILD_PHASE, END_TURN})
+AUTOMA = 32  # solo: an automatic step of Gaudí's Assistant's turn (solo.py)
+AUTOMATIC = frozenset({BUILD_PHASE, END_TURN, AUTOMA})
+SOLO_SEAT = 1  # solo: the seat of Gaudí's Assistant, who never decides
 
 DECISION_NAMES = {
     PLACE: "place",
@@ -131,6 +133,12 @@ FIELDS = (
     "floor",
     "last_actor",
     "n_actions",
+    # solo mode (solo.py): a solo game, the meeple's crossing, the solo card deck (top last) and
+    # the cards drawn since it was last shuffled (the current card last)
+    "solo",
+    "solo_meeple",
+    "solo_deck",
+    "solo_drawn",
 )
 LIST_FIELDS = tuple(
     f
@@ -151,6 +159,10 @@ LIST_FIELDS = tuple(
         "floor",
         "last_actor",
         "n_actions",
+        "solo",
+        "solo_meeple",
+        "solo_deck",
+        "solo_drawn",
     }
 )
 TUPLE_ITEM_FIELDS = ("hands", "cross_cit", "bld_tiles", "bld_markers", "sagrada_tiles", "stack")
@@ -234,6 +246,10 @@ class BarcelonaState:
     floor: int
     last_actor: int
     n_actions: int
+    solo: bool
+    solo_meeple: int
+    solo_deck: tuple[int, ...]
+    solo_drawn: tuple[int, ...]
     _legal: list[str] | None
     _payloads: list[Any]
     _log: Any
@@ -343,6 +359,10 @@ class BarcelonaState:
         o.floor = self.floor
         o.last_actor = self.last_actor
         o.n_actions = self.n_actions
+        o.solo = self.solo
+        o.solo_meeple = self.solo_meeple
+        o.solo_deck = self.solo_deck
+        o.solo_drawn = self.solo_drawn
         o._legal = self._legal
         o._payloads = self._payloads
         o._log = self._log
@@ -350,9 +370,17 @@ class BarcelonaState:
         return o
 
     def scores(self) -> list[int]:
+        if self.solo:  # [player, Gaudí's Assistant with its difficulty multiplier]
+            from eixample.games.barcelona import solo
+
+            return solo.scores(self)
         return self.vp[:]
 
     def winners(self) -> list[int]:
+        if self.solo:
+            from eixample.games.barcelona import solo
+
+            return solo.winners(self)
         if not self.ended:
             return []
         keys = [scoring.tie_break_key(self, p) for p in range(self.n)]
@@ -360,13 +388,20 @@ class BarcelonaState:
         return [p for p in range(self.n) if keys[p] == best]
 
     def score_breakdown(self) -> list[dict[str, int]]:
-        return [{name: self.vp_src[p * NSRC + i] for i, name in enumerate(SOURCES)} for p in range(self.n)]
+        src = self.vp_src
+        breakdown = [{name: src[p * NSRC + i] for i, name in enumerate(SOURCES)} for p in range(self.n)]
+        if self.solo:
+            from eixample.games.barcelona import solo
+
+            return solo.score_breakdown(self, breakdown)
+        return breakdown
 
     def undo_floor(self) -> int:
         return self.floor
 
     def record(self) -> JsonDict:
-        return make_record("barcelona", self.n, self.seed, self.options, self.actions())
+        players = 1 if self.solo else self.n  # solo: new_game(players=1), two seats inside
+        return make_record("barcelona", players, self.seed, self.options, self.actions())
 
     def actions(self) -> list[str]:
         out: list[str] = []
@@ -477,6 +512,9 @@ class BarcelonaState:
     def _start_turn(self, p: int) -> None:
         self.turn_player = p
         self.progress = False
+        if self.solo and p == SOLO_SEAT:  # Gaudí's Assistant: three automatic steps (solo.py)
+            self.stack = [(END_TURN, p), (AUTOMA, p, 2), (AUTOMA, p, 1), (AUTOMA, p, 0)]
+            return
         self.stack = [(END_TURN, p), (BUILD_PHASE, p), (PLACE, p)]
 
     def _settle(self) -> None:
@@ -499,8 +537,12 @@ class BarcelonaState:
                 if frame[0] == BUILD_PHASE:
                     if self._legal_builds(frame[1]):
                         self.stack.append((BUILD, frame[1]))
-                else:
+                elif frame[0] == END_TURN:
                     self._end_turn(frame[1])
+                else:
+                    from eixample.games.barcelona import solo
+
+                    solo.step(self, frame)
                 continue
             self._compute_legal()
             if self._legal:
@@ -510,7 +552,7 @@ class BarcelonaState:
     def _end_turn(self, p: int) -> None:
         self._run_cerda_scorings()
         hand = list(self.hands[p])
-        while len(hand) < 2:
+        while len(hand) < 2 and not (self.solo and p == SOLO_SEAT):  # the Assistant draws no hand
             kind = self._draw_citizen()
             if kind < 0:
                 break
@@ -585,6 +627,11 @@ class BarcelonaState:
             self._score(p, scoring.modernisme_vp(self, p), "modernisme")
         self.ended = True
         self.stack = []
+        if self.solo:
+            from eixample.games.barcelona import solo
+
+            solo.announce_result(self)
+            return
         winners = self.winners()
         self._say(
             "Final scores: "
@@ -653,6 +700,11 @@ class BarcelonaState:
         owner = self.cross_owner[x]
         if owner >= 0:
             allowed = 3 if self.inters[owner] >= 5 else (2 if self.inters[owner] >= 3 else 1)
+            if self.solo and owner == SOLO_SEAT:  # Gaudí's Assistant takes its benefits at once
+                from eixample.games.barcelona import solo
+
+                solo.intersection_benefits(self, allowed)
+                return
             self.stack.append((BENEFITS, owner, allowed))
 
     # --- Intersection benefits for the owner
@@ -932,6 +984,12 @@ class BarcelonaState:
         self._say(f"P{p + 1} takes Modernisme tile {t.modernisme_ids[tile]} into space {i + 1}")
 
     # --- Public Services
+    def service_tile(self, slot: int) -> int:
+        """Index (in cost order, 3 coins first) of the top tile of an in-play Public Service stack.
+        With 2 players the stacks lack their cheapest tile, so the top is still the 3-coin tile."""
+        per_stack = len(self.t.service_costs[self.services[slot]]) - (1 if self.n == 2 else 0)
+        return per_stack - self.service_left[slot]
+
     def _legal_service(self, frame: tuple[int, ...], texts: list[str], payloads: list[Any]) -> None:
         p = frame[1]
         t = self.t
@@ -939,7 +997,7 @@ class BarcelonaState:
             left = self.service_left[slot]
             if not left or self.services_built[p] >> service & 1:
                 continue
-            cost = t.service_costs[service][len(t.service_costs[service]) - left]
+            cost = t.service_costs[service][self.service_tile(slot)]
             if self.coins[p] >= cost:
                 texts.append(f"service {t.service_ids[service]}")
                 payloads.append(slot)
@@ -948,7 +1006,7 @@ class BarcelonaState:
         p = frame[1]
         t = self.t
         service = self.services[slot]
-        tile = len(t.service_costs[service]) - self.service_left[slot]
+        tile = self.service_tile(slot)
         self._pay(p, coins=t.service_costs[service][tile])
         self.service_left[slot] -= 1
         self.services_built[p] |= 1 << service
@@ -1200,6 +1258,10 @@ class BarcelonaState:
     def evaluation(self) -> list[float]:
         from eixample.games.barcelona.evaluation import evaluate
 
+        if self.solo:
+            from eixample.games.barcelona import solo
+
+            return solo.evaluation(self, evaluate(self))
         return evaluate(self)
 
     # ------------------------------------------------------------------ views and serialisation
@@ -1211,7 +1273,7 @@ class BarcelonaState:
     def to_json(self) -> JsonDict:
         data: dict[str, Any] = {
             "format": 1,
-            "players": self.n,
+            "players": 1 if self.solo else self.n,  # solo: two seats inside
             "seed": self.seed,
             "options": dict(self.options),
         }

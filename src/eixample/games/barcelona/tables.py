@@ -13,10 +13,12 @@ from pathlib import Path
 from eixample.games.barcelona import board
 from eixample.games.barcelona.components import (
     ACTION_KINDS,
+    DIRECTIONS,
     SERVICE_EFFECTS,
     Benefit,
     BuildingType,
     Components,
+    SoloFile,
     load_components,
 )
 
@@ -25,6 +27,43 @@ CITIZEN_NAMES = ("Working", "Middle", "Upper")
 BUILDING_TYPES: tuple[str, ...] = ("corner", "L1", "L2", "L3")
 CORNER, L1, L2, L3 = range(4)
 NARROW, WIDE = 0, 1
+
+
+@dataclass(frozen=True)
+class SoloTables:
+    """The solo mode (solo.toml): Gaudí's Assistant's cards, meeple, conversions, difficulty."""
+
+    card_kind: tuple[int, ...]  # by card (number - 1): action kind index
+    card_direction: tuple[int, ...]  # 0 north, 1 east, 2 south, 3 west
+    card_coins: tuple[bool, ...]  # Gain Cloth/Coins: takes the coins
+    card_fallback_vp: tuple[int, ...]
+    meeple_start: int  # crossing index
+    priorities: tuple[str, ...]
+    building_order: tuple[int, ...]  # building types, preferred first
+    coin_vp: int
+    cloth_vp: int
+    resource_vp: int
+    percent: dict[str, int]  # difficulty -> the Assistant's final VP multiplier in percent
+    prefill: frozenset[int]  # Citizen-track marks covered at setup
+
+
+def compile_solo(solo: SoloFile) -> SoloTables:
+    cards = sorted(solo.card, key=lambda c: c.number)
+    kind_index = {k: i for i, k in enumerate(ACTION_KINDS)}
+    return SoloTables(
+        card_kind=tuple(kind_index[c.action] for c in cards),
+        card_direction=tuple(DIRECTIONS.index(c.direction) for c in cards),
+        card_coins=tuple(c.gain == "coins" for c in cards),
+        card_fallback_vp=tuple(c.fallback_vp for c in cards),
+        meeple_start=board.CROSSING_INDEX[solo.meeple.start],
+        priorities=tuple(solo.meeple.priorities),
+        building_order=tuple(BUILDING_TYPES.index(b) for b in solo.building.order),
+        coin_vp=solo.conversion.coin,
+        cloth_vp=solo.conversion.cloth,
+        resource_vp=solo.conversion.resource,
+        percent={d.id: d.percent for d in solo.difficulty},
+        prefill=frozenset(solo.setup.prefill),
+    )
 
 
 @dataclass(frozen=True)
@@ -102,6 +141,8 @@ class Tables:
     building_sagrada: tuple[int, ...]
     building_vp: tuple[int, ...]
     building_over: tuple[tuple[int, ...], ...]  # types it may be built on
+    # solo mode
+    solo: SoloTables
 
 
 def _nonempty(benefit: Benefit) -> Benefit | None:
@@ -224,6 +265,7 @@ def compile_tables(components: Components, data_dir: str | None = None) -> Table
         building_sagrada=tuple(building[t].sagrada for t in BUILDING_TYPES),
         building_vp=tuple(building[t].vp for t in BUILDING_TYPES),
         building_over=tuple(tuple(BUILDING_TYPES.index(o) for o in building[t].over) for t in BUILDING_TYPES),
+        solo=compile_solo(components.solo),
     )
 
 

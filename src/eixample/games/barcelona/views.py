@@ -147,7 +147,7 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
     t = s.t
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < s.n):
         raise ValueError(f"no seat {viewer!r} in a {s.n}-player game")
-    return {
+    view: dict[str, Any] = {
         "game": "barcelona",
         "players": s.n,
         "viewer": viewer,
@@ -186,10 +186,10 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
                 "name": t.service_names[i],
                 "effect": SERVICE_EFFECTS[t.service_effect[i]],
                 "left": s.service_left[k],
-                "next_cost": t.service_costs[i][len(t.service_costs[i]) - s.service_left[k]]
+                "next_cost": t.service_costs[i][s.service_tile(k)]
                 if s.service_left[k]
                 else None,
-                "next_vp": t.service_vp[i][len(t.service_vp[i]) - s.service_left[k]]
+                "next_vp": t.service_vp[i][s.service_tile(k)]
                 if s.service_left[k]
                 else None,
                 "built_by": [p for p in range(s.n) if s.services_built[p] >> i & 1],
@@ -222,3 +222,10 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
         "score_breakdown": s.score_breakdown(),
         "log": s.log(),
     }
+    if s.solo:  # seat 1 is Gaudí's Assistant; scores carry its difficulty multiplier
+        from eixample.games.barcelona import solo
+
+        view["solo"] = solo.view(s)
+        view["scores"] = s.scores()
+        view["player_list"][solo.AUTOMA]["name"] = solo.NAME
+    return view
