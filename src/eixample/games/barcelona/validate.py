@@ -15,6 +15,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from eixample.core.errors import DataFileError
+from eixample.games.barcelona import board
 from eixample.games.barcelona.components import (
     ACTION_KINDS,
     CONDITIONS,
@@ -31,17 +32,12 @@ from eixample.games.barcelona.components import (
 )
 
 # ----------------------------------------------------------------------------------------------------
-# Geometry ids (defined in the docstring of components.py).
-SIZE = 5  # crossings per side
-STREET_IDS = tuple(f"V{c}" for c in range(SIZE)) + tuple(f"H{r}" for r in range(SIZE)) + ("D",)
-CROSSING_IDS = tuple(f"C{r}{c}" for r in range(SIZE) for c in range(SIZE))
-DIAGONAL_CROSSINGS = tuple(f"C{i}{i}" for i in range(SIZE))
-SPACE_IDS = (
-    tuple(f"V{c}.{r}" for c in range(SIZE) for r in range(SIZE - 1))
-    + tuple(f"H{r}.{c}" for r in range(SIZE) for c in range(SIZE - 1))
-    + tuple(f"D.{i}" for i in range(SIZE - 1))
-)
-SIDEWALK_IDS = tuple(f"S{r}{c}" for r in range(SIZE) for c in range(SIZE))
+# Geometry ids (defined in the docstring of components.py, built in board.py).
+STREET_IDS = board.STREETS
+CROSSING_IDS = board.CROSSINGS
+DIAGONAL_CROSSINGS = tuple(board.CROSSINGS[board.crossing(i, i)] for i in range(board.SIZE))
+SPACE_IDS = board.SPACES
+SIDEWALK_IDS = board.SIDEWALK
 CITIZEN_COUNTS = {"W": 25, "M": 24, "U": 23}
 
 # Facts stated by the rulebook (or confirmed by public reviews of the game).
@@ -127,22 +123,7 @@ def validate_components(components: Components, folder: Path) -> None:
 # ----------------------------------------------------------------------------------------------------
 def adjacent_spaces(crossing_id: str) -> tuple[str, ...]:
     """The street spaces touching a crossing: up to 4 orthogonal ones, plus the diagonal's."""
-    r, c = int(crossing_id[1]), int(crossing_id[2])
-    spaces = []
-    if r > 0:
-        spaces.append(f"V{c}.{r - 1}")
-    if r < SIZE - 1:
-        spaces.append(f"V{c}.{r}")
-    if c > 0:
-        spaces.append(f"H{r}.{c - 1}")
-    if c < SIZE - 1:
-        spaces.append(f"H{r}.{c}")
-    if r == c:
-        if r > 0:
-            spaces.append(f"D.{r - 1}")
-        if r < SIZE - 1:
-            spaces.append(f"D.{r}")
-    return tuple(spaces)
+    return tuple(board.SPACES[s] for s in board.CROSSING_SPACES[board.CROSSING_INDEX[crossing_id]])
 
 
 def _total(benefits: Iterable[Benefit]) -> Benefit:
