@@ -1288,10 +1288,12 @@ class BarcelonaState:
         data["log"] = self.log()
         return data
 
-    def resample(self, player: int, rng_seed: int) -> BarcelonaState:
+    def resample(self, player: int, rng_seed: int | Rng) -> BarcelonaState:
+        """See `setup.resample`; `rng_seed` is a seed or a generator to draw one from."""
         from eixample.games.barcelona.setup import resample
 
-        return resample(self, player, rng_seed)
+        seed = rng_seed.next_u64() if isinstance(rng_seed, Rng) else rng_seed
+        return resample(self, player, seed)
 
 
 def _subsets(items: list[int], most: int) -> list[tuple[int, ...]]:

@@ -1,0 +1,64 @@
+"""Win rates with 95% confidence intervals from simulated 2-player matches.
+
+    eixample simulate --games 200 --players 2 --bots greedy,random --out out/greedy-random.jsonl
+    eixample simulate --games 100 --players 2 --bots "mcts:seconds=1:depth=0:norm=sigmoid,greedy" \
+        --out out/mcts-greedy.jsonl
+    python benchmarks/strength.py out/greedy-random.jsonl out/mcts-greedy.jsonl
+
+`simulate` rotates the seats, so each bot plays first in half of the games. A shared victory
+counts as half a win here (it is rare). The interval is Wilson's score interval.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def matchup(path: Path) -> str:
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    a, b = lines[0]["bots"]  # game 0 seats the bots in command-line order
+    if a == b:
+        raise SystemExit(f"{path}: both seats play {a}: not a match-up")
+    wins = 0.0
+    margins: list[int] = []
+    scores_a: list[int] = []
+    for line in lines:
+        seat_a = line["bots"].index(a)
+        winners = line["winners"]
+        if seat_a in winners:
+            wins += 1.0 / len(winners)
+        scores_a.append(line["scores"][seat_a])
+        margins.append(line["scores"][seat_a] - line["scores"][1 - seat_a])
+    games = len(lines)
+    low, high = wilson(wins, games)
+    return (
+        f"| {a} | {b} | {games} | {wins:g} | {wins / games:.1%} | {low:.1%}-{high:.1%} | "
+        f"{statistics.mean(scores_a):.1f} | {statistics.mean(margins):+.1f} |"
+    )
+
+
+def main(argv: list[str]) -> None:
+    if not argv:
+        print(__doc__)
+        raise SystemExit(2)
+    print("| bot | against | games | wins | win rate | 95% interval | mean VP | mean margin |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in argv:
+        print(matchup(Path(name)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
