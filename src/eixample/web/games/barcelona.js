@@ -1,0 +1,1479 @@
+// Board renderer for Barcelona. One SVG holds the whole table: the city (streets, crossings,
+// blocks, trams, passengers, Building Bonus tiles and the Action tiles at the street ends), the
+// information strip (round, scores, bag), the Cerdà track and Cerdà Scoring tiles, the side board
+// (Modernisme offer, Public Services, Sidewalk, Sagrada Família offer), the three Citizen tracks
+// and every player board; in a solo game also Gaudí's Assistant's card and meeple.
+//
+// Legal actions whose target is on the table are drawn as clickable elements carrying
+// data-action="<action text>": crossings (place, intersection), street spaces (street, tram),
+// Sidewalk spaces (cobble), building spaces (build), Modernisme offer tiles and project spaces
+// (take, improve), Public Services (service), Sagrada Família tiles (sagrada) and the Action tiles
+// at the street ends (act). Two of them take two clicks: a Modernisme tile, then the project space
+// ("take MT07 into 2"); a building space allowing several Building types opens a small panel with
+// one button per type. Everything else is left to the page's buttons.
+//
+// Colours: players use the shared Okabe-Ito seat colours with their shape and letter; citizens are
+// yellow W, sky-blue M and black U discs, always lettered.
+
+import { seatMarker, seatStyle, svg } from "../js/players.js";
+
+// -- geometry ------------------------------------------------------------------------------------
+
+const W = 1000;
+const PITCH = 104; // distance between two crossings
+const X0 = 58; // x of column 0 of crossings
+const Y0 = 84; // y of row 0 of crossings
+const CROSS_R = 19; // "radius" of a crossing octagon
+const RIGHT = 604; // left edge of the right-hand column
+const TRACKS_Y = 600;
+const BOARDS_Y = 752;
+const BOARD_W = 490;
+const BOARD_H = 300;
+const cx = (c) => X0 + c * PITCH;
+const cy = (r) => Y0 + r * PITCH;
+
+// -- names and colours ---------------------------------------------------------------------------
+
+const CITIZENS = {
+  W: { fill: "#F0E442", ink: "#000", name: "Working class" },
+  M: { fill: "#56B4E9", ink: "#000", name: "Middle class" },
+  U: { fill: "#262626", ink: "#fff", name: "Upper class" },
+};
+
+const ACTIONS = {
+  cloth_or_coins: { label: "Cloth / Coins", short: "$/Cl", fill: "#f6e7b0" },
+  cobblestone: { label: "Cobblestone", short: "Cobble", fill: "#d9d6cf" },
+  streets: { label: "Streets", short: "Street", fill: "#e8d5bd" },
+  intersection: { label: "Intersection", short: "Inter", fill: "#f3cfc3" },
+  improve_modernisme: { label: "Improve Mod.", short: "Impr", fill: "#dcd0ee" },
+  take_modernisme: { label: "Take Modernisme", short: "Take", fill: "#e9d5ea" },
+  public_service: { label: "Public Service", short: "Serv", fill: "#cfe4d6" },
+  tram: { label: "Tram", short: "Tram", fill: "#cfe0ef" },
+};
+
+const BUILDINGS = {
+  corner: { label: "Corner", short: "C", fill: "#c58c5c", ink: "#000" },
+  L1: { label: "Level 1", short: "L1", fill: "#ecd2a2", ink: "#000" },
+  L2: { label: "Level 2", short: "L2", fill: "#d99660", ink: "#000" },
+  L3: { label: "Level 3", short: "L3", fill: "#8f4a2e", ink: "#fff" },
+};
+
+const SECTIONS = ["1870s", "1888", "Early 20th c."];
+
+const CONDITIONS = {
+  longest_block_line: "per block in your longest line of blocks",
+  cloth_in_warehouse: "per cloth in warehouse (max 5)",
+  coins_in_warehouse: "per coin in warehouse (max 5)",
+  longest_narrow_line: "per tile of your longest narrow line",
+  intersections_near_3_buildings: "per Intersection next to 3+ buildings",
+  cerda_multiplier: "times your Cerdà multiplier",
+  longest_wide_line: "per tile of your longest wide line",
+  public_services: "per Public Service built",
+  narrow_tiles: "per Narrow Street tile",
+  passengers_near_2_buildings: "per Passenger next to 2+ buildings",
+  wide_tiles: "per Wide Street tile",
+  modernisme_markers_top: "per Modernisme marker on top",
+  passengers: "per Passenger placed",
+  cobblestones: "per cobblestone placed",
+  intersections: "per Intersection built",
+  empty_marker_stacks: "per empty Building marker stack",
+  corner_buildings_different_blocks: "per Corner Building, different blocks",
+  modernisme_tiles: "per Modernisme tile owned",
+  bottom_markers_non_corner: "per bottom marker (not Corner)",
+};
+
+// The Modernisme tiles of the standard data set, for tiles taken before this page saw them in
+// the offer (a player's board names only the tile id). Texts seen in the offer take precedence.
+const STANDARD_MODERNISME = {
+  MT01: ["longest_block_line", 2], MT02: ["cloth_in_warehouse", 2], MT03: ["coins_in_warehouse", 2],
+  MT04: ["longest_narrow_line", 2], MT05: ["intersections_near_3_buildings", 3], MT06: ["cerda_multiplier", 2],
+  MT07: ["longest_wide_line", 2], MT08: ["narrow_tiles", 1], MT09: ["passengers_near_2_buildings", 3],
+  MT10: ["wide_tiles", 2], MT11: ["modernisme_markers_top", 2], MT12: ["passengers", 2],
+  MT13: ["cobblestones", 2], MT14: ["intersections", 2], MT15: ["empty_marker_stacks", 3],
+  MT16: ["corner_buildings_different_blocks", 3], MT17: ["modernisme_tiles", 2], MT18: ["bottom_markers_non_corner", 2],
+};
+
+const SERVICE_NAMES = {
+  market: ["Sant Antoni", "Market"],
+  station: ["Estació", "de França"],
+  hospital: ["Hospital", "de Sant Pau"],
+  passeig: ["Passeig Lluís", "Companys"],
+  university: ["Universitat", "de Barcelona"],
+  museum: ["Museu del", "Modernisme"],
+  operations: ["Pavelló", "d'Operacions"],
+};
+
+const SERVICE_SHORT = {
+  market: "Market",
+  station: "Station",
+  hospital: "Hospital",
+  passeig: "Passeig",
+  university: "Univ.",
+  museum: "Museum",
+  operations: "Pavelló",
+};
+
+const SERVICE_EFFECTS = {
+  market: "1 cloth per block",
+  tram: "Tram, free passenger",
+  intersection: "Intersection, no coins",
+  streets: "Build streets",
+  cobblestone: "Cobblestone anywhere",
+  sagrada: "Sagrada Família +2",
+  modernisme: "Modernisme, no cloth",
+};
+
+// -- state kept between redraws -------------------------------------------------------------------
+
+const tileTexts = new Map(); // Modernisme / Cerdà tile id -> {condition, vp, text}
+const sagradaTiles = new Map(); // Sagrada Família tile id -> {level, benefit}
+const local = { key: "", take: null, buildSpace: null };
+let lastCall = null;
+let stylesheetAdded = false;
+
+function ensureStylesheet() {
+  if (stylesheetAdded || typeof document === "undefined") return;
+  stylesheetAdded = true;
+  // Escape also cancels a half-made two-step choice
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && (local.take || local.buildSpace)) {
+      local.take = null;
+      local.buildSpace = null;
+      redraw();
+    }
+  });
+  const href = new URL("../css/barcelona.css", import.meta.url).href;
+  if (document.querySelector(`link[href="${href}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.appendChild(link);
+}
+
+// -- small drawing helpers ------------------------------------------------------------------------
+
+function text(parent, x, y, content, attrs = {}) {
+  const node = svg("text", { x, y, ...attrs }, parent);
+  node.textContent = String(content);
+  return node;
+}
+
+function tip(node, content) {
+  svg("title", {}, node).textContent = content;
+  return node;
+}
+
+function group(parent, attrs = {}) {
+  return svg("g", attrs, parent);
+}
+
+function octagon(x, y, r) {
+  const points = [];
+  for (let i = 0; i < 8; i += 1) {
+    const angle = (Math.PI / 4) * i + Math.PI / 8;
+    points.push(`${(x + r * Math.cos(angle)).toFixed(1)},${(y + r * Math.sin(angle)).toFixed(1)}`);
+  }
+  return points.join(" ");
+}
+
+function inkFor(seat) {
+  return seat % 6 >= 3 ? "#000" : "#fff";
+}
+
+function tint(seat, alpha = "26") {
+  return `${seatStyle(seat).colour}${alpha}`;
+}
+
+// A player's piece: their shape in their colour, with their letter on it.
+function seatToken(parent, seat, x, y, r, extra = {}) {
+  const g = group(parent, { class: "seat-token" });
+  seatMarker(g, seat, x, y, r, extra);
+  const style = seatStyle(seat);
+  const lift = style.shape === "triangle" ? r * 0.18 : 0;
+  text(g, x, y + lift + r * 0.38, style.letter, {
+    class: "tok-letter",
+    "font-size": (r * 1.05).toFixed(1),
+    fill: inkFor(seat),
+  });
+  return g;
+}
+
+function citizenDisc(parent, kind, x, y, r) {
+  const info = CITIZENS[kind] || { fill: "#999", ink: "#000", name: kind };
+  const g = group(parent, { class: `citizen citizen-${kind}` });
+  svg("circle", { cx: x, cy: y, r, fill: info.fill, stroke: "#000", "stroke-width": 1.2 }, g);
+  text(g, x, y + r * 0.4, kind, { class: "tok-letter", "font-size": (r * 1.1).toFixed(1), fill: info.ink });
+  return g;
+}
+
+function coin(parent, x, y, r, n) {
+  const g = group(parent, { class: "coin" });
+  svg("circle", { cx: x, cy: y, r, fill: "#f3c13a", stroke: "#7a5a00", "stroke-width": 1 }, g);
+  text(g, x, y + r * 0.4, n, { class: "chip-text", "font-size": (r * 1.15).toFixed(1) });
+  return g;
+}
+
+function cloth(parent, x, y, r, n) {
+  const g = group(parent, { class: "cloth" });
+  svg("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: r * 0.25, fill: "#b99ddd", stroke: "#4d3a73", "stroke-width": 1 }, g);
+  text(g, x, y + r * 0.4, n, { class: "chip-text", "font-size": (r * 1.15).toFixed(1) });
+  return g;
+}
+
+// -- benefits -------------------------------------------------------------------------------------
+
+function benefitParts(benefit) {
+  if (!benefit) return [];
+  const parts = [];
+  if (benefit.coin) parts.push(["coin", benefit.coin]);
+  if (benefit.cloth) parts.push(["cloth", benefit.cloth]);
+  if (benefit.resource) parts.push(["resource", benefit.resource]);
+  if (benefit.vp) parts.push(["vp", benefit.vp]);
+  if (benefit.cerda) parts.push(["cerda", benefit.cerda]);
+  if (benefit.sagrada) parts.push(["sagrada", benefit.sagrada]);
+  if (benefit.action) parts.push(["action", benefit.action]);
+  return parts;
+}
+
+function benefitText(benefit) {
+  if (!benefit) return "nothing";
+  const words = {
+    coin: (n) => `${n} coin${n > 1 ? "s" : ""}`,
+    cloth: (n) => `${n} cloth`,
+    resource: (n) => `${n} resource${n > 1 ? "s" : ""} (coins or cloth)`,
+    vp: (n) => `${n} VP`,
+    cerda: (n) => `${n} step${n > 1 ? "s" : ""} on the Cerdà track`,
+    sagrada: (n) => `${n} step${n > 1 ? "s" : ""} on the Sagrada Família track`,
+    action: (kind) => `the action ${(ACTIONS[kind] || { label: kind }).label}`,
+  };
+  return benefitParts(benefit).map(([kind, n]) => words[kind](n)).join(", ");
+}
+
+function partWidth(kind, s) {
+  if (kind === "coin" || kind === "cloth") return 14 * s;
+  if (kind === "resource") return 16 * s;
+  if (kind === "vp") return 24 * s;
+  if (kind === "cerda" || kind === "sagrada") return 24 * s;
+  return 32 * s;
+}
+
+// The printed benefit as a row of chips centred on (x, y); s scales it. Returns its width.
+function drawBenefit(parent, x, y, benefit, s = 1) {
+  const parts = benefitParts(benefit);
+  if (!parts.length) return 0;
+  const gap = 2 * s;
+  const total = parts.reduce((sum, [kind]) => sum + partWidth(kind, s), 0) + gap * (parts.length - 1);
+  const g = tip(group(parent, { class: "benefit" }), benefitText(benefit));
+  let left = x - total / 2;
+  for (const [kind, n] of parts) {
+    const w = partWidth(kind, s);
+    const mid = left + w / 2;
+    const h = 14 * s;
+    if (kind === "coin") coin(g, mid, y, 7 * s, n);
+    else if (kind === "cloth") cloth(g, mid, y, 6.5 * s, n);
+    else if (kind === "resource") {
+      svg("rect", { x: left, y: y - h / 2, width: w, height: h, rx: 3 * s, fill: "url(#bcn-resource)", stroke: "#4d3a73", "stroke-width": 1 }, g);
+      text(g, mid, y + 4 * s, n, { class: "chip-text", "font-size": 10 * s });
+    } else if (kind === "vp") {
+      svg("rect", { x: left, y: y - h / 2, width: w, height: h, rx: 3 * s, fill: "#263238" }, g);
+      text(g, mid, y + 3.6 * s, `${n}VP`, { class: "chip-text light", "font-size": 8.5 * s });
+    } else if (kind === "cerda") {
+      svg("rect", { x: left, y: y - h / 2, width: w, height: h, rx: 7 * s, fill: "#dbe8f5", stroke: "#1f4e79", "stroke-width": 1 }, g);
+      text(g, mid, y + 3.6 * s, `C+${n}`, { class: "chip-text", "font-size": 8.5 * s, fill: "#1f4e79" });
+    } else if (kind === "sagrada") {
+      svg("rect", { x: left, y: y - h / 2, width: w, height: h, rx: 7 * s, fill: "#f1e2bd", stroke: "#7a5a1e", "stroke-width": 1 }, g);
+      text(g, mid, y + 3.6 * s, `SF+${n}`, { class: "chip-text", "font-size": 8 * s, fill: "#5a4010" });
+    } else {
+      const info = ACTIONS[n] || { short: String(n), fill: "#eee" };
+      svg("rect", { x: left, y: y - h / 2, width: w, height: h, rx: 2 * s, fill: info.fill, stroke: "#555", "stroke-width": 1 }, g);
+      text(g, mid, y + 3.3 * s, info.short, { class: "chip-text", "font-size": 8.6 * s });
+    }
+    left += w + gap;
+  }
+  return total;
+}
+
+// -- legal actions ---------------------------------------------------------------------------------
+
+function parseLegal(list) {
+  const legal = {
+    all: new Set(list),
+    place: new Set(),
+    intersection: new Set(),
+    street: new Set(),
+    tram: new Set(),
+    cobble: new Set(),
+    improve: new Set(),
+    service: new Set(),
+    sagrada: new Set(),
+    build: new Map(), // space -> [types]
+    take: new Map(), // tile -> [space numbers]
+    act: new Map(), // street -> action text
+  };
+  for (const action of list) {
+    const words = action.split(" ");
+    const [verb] = words;
+    if (words.length === 2 && ["place", "intersection", "street", "tram", "cobble", "improve", "service", "sagrada"].includes(verb)) {
+      legal[verb].add(words[1]);
+    } else if (verb === "build" && words.length === 3) {
+      if (!legal.build.has(words[2])) legal.build.set(words[2], []);
+      legal.build.get(words[2]).push(words[1]);
+    } else if (verb === "take" && words.length === 4 && words[2] === "into") {
+      if (!legal.take.has(words[1])) legal.take.set(words[1], []);
+      legal.take.get(words[1]).push(Number(words[3]));
+    } else if (verb === "act" && words.length === 3) {
+      legal.act.set(words[1], action);
+    }
+  }
+  return legal;
+}
+
+function activate(node, handler) {
+  node.addEventListener("click", (event) => {
+    event.stopPropagation();
+    handler();
+  });
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopPropagation();
+      handler();
+    }
+  });
+}
+
+// A clickable element playing `action` (only if it is legal now).
+function target(ctx, parent, action, tag, attrs, label) {
+  if (!ctx.legal.all.has(action)) return null;
+  ctx.handled.add(action);
+  const node = svg(tag, {
+    ...attrs,
+    class: `bcn-target${ctx.selected === action ? " selected" : ""}`,
+    "data-action": action,
+    role: "button",
+    tabindex: 0,
+    "aria-label": label ? `${action}: ${label}` : action,
+  }, parent);
+  tip(node, label ? `${action} — ${label}` : action);
+  activate(node, () => ctx.onAction(action));
+  return node;
+}
+
+// A clickable element that opens a second step (a Modernisme tile, a building space with choices).
+function stepTarget(ctx, parent, tag, attrs, label, chosen, handler) {
+  const node = svg(tag, {
+    ...attrs,
+    class: `bcn-target step${chosen ? " selected" : ""}`,
+    role: "button",
+    tabindex: 0,
+    "aria-label": label,
+  }, parent);
+  tip(node, label);
+  activate(node, handler);
+  return node;
+}
+
+// After a two-step choice opens, keyboard users continue on its first option.
+function focusFirst(selector) {
+  const node = lastCall && lastCall[0].querySelector(selector);
+  if (node && typeof node.focus === "function") node.focus({ preventScroll: true });
+}
+
+function redraw() {
+  if (!lastCall) return;
+  const [root, view, options] = lastCall;
+  while (root.firstChild) root.removeChild(root.firstChild);
+  render(root, view, options);
+}
+
+// -- entry point ----------------------------------------------------------------------------------
+
+export function render(root, view, { legalActions = [], onAction = () => {}, seat = null, seats = [], selected = null } = {}) {
+  ensureStylesheet();
+  lastCall = [root, view, { legalActions, onAction, seat, seats, selected }];
+  learnTiles(view);
+  const legal = parseLegal(legalActions);
+  const key = legalActions.join("|");
+  if (key !== local.key) {
+    local.key = key;
+    local.take = null;
+    local.buildSpace = null;
+  }
+  // the page's keyboard selection shows where the selected action is
+  let take = local.take;
+  let buildSpace = local.buildSpace;
+  let match;
+  if (selected && (match = /^take (\S+) into \d+$/.exec(selected))) take = match[1];
+  if (selected && (match = /^build \S+ (\S+)$/.exec(selected)) && (legal.build.get(match[1]) || []).length > 1) buildSpace = match[1];
+  if (take && !legal.take.has(take)) take = null;
+  if (buildSpace && !legal.build.has(buildSpace)) buildSpace = null;
+
+  const players = view.player_list || [];
+  const viewer = Number.isInteger(view.viewer) ? view.viewer : Number.isInteger(seat) ? seat : null;
+  const ctx = {
+    view,
+    legal,
+    handled: new Set(),
+    onAction: (action) => {
+      local.take = null;
+      local.buildSpace = null;
+      onAction(action);
+    },
+    selected,
+    viewer,
+    take,
+    buildSpace,
+    names: seatNames(view, seats),
+    root,
+  };
+
+  const rows = Math.ceil(players.length / 2);
+  const soloHeight = view.solo ? 78 : 0;
+  const height = BOARDS_Y + rows * (BOARD_H + 8) + soloHeight + 4;
+  root.setAttribute("viewBox", `0 0 ${W} ${height}`);
+  root.setAttribute("preserveAspectRatio", "xMidYMin meet");
+  root.classList.add("bcn-board");
+  root.setAttribute("aria-label", describe(view, ctx.names));
+
+  drawDefs(root);
+  const background = svg("rect", { x: 0, y: 0, width: W, height, class: "bcn-table" }, root);
+  if (local.take || local.buildSpace) {
+    background.addEventListener("click", () => {
+      local.take = null;
+      local.buildSpace = null;
+      redraw();
+    });
+  }
+  drawCity(ctx, group(root, { class: "bcn-city" }));
+  drawInfo(ctx, group(root, { class: "bcn-info" }));
+  drawCerdaTrack(ctx, group(root, { class: "bcn-cerda" }));
+  drawCerdaTiles(ctx, group(root, { class: "bcn-cerda-tiles" }));
+  drawOffer(ctx, group(root, { class: "bcn-modernisme-offer" }));
+  drawServices(ctx, group(root, { class: "bcn-services" }));
+  drawSidewalk(ctx, group(root, { class: "bcn-sidewalk" }));
+  drawSagradaOffer(ctx, group(root, { class: "bcn-sagrada-offer" }));
+  drawTracks(ctx, group(root, { class: "bcn-tracks" }));
+  const order = boardOrder(players.length, viewer);
+  order.forEach((index, k) => {
+    const x = 6 + (k % 2) * (BOARD_W + 8);
+    const y = BOARDS_Y + Math.floor(k / 2) * (BOARD_H + 8);
+    drawPlayerBoard(ctx, players[index], x, y);
+  });
+  if (view.solo) drawSolo(ctx, group(root, { class: "bcn-solo" }), BOARDS_Y + rows * (BOARD_H + 8));
+  if (buildSpace) drawBuildChoice(ctx, group(root, { class: "bcn-choice" }), buildSpace);
+  return Array.from(ctx.handled);
+}
+
+function boardOrder(n, viewer) {
+  const order = [];
+  const first = viewer !== null && viewer >= 0 && viewer < n ? viewer : 0;
+  for (let k = 0; k < n; k += 1) order.push((first + k) % n);
+  return order;
+}
+
+function seatNames(view, seats) {
+  const names = [];
+  (view.player_list || []).forEach((player, index) => {
+    const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === index) : null;
+    names[index] = player.name || (entry && entry.name) || `P${index + 1}`;
+  });
+  return names;
+}
+
+function learnTiles(view) {
+  for (const tile of (view.modernisme && view.modernisme.offer) || []) {
+    if (tile && tile.id) tileTexts.set(tile.id, tile);
+  }
+  for (const tile of view.cerda_scoring || []) if (tile && tile.id) tileTexts.set(tile.id, tile);
+  for (const tile of view.sagrada_offer || []) if (tile && tile.id) sagradaTiles.set(tile.id, tile);
+}
+
+function tileInfo(id) {
+  if (tileTexts.has(id)) return tileTexts.get(id);
+  const known = STANDARD_MODERNISME[id];
+  return known ? { id, condition: known[0], vp: known[1], text: `${known[1]} VP ${CONDITIONS[known[0]]}` } : null;
+}
+
+function describe(view, names) {
+  const scores = (view.scores || []).map((vp, seat) => `${names[seat] || `P${seat + 1}`} (${seatStyle(seat).letter}) ${vp} VP`);
+  return `Barcelona, round ${view.round}. ${scores.join(", ")}. ${view.decision || ""}`;
+}
+
+function drawDefs(root) {
+  const defs = svg("defs", {}, root);
+  const gradient = svg("linearGradient", { id: "bcn-resource", x1: 0, x2: 1, y1: 0, y2: 0 }, defs);
+  svg("stop", { offset: "50%", "stop-color": "#f3c13a" }, gradient);
+  svg("stop", { offset: "50%", "stop-color": "#b99ddd" }, gradient);
+  const park = svg("pattern", { id: "bcn-park", width: 8, height: 8, patternUnits: "userSpaceOnUse" }, defs);
+  svg("rect", { width: 8, height: 8, fill: "#d5e6c3" }, park);
+  svg("circle", { cx: 2, cy: 2, r: 1.1, fill: "#b7d19c" }, park);
+  svg("circle", { cx: 6, cy: 6, r: 1.1, fill: "#b7d19c" }, park);
+  const stone = svg("pattern", { id: "bcn-stone", width: 10, height: 10, patternUnits: "userSpaceOnUse" }, defs);
+  svg("rect", { width: 10, height: 10, fill: "#a8a39a" }, stone);
+  svg("path", { d: "M0 5 H10 M5 0 V5 M2 5 V10", stroke: "#8b867d", "stroke-width": 1 }, stone);
+}
+
+function panel(parent, x, y, w, h, title, note = "") {
+  svg("rect", { x, y, width: w, height: h, rx: 7, class: "bcn-panel" }, parent);
+  if (title) text(parent, x + 8, y + 14, title, { class: "panel-title" });
+  if (note) text(parent, x + w - 8, y + 14, note, { class: "panel-note", "text-anchor": "end" });
+}
+
+// -- the city ----------------------------------------------------------------------------------------
+
+function streetWidth(city, id) {
+  const street = (city.streets || []).find((s) => s.id === id);
+  return street && street.width === "wide" ? 24 : 14;
+}
+
+// Centre, direction and length of a street space.
+function spaceGeometry(id) {
+  let match = /^V(\d)\.(\d)$/.exec(id);
+  if (match) {
+    const c = Number(match[1]);
+    const r = Number(match[2]);
+    return { x: cx(c), y: (cy(r) + cy(r + 1)) / 2, angle: 90, length: PITCH - 2 * CROSS_R - 4 };
+  }
+  match = /^H(\d)\.(\d)$/.exec(id);
+  if (match) {
+    const r = Number(match[1]);
+    const c = Number(match[2]);
+    return { x: (cx(c) + cx(c + 1)) / 2, y: cy(r), angle: 0, length: PITCH - 2 * CROSS_R - 4 };
+  }
+  match = /^D\.(\d)$/.exec(id);
+  if (match) {
+    const i = Number(match[1]);
+    return { x: (cx(i) + cx(i + 1)) / 2, y: (cy(i) + cy(i + 1)) / 2, angle: 45, length: PITCH * Math.SQRT2 - 2 * CROSS_R - 6 };
+  }
+  return null;
+}
+
+function along(geometry, distance) {
+  const a = (geometry.angle * Math.PI) / 180;
+  return [geometry.x + distance * Math.cos(a), geometry.y + distance * Math.sin(a)];
+}
+
+function crossingPoint(id) {
+  const match = /^C(\d)(\d)$/.exec(id || "");
+  return match ? [cx(Number(match[2])), cy(Number(match[1]))] : null;
+}
+
+// The end of each street, where its Action tile lies.
+function streetEnd(id) {
+  if (id === "D") return { x: cx(4) + 58, y: cy(4) + 52, w: 92, h: 30 };
+  const match = /^([VH])(\d)$/.exec(id);
+  if (!match) return null;
+  const k = Number(match[2]);
+  if (match[1] === "V") return { x: cx(k), y: Y0 - 58, w: 96, h: 30 };
+  return { x: cx(4) + 70, y: cy(k), w: 92, h: 30 };
+}
+
+function blockPolygons(city, r, c) {
+  const half = (id) => streetWidth(city, id) / 2 + 3;
+  const L = cx(c) + half(`V${c}`);
+  const R = cx(c + 1) - half(`V${c + 1}`);
+  const T = cy(r) + half(`H${r}`);
+  const B = cy(r + 1) - half(`H${r + 1}`);
+  const k = 18; // the chamfer of the Eixample's octagonal blocks
+  if (r !== c) {
+    return {
+      [`B${r}${c}`]: [[L + k, T], [R - k, T], [R, T + k], [R, B - k], [R - k, B], [L + k, B], [L, B - k], [L, T + k]],
+    };
+  }
+  const d = (streetWidth(city, "D") / 2 + 3) * Math.SQRT2;
+  const x0 = cx(c);
+  const y0 = cy(r);
+  return {
+    [`B${r}${c}U`]: [[x0 + (T - y0) + d, T], [R - k, T], [R, T + k], [R, y0 + (R - x0) - d]],
+    [`B${r}${c}L`]: [[L, y0 + (L - x0) + d], [L, B - k], [L + k, B], [x0 + (B - y0) - d, B]],
+  };
+}
+
+function centroid(points) {
+  const n = points.length;
+  return [points.reduce((s, p) => s + p[0], 0) / n, points.reduce((s, p) => s + p[1], 0) / n];
+}
+
+function drawCity(ctx, g) {
+  const { view, legal } = ctx;
+  const city = view.city || {};
+  panel(g, 4, 4, RIGHT - 10, 590, "");
+  const streets = group(g, { class: "streets" });
+  // street bands, from the Action tile at their end across the city
+  for (const street of city.streets || []) {
+    const w = streetWidth(city, street.id);
+    const cls = `street-band ${street.width === "wide" ? "wide" : "narrow"}`;
+    let match;
+    if ((match = /^V(\d)$/.exec(street.id))) {
+      const x = cx(Number(match[1]));
+      svg("rect", { x: x - w / 2, y: Y0 - 44, width: w, height: cy(4) - Y0 + 44 + 14, class: cls }, streets);
+    } else if ((match = /^H(\d)$/.exec(street.id))) {
+      const y = cy(Number(match[1]));
+      svg("rect", { x: X0 - 14, y: y - w / 2, width: cx(4) - X0 + 14 + 26, height: w, class: cls }, streets);
+    } else if (street.id === "D") {
+      const length = (cy(4) - Y0) * Math.SQRT2 + 50;
+      svg("rect", { x: cx(0), y: cy(0) - w / 2, width: length, height: w, class: cls, transform: `rotate(45 ${cx(0)} ${cy(0)})` }, streets);
+    }
+  }
+  // row Building Bonus tiles, at the left of each row of blocks
+  (city.row_bonus || []).forEach((vp, r) => {
+    const y = (cy(r) + cy(r + 1)) / 2;
+    const tile = tip(group(g, { class: "row-bonus" }), vp ? `Building Bonus of row ${r + 1}: ${vp} VP for the first Building in this row` : `Building Bonus of row ${r + 1}: taken`);
+    svg("rect", { x: 7, y: y - 16, width: 24, height: 32, rx: 4, class: vp ? "bonus-tile" : "bonus-tile taken" }, tile);
+    if (vp) {
+      text(tile, 19, y - 1, vp, { class: "bonus-vp" });
+      text(tile, 19, y + 10, "VP", { class: "bonus-label" });
+    } else text(tile, 19, y + 4, "✓", { class: "bonus-label" });
+  });
+  // blocks and buildings
+  const buildings = new Map((city.buildings || []).map((b) => [b.id, b]));
+  const blocks = group(g, { class: "blocks" });
+  const blockShapes = new Map();
+  for (let r = 0; r < 4; r += 1) {
+    for (let c = 0; c < 4; c += 1) {
+      for (const [id, points] of Object.entries(blockPolygons(city, r, c))) {
+        blockShapes.set(id, points);
+        drawBuilding(blocks, id, points, buildings.get(id));
+      }
+    }
+  }
+  const building = /building on (B\d\d[UL]?)/.exec(view.decision || "");
+  if (building && view.decision_kind === "building_citizens" && blockShapes.has(building[1])) {
+    svg("polygon", { points: blockShapes.get(building[1]).map((p) => p.join(",")).join(" "), class: "acting-crossing" }, blocks);
+  }
+  // street spaces: printed benefits, Street tiles, passengers
+  const spaces = group(g, { class: "spaces" });
+  for (const space of city.spaces || []) drawSpace(spaces, space, city);
+  // trams
+  (city.trams || []).forEach((spaceId, seat) => {
+    if (!spaceId) return;
+    const geometry = spaceGeometry(spaceId);
+    if (!geometry) return;
+    const [x, y] = along(geometry, geometry.angle === 90 ? 20 : -22);
+    drawTram(spaces, seat, x, y, `Tram of ${ctx.names[seat]} (${seatStyle(seat).letter}) on ${spaceId}`);
+  });
+  // crossings
+  const crossings = group(g, { class: "crossings" });
+  for (const crossing of city.crossings || []) drawCrossing(crossings, crossing, ctx);
+  if (view.solo && view.solo.meeple) drawMeeple(crossings, view.solo.meeple);
+  const here = /crossing (C\d\d)/.exec(view.decision || "");
+  if (here && view.decision_kind === "actions") {
+    const point = crossingPoint(here[1]);
+    if (point) svg("polygon", { points: octagon(point[0], point[1], CROSS_R + 5), class: "acting-crossing" }, crossings);
+  }
+  // Action tiles at the street ends
+  const ends = group(g, { class: "street-ends" });
+  for (const street of city.streets || []) drawStreetEnd(ctx, ends, street);
+  // legend
+  const legend = group(g, { class: "legend" });
+  text(legend, 14, 582, "Crossing cost", { class: "legend-text" });
+  coin(legend, 88, 578, 6, 1);
+  text(legend, 102, 582, "Citizens", { class: "legend-text" });
+  citizenDisc(legend, "W", 152, 578, 6);
+  citizenDisc(legend, "M", 166, 578, 6);
+  citizenDisc(legend, "U", 180, 578, 6);
+  text(legend, 194, 582, "Benefits", { class: "legend-text" });
+  drawBenefit(legend, 250, 578, { coin: 1, cloth: 1, vp: 1 }, 0.85);
+  drawBenefit(legend, 312, 578, { resource: 1, cerda: 1, sagrada: 1 }, 0.85);
+  text(legend, 352, 582, "wide ▮ narrow ▯ street", { class: "legend-text" });
+
+  // targets on top of everything in the city
+  const targets = group(g, { class: "targets" });
+  for (const crossing of city.crossings || []) {
+    const point = crossingPoint(crossing.id);
+    for (const verb of ["place", "intersection"]) {
+      if (legal[verb].has(crossing.id)) {
+        target(ctx, targets, `${verb} ${crossing.id}`, "circle", { cx: point[0], cy: point[1], r: CROSS_R + 4 }, crossingLabel(crossing, ctx));
+      }
+    }
+  }
+  for (const space of city.spaces || []) {
+    const geometry = spaceGeometry(space.id);
+    for (const verb of ["street", "tram"]) {
+      if (!legal[verb].has(space.id)) continue;
+      const w = Math.max(streetWidth(city, space.street), 18) + 8;
+      target(ctx, targets, `${verb} ${space.id}`, "rect", {
+        x: geometry.x - geometry.length / 2,
+        y: geometry.y - w / 2,
+        width: geometry.length,
+        height: w,
+        rx: 5,
+        transform: `rotate(${geometry.angle} ${geometry.x} ${geometry.y})`,
+      }, `${space.wide ? "wide" : "narrow"} street space, printed ${benefitText(space.benefit)}`);
+    }
+  }
+  for (const [space, types] of legal.build) {
+    const points = blockShapes.get(space);
+    if (!points) continue;
+    const pointList = points.map((p) => p.join(",")).join(" ");
+    if (types.length === 1) {
+      target(ctx, targets, `build ${types[0]} ${space}`, "polygon", { points: pointList }, `${BUILDINGS[types[0]] ? BUILDINGS[types[0]].label : types[0]} building`);
+    } else {
+      for (const type of types) ctx.handled.add(`build ${type} ${space}`);
+      const node = stepTarget(ctx, targets, "polygon", { points: pointList, "data-build-space": space }, `build on ${space}: ${types.join(", ")}`, ctx.buildSpace === space, () => {
+        local.buildSpace = local.buildSpace === space ? null : space;
+        local.take = null;
+        redraw();
+        focusFirst(".bcn-choice .bcn-target");
+      });
+      node.dataset.buildTypes = types.join(" ");
+    }
+  }
+}
+
+function crossingLabel(crossing, ctx) {
+  const parts = [`crossing ${crossing.id}`];
+  parts.push(crossing.cost ? `cost ${crossing.cost} coin${crossing.cost > 1 ? "s" : ""}` : "free");
+  if (crossing.citizens && crossing.citizens.length) parts.push(`citizens ${crossing.citizens.join("/")} (top ${crossing.citizens[crossing.citizens.length - 1]})`);
+  if (crossing.intersection !== null && crossing.intersection !== undefined) {
+    parts.push(`Intersection of ${ctx.names[crossing.intersection]} (${seatStyle(crossing.intersection).letter})`);
+  }
+  return parts.join(", ");
+}
+
+function drawBuilding(parent, id, points, building) {
+  const g = group(parent, { class: "block", "data-space": id });
+  const type = building && building.type;
+  const info = type ? BUILDINGS[type] || { label: type, short: type, fill: "#ccc", ink: "#000" } : null;
+  svg("polygon", {
+    points: points.map((p) => p.join(",")).join(" "),
+    fill: info ? info.fill : "url(#bcn-park)",
+    stroke: info ? "#3b2a1a" : "#9ab68a",
+    "stroke-width": info ? 1.6 : 1,
+  }, g);
+  const [mx, my] = centroid(points);
+  const corner = /[UL]$/.test(id);
+  const nudge = corner ? (id.endsWith("U") ? [6, -6] : [-6, 6]) : [0, 0];
+  const x = mx + nudge[0];
+  const y = my + nudge[1];
+  const markers = (building && building.markers) || [];
+  if (info) {
+    tip(g, `${id}: ${info.label} building${markers.length ? `, markers ${markers.map((s) => seatStyle(s).letter).join(", ")} (bottom first)` : ""}`);
+    text(g, x, y - (markers.length ? 3 : -5), info.short, { class: "building-type", fill: info.ink });
+    const r = corner ? 6 : 7;
+    const step = r * 1.9;
+    const left = x - ((markers.length - 1) * step) / 2;
+    markers.forEach((seat, k) => seatToken(g, seat, left + k * step, y + 12, r));
+  } else {
+    tip(g, `${id}: empty building space`);
+    text(g, x, y + 4, id, { class: "block-id" });
+  }
+}
+
+function drawSpace(parent, space, city) {
+  const geometry = spaceGeometry(space.id);
+  if (!geometry) return;
+  const g = group(parent, { class: "space", "data-space": space.id });
+  const w = streetWidth(city, space.street);
+  const hasTile = space.tile !== null && space.tile !== undefined;
+  const label = [`${space.id}: ${space.wide ? "wide" : "narrow"} street space`];
+  if (hasTile) {
+    label.push(`Street tile of ${seatStyle(space.tile).letter}`);
+    svg("rect", {
+      x: geometry.x - geometry.length / 2,
+      y: geometry.y - w / 2 + 1,
+      width: geometry.length,
+      height: w - 2,
+      rx: 3,
+      fill: seatStyle(space.tile).colour,
+      stroke: "#000",
+      "stroke-width": 1,
+      transform: `rotate(${geometry.angle} ${geometry.x} ${geometry.y})`,
+    }, g);
+    seatToken(g, space.tile, geometry.x, geometry.y, space.wide ? 8 : 6, { stroke: "#fff" });
+  } else if (space.benefit) {
+    label.push(`printed ${benefitText(space.benefit)}`);
+    drawBenefit(g, geometry.x, geometry.y, space.benefit, geometry.angle === 90 && !space.wide ? 0.85 : 0.95);
+  }
+  if (space.passenger !== null && space.passenger !== undefined) {
+    label.push(`Passenger of ${seatStyle(space.passenger).letter}`);
+    const [x, y] = along(geometry, geometry.angle === 90 ? -21 : 22);
+    drawPassenger(g, space.passenger, x, y);
+  }
+  tip(g, label.join(", "));
+}
+
+function drawPassenger(parent, seat, x, y) {
+  const g = group(parent, { class: "passenger" });
+  svg("rect", { x: x - 7, y: y - 7, width: 14, height: 14, rx: 2, fill: "#fff", stroke: "#000", "stroke-width": 1 }, g);
+  seatToken(g, seat, x, y, 5.5);
+  return g;
+}
+
+function drawTram(parent, seat, x, y, label) {
+  const g = tip(group(parent, { class: "tram" }), label);
+  svg("rect", { x: x - 13, y: y - 8, width: 26, height: 16, rx: 5, fill: seatStyle(seat).colour, stroke: "#000", "stroke-width": 1.5 }, g);
+  svg("rect", { x: x - 10, y: y - 5, width: 7, height: 5, fill: "#fff", opacity: 0.85 }, g);
+  svg("rect", { x: x + 3, y: y - 5, width: 7, height: 5, fill: "#fff", opacity: 0.85 }, g);
+  text(g, x, y + 6.5, seatStyle(seat).letter, { class: "tok-letter", "font-size": 7.5, fill: inkFor(seat) });
+  return g;
+}
+
+function drawCrossing(parent, crossing, ctx) {
+  const point = crossingPoint(crossing.id);
+  if (!point) return;
+  const [x, y] = point;
+  const g = tip(group(parent, { class: "crossing", "data-crossing": crossing.id }), crossingLabel(crossing, ctx));
+  const owner = crossing.intersection;
+  const owned = owner !== null && owner !== undefined;
+  svg("polygon", {
+    points: octagon(x, y, CROSS_R),
+    fill: owned ? seatStyle(owner).colour : "#f5f0e6",
+    stroke: owned ? "#000" : "#8f8674",
+    "stroke-width": owned ? 2 : 1.2,
+  }, g);
+  if (owned) seatToken(g, owner, x + 13, y + 13, 6.5, { stroke: "#fff" });
+  if (crossing.cost) coin(g, x - 14, y - 14, 6.5, crossing.cost);
+  const citizens = crossing.citizens || [];
+  const offsets = citizens.length === 1 ? [[0, 0]] : citizens.map((_, k) => [-5 + (10 * k) / Math.max(1, citizens.length - 1), 5 - (10 * k) / Math.max(1, citizens.length - 1)]);
+  citizens.forEach((kind, k) => citizenDisc(g, kind, x + offsets[k][0], y + offsets[k][1], 8.5));
+}
+
+function drawMeeple(parent, crossingId) {
+  const point = crossingPoint(crossingId);
+  if (!point) return;
+  const [x0, y0] = point;
+  const x = x0 + 16;
+  const y = y0 - 16;
+  const g = tip(group(parent, { class: "meeple", "data-meeple": crossingId }), `Gaudí's Assistant's meeple on ${crossingId}`);
+  const d = `M${x} ${y - 10} a3.6 3.6 0 1 1 0.01 0 M${x - 3} ${y - 5} L${x - 9} ${y - 2} L${x - 8} ${y + 1} L${x - 3} ${y} L${x - 6} ${y + 9} L${x - 1} ${y + 9} L${x} ${y + 4} L${x + 1} ${y + 9} L${x + 6} ${y + 9} L${x + 3} ${y} L${x + 8} ${y + 1} L${x + 9} ${y - 2} L${x + 3} ${y - 5} Z`;
+  svg("path", { d, fill: "#555", stroke: "#fff", "stroke-width": 1.2 }, g);
+}
+
+function drawStreetEnd(ctx, parent, street) {
+  const end = streetEnd(street.id);
+  if (!end) return;
+  const info = ACTIONS[street.action] || { label: street.action, fill: "#eee" };
+  const g = tip(group(parent, { class: "street-end", "data-street": street.id }), `${street.id} (${street.width}): ${info.label}`);
+  svg("rect", { x: end.x - end.w / 2, y: end.y - end.h / 2, width: end.w, height: end.h, rx: 5, fill: info.fill, stroke: "#333", "stroke-width": 1.2 }, g);
+  text(g, end.x, end.y - 3, street.id === "D" ? "D diagonal" : `${street.id} · ${street.width}`, { class: "end-id" });
+  const size = Math.min(10.5, (end.w - 8) / (info.label.length * 0.62));
+  text(g, end.x, end.y + 10, info.label, { class: "end-action", "font-size": size.toFixed(1) });
+  const action = ctx.legal.act.get(street.id);
+  if (action) {
+    target(ctx, parent, action, "rect", { x: end.x - end.w / 2 - 2, y: end.y - end.h / 2 - 2, width: end.w + 4, height: end.h + 4, rx: 6 }, `the ${info.label} action of street ${street.id}`);
+  }
+}
+
+// -- the information strip and the Cerdà track ---------------------------------------------------------
+
+function drawInfo(ctx, g) {
+  const { view } = ctx;
+  const x = RIGHT;
+  panel(g, x, 4, 392, 46, "");
+  const turn = view.turn_player;
+  text(g, x + 10, 20, `Round ${view.round}`, { class: "info-strong" });
+  if (Number.isInteger(turn) && turn >= 0 && !view.terminal) {
+    text(g, x + 82, 20, "turn", { class: "info-text" });
+    seatToken(g, turn, x + 116, 16, 7);
+  }
+  if (Number.isInteger(view.first_player)) {
+    text(g, x + 132, 20, "first", { class: "info-text" });
+    seatToken(g, view.first_player, x + 168, 16, 7);
+  }
+  if (view.terminal) text(g, x + 184, 20, "Game over", { class: "info-alert" });
+  else if (view.end_triggered) text(g, x + 184, 20, "Last round!", { class: "info-alert" });
+  // bag
+  const bag = view.bag || {};
+  text(g, x + 282, 20, "Bag", { class: "info-text" });
+  ["W", "M", "U"].forEach((kind, k) => {
+    citizenDisc(g, kind, x + 312 + k * 27, 16, 6.5);
+    text(g, x + 321 + k * 27, 20, bag[kind] ?? 0, { class: "info-text" });
+  });
+  // scores
+  const scores = view.scores || [];
+  text(g, x + 10, 40, "VP", { class: "info-strong" });
+  const step = Math.min(170, 352 / Math.max(1, scores.length));
+  const chars = Math.max(3, Math.floor((step - 46) / 6.6));
+  scores.forEach((vp, seat) => {
+    const sx = x + 36 + seat * step;
+    seatToken(g, seat, sx, 36, 7);
+    const name = ctx.names[seat] || "";
+    text(g, sx + 11, 40, `${clip(name, chars)} ${vp}`, { class: "info-score" });
+  });
+}
+
+function clip(value, n) {
+  const s = String(value);
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+function drawCerdaTrack(ctx, g) {
+  const track = ctx.view.cerda_track;
+  if (!track) return;
+  const x = RIGHT;
+  const y = 54;
+  panel(g, x, y, 392, 66, "Cerdà track", "scores tiles × multiplier · past the top: 2 VP a step");
+  const n = track.top + 1;
+  const cell = Math.min(28, 372 / n);
+  const left = x + 10;
+  const top = y + 30;
+  const shades = ["#eeeeee", "#dde9f4", "#bfd5ea", "#9fc0e0", "#7faad6"];
+  const byPosition = new Map();
+  (track.positions || []).forEach((pos, seat) => {
+    if (!byPosition.has(pos)) byPosition.set(pos, []);
+    byPosition.get(pos).push(seat);
+  });
+  for (let i = 0; i < n; i += 1) {
+    const m = track.multipliers[i];
+    const gx = left + i * cell;
+    const c = tip(group(g, { class: "cerda-space", "data-cerda": i }), `Cerdà space ${i}: multiplier ×${m}${i === track.start ? " (start)" : ""}`);
+    svg("rect", { x: gx, y: top, width: cell - 2, height: 30, rx: 3, fill: shades[Math.min(m, 4)], stroke: i === track.start ? "#000" : "#8898a8", "stroke-width": i === track.start ? 2.2 : 1 }, c);
+    if (i === 0 || track.multipliers[i - 1] !== m) {
+      text(c, gx + 1, top - 3, `×${m}`, { class: "cerda-mult" });
+    } else if (i === track.start) text(c, gx + (cell - 2) / 2, top - 3, "start", { class: "tiny-text", "text-anchor": "middle" });
+    const here = byPosition.get(i) || [];
+    here.forEach((seat, k) => {
+      const tx = gx + (cell - 2) / 2 + (here.length > 1 ? (k % 2 ? 6 : -6) : 0);
+      const ty = top + 15 + (here.length > 2 ? (k < 2 ? -7 : 7) : 0);
+      seatToken(c, seat, tx, ty, here.length > 1 ? 5.5 : 7);
+    });
+  }
+}
+
+function drawCerdaTiles(ctx, g) {
+  const tiles = ctx.view.cerda_scoring || [];
+  const x = RIGHT;
+  const y = 124;
+  panel(g, x, y, 392, 74, "Cerdà Scoring", "VP × count × Cerdà multiplier");
+  tiles.forEach((tile, k) => {
+    const tx = x + 8 + k * 127;
+    const ty = y + 20;
+    const t = tip(group(g, { class: `cerda-tile${tile.scored ? " scored" : ""}`, "data-tile": tile.id }), `${SECTIONS[k] || `section ${k + 1}`}: ${tile.text}${tile.scored ? " (scored)" : ""}`);
+    svg("rect", { x: tx, y: ty, width: 122, height: 50, rx: 5, fill: tile.scored ? "#e4e1da" : "#fff8e6", stroke: "#7a6a4a", "stroke-width": 1.2 }, t);
+    text(t, tx + 5, ty + 12, `${k + 1} · ${SECTIONS[k] || ""}`, { class: "tile-head" });
+    text(t, tx + 117, ty + 12, tile.id, { class: "tile-id", "text-anchor": "end" });
+    wrapText(t, tx + 5, ty + 25, `${tile.vp} VP ${CONDITIONS[tile.condition] || tile.text}`, 26, 2, "tile-text");
+    if (tile.scored) text(t, tx + 117, ty + 46, "scored", { class: "scored-label", "text-anchor": "end" });
+  });
+}
+
+// Up to `lines` lines of about `width` characters.
+function wrapText(parent, x, y, content, width, lines, cls, lineHeight = 10) {
+  const words = String(content).split(/\s+/);
+  const out = [];
+  let line = "";
+  for (const word of words) {
+    if (line && (line + " " + word).length > width) {
+      out.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) out.push(line);
+  if (out.length > lines) {
+    out.length = lines;
+    out[lines - 1] = `${out[lines - 1].slice(0, width - 1)}…`;
+  }
+  out.forEach((row, k) => text(parent, x, y + k * lineHeight, row, { class: cls }));
+}
+
+// -- the side board ---------------------------------------------------------------------------------
+
+function drawOffer(ctx, g) {
+  const modernisme = ctx.view.modernisme || { offer: [], stack: 0, discard: [] };
+  const x = RIGHT;
+  const y = 202;
+  const choosing = ctx.take ? "now click a project space on your board" : "";
+  panel(g, x, y, 392, 84, "Modernisme offer", choosing || `stack ${modernisme.stack} · discard ${(modernisme.discard || []).length}`);
+  (modernisme.offer || []).forEach((tile, k) => {
+    const tx = x + 8 + k * 96;
+    const ty = y + 20;
+    if (!tile) {
+      svg("rect", { x: tx, y: ty, width: 92, height: 58, rx: 5, fill: "none", stroke: "#bbb", "stroke-dasharray": "4 3" }, g);
+      return;
+    }
+    const t = tip(group(g, { class: "mod-tile", "data-tile": tile.id }), `${tile.id}: ${tile.text}`);
+    drawModernismeTile(t, tx, ty, 92, 58, tile);
+    const spaces = ctx.legal.take.get(tile.id);
+    if (spaces) {
+      for (const n of spaces) ctx.handled.add(`take ${tile.id} into ${n}`);
+      const attrs = { x: tx - 2, y: ty - 2, width: 96, height: 62, rx: 6, "data-take": tile.id };
+      if (spaces.length === 1) {
+        target(ctx, g, `take ${tile.id} into ${spaces[0]}`, "rect", attrs, `${tile.text} into project space ${spaces[0]}`);
+      } else {
+        stepTarget(ctx, g, "rect", attrs, `take ${tile.id}: then choose a project space (${spaces.join(", ")})`, ctx.take === tile.id, () => {
+          local.take = local.take === tile.id ? null : tile.id;
+          local.buildSpace = null;
+          redraw();
+          focusFirst(`.bcn-target[data-action^="take ${tile.id} into"]`);
+        });
+      }
+    }
+  });
+}
+
+function drawModernismeTile(parent, x, y, w, h, tile) {
+  svg("rect", { x, y, width: w, height: h, rx: 5, fill: "#fbf1dc", stroke: "#8a6a3a", "stroke-width": 1.2 }, parent);
+  svg("rect", { x, y, width: w, height: 14, rx: 5, fill: "#e9cf9f" }, parent);
+  text(parent, x + 5, y + 11, `${tile.vp} VP`, { class: "tile-head" });
+  text(parent, x + w - 4, y + 11, tile.id, { class: "tile-id", "text-anchor": "end" });
+  const chars = Math.floor(w / 4.6);
+  wrapText(parent, x + 4, y + 24, CONDITIONS[tile.condition] || tile.text || "", chars, Math.floor((h - 16) / 10), "tile-text");
+}
+
+function serviceName(service) {
+  if (SERVICE_NAMES[service.id]) return SERVICE_NAMES[service.id];
+  const words = String(service.name || service.id).split(" ");
+  const half = Math.ceil(words.length / 2);
+  return [words.slice(0, half).join(" "), words.slice(half).join(" ")];
+}
+
+function drawServices(ctx, g) {
+  const services = ctx.view.public_services || [];
+  const x = RIGHT;
+  const y = 290;
+  panel(g, x, y, 392, 92, "Public Services", "+2 Cerdà steps each");
+  services.forEach((service, k) => {
+    const sx = x + 8 + k * 77;
+    const sy = y + 18;
+    const s = tip(group(g, { class: "service", "data-service": service.id }), `${service.name}: ${SERVICE_EFFECTS[service.effect] || service.effect}; ${service.left} left${service.left ? `, next costs ${service.next_cost} coins for ${service.next_vp} VP` : ""}${service.built_by && service.built_by.length ? `; built by ${service.built_by.map((p) => seatStyle(p).letter).join(", ")}` : ""}`);
+    svg("rect", { x: sx, y: sy, width: 73, height: 70, rx: 5, fill: service.left ? "#eef6f0" : "#e2e2e2", stroke: "#4f7a5c", "stroke-width": 1.2 }, s);
+    const [line1, line2] = serviceName(service);
+    text(s, sx + 36.5, sy + 11, clip(line1, 15), { class: "service-name" });
+    text(s, sx + 36.5, sy + 21, clip(line2, 15), { class: "service-name" });
+    wrapText(s, sx + 36.5, sy + 31, SERVICE_EFFECTS[service.effect] || service.effect, 15, 2, "service-effect", 8.5);
+    if (service.left) {
+      coin(s, sx + 11, sy + 50, 7, service.next_cost);
+      text(s, sx + 22, sy + 53.5, "→", { class: "tiny-text", "text-anchor": "start" });
+      svg("rect", { x: sx + 31, y: sy + 43, width: 26, height: 14, rx: 3, fill: "#263238" }, s);
+      text(s, sx + 44, sy + 53.5, `${service.next_vp}VP`, { class: "chip-text light", "font-size": 8.5 });
+      text(s, sx + 70, sy + 54, `×${service.left}`, { class: "tiny-text", "text-anchor": "end" });
+    } else {
+      text(s, sx + 36.5, sy + 54, "none left", { class: "tiny-text", "text-anchor": "middle" });
+    }
+    (service.built_by || []).forEach((seat, j) => seatToken(s, seat, sx + 9 + j * 15, sy + 64, 5));
+    target(ctx, g, `service ${service.id}`, "rect", { x: sx - 2, y: sy - 2, width: 77, height: 74, rx: 6 }, `${service.name}: pay ${service.next_cost} coins, gain ${service.next_vp} VP`);
+  });
+}
+
+function drawSidewalk(ctx, g) {
+  const sidewalk = ctx.view.sidewalk || [];
+  const x = RIGHT;
+  const y = 386;
+  const cell = 36;
+  panel(g, x, y, 198, 204, "Sidewalk", "next to a cobblestone");
+  const left = x + 10;
+  const top = y + 20;
+  for (const space of sidewalk) {
+    const match = /^S(\d)(\d)$/.exec(space.id);
+    if (!match) continue;
+    const r = Number(match[1]);
+    const c = Number(match[2]);
+    const sx = left + c * cell;
+    const sy = top + r * cell;
+    const s = group(g, { class: "sidewalk-space", "data-sidewalk": space.id });
+    const stone = space.cobblestone;
+    svg("rect", { x: sx, y: sy, width: cell - 2, height: cell - 2, rx: 3, fill: stone === null || stone === undefined ? "#f4f1ea" : "url(#bcn-stone)", stroke: "#8d877b", "stroke-width": 1 }, s);
+    if (stone === null || stone === undefined) {
+      drawBenefit(s, sx + (cell - 2) / 2, sy + (cell - 2) / 2, space.benefit, benefitParts(space.benefit).length > 1 ? 0.74 : 1);
+      tip(s, `${space.id}: ${benefitText(space.benefit)}`);
+    } else if (stone === "start") {
+      tip(s, `${space.id}: the printed starting cobblestone`);
+      text(s, sx + (cell - 2) / 2, sy + 20, "start", { class: "tiny-text", "text-anchor": "middle" });
+    } else {
+      tip(s, `${space.id}: cobblestone of ${seatStyle(stone).letter} (${benefitText(space.benefit)})`);
+      seatToken(s, stone, sx + (cell - 2) / 2, sy + (cell - 2) / 2, 8);
+    }
+    target(ctx, g, `cobble ${space.id}`, "rect", { x: sx - 1, y: sy - 1, width: cell, height: cell, rx: 4 }, `gain ${benefitText(space.benefit)}`);
+  }
+}
+
+function drawSagradaOffer(ctx, g) {
+  const offer = ctx.view.sagrada_offer || [];
+  const x = RIGHT + 204;
+  const y = 386;
+  panel(g, x, y, 188, 130, "Sagrada Família tiles", "");
+  for (let level = 1; level <= 4; level += 1) {
+    const ly = y + 22 + (level - 1) * 26;
+    text(g, x + 8, ly + 16, `L${level}`, { class: "tile-head" });
+    offer.filter((tile) => tile.level === level).forEach((tile, k) => {
+      const tx = x + 24 + k * 41;
+      const t = tip(group(g, { class: "sagrada-tile", "data-tile": tile.id }), `${tile.id} (level ${level}): ${benefitText(tile.benefit)}`);
+      svg("rect", { x: tx, y: ly, width: 40, height: 23, rx: 4, fill: "#f6ecd2", stroke: "#7a5a1e", "stroke-width": 1 }, t);
+      const parts = benefitParts(tile.benefit).length;
+      drawBenefit(t, tx + 20, ly + 11.5, tile.benefit, parts > 1 ? 0.72 : 0.85);
+      target(ctx, g, `sagrada ${tile.id}`, "rect", { x: tx - 2, y: ly - 2, width: 44, height: 27, rx: 5 }, benefitText(tile.benefit));
+    });
+  }
+  // building stock and citizen reminder below
+  const stock = ctx.view.building_stock || {};
+  const sy = y + 134;
+  panel(g, x, sy, 188, 70, "Building tiles left", "");
+  ["corner", "L1", "L2", "L3"].forEach((type, k) => {
+    const info = BUILDINGS[type];
+    const bx = x + 6 + k * 45;
+    const b = tip(group(g, { class: "stock" }), `${info.label} buildings left: ${stock[type] ?? 0}`);
+    svg("rect", { x: bx, y: sy + 20, width: 41, height: 20, rx: 3, fill: info.fill, stroke: "#3b2a1a" }, b);
+    text(b, bx + 20.5, sy + 34, `${info.short} ×${stock[type] ?? 0}`, { class: "stock-text", fill: info.ink });
+  });
+  text(g, x + 8, sy + 53, "Corner, L1: any 2 citizens", { class: "tiny-text", "text-anchor": "start" });
+  text(g, x + 8, sy + 64, "L2: M + any · L3: U + any 2", { class: "tiny-text", "text-anchor": "start" });
+}
+
+// -- the Citizen tracks ---------------------------------------------------------------------------------
+
+function drawTracks(ctx, g) {
+  const { view } = ctx;
+  const tracks = view.tracks || {};
+  const x = 4;
+  const y = TRACKS_Y;
+  panel(g, x, y, W - 8, 146, "Citizen tracks", "");
+  const labelW = 88;
+  const left = x + labelW;
+  const sample = tracks.W || tracks.M || tracks.U;
+  if (!sample) return;
+  const n = sample.values.length;
+  const cell = (W - 8 - labelW - 34) / n;
+  const lowest = view.lowest_visible;
+  text(g, x + 100, y + 14, `a Building now scores ${lowest ?? "—"} VP (the lowest visible value)`, { class: "panel-note" });
+  text(g, W - 14, y + 14, "red flag: Cerdà Scoring space · thick line: section end", { class: "panel-note", "text-anchor": "end" });
+  // section headings, with the Cerdà Scoring tile each section scores
+  const sections = sample.sections;
+  for (let s = 0; s < 3; s += 1) {
+    const first = sections.indexOf(s);
+    const last = sections.lastIndexOf(s);
+    if (first < 0) continue;
+    const tile = (view.cerda_scoring || [])[s];
+    const mid = left + ((first + last + 1) / 2) * cell;
+    text(g, mid, y + 29, `${SECTIONS[s]}${tile ? ` · ${tile.id}${tile.scored ? " scored" : ""}` : ""}`, { class: "section-head" });
+  }
+  ["W", "M", "U"].forEach((kind, k) => {
+    const track = tracks[kind];
+    if (!track) return;
+    const ty = y + 34 + k * 37;
+    const row = group(g, { class: "citizen-track", "data-track": kind });
+    citizenDisc(row, kind, x + 16, ty + 16, 9);
+    text(row, x + 29, ty + 20, CITIZENS[kind].name.split(" ")[0], { class: "track-name" });
+    track.values.forEach((value, i) => {
+      const sx = left + i * cell;
+      const filled = track.filled[i];
+      const section = track.sections[i];
+      const c = group(row, { class: `track-space${filled ? " filled" : ""}`, "data-index": i });
+      const trigger = (track.triggers || []).includes(i);
+      const isLowest = !filled && value === lowest;
+      svg("rect", {
+        x: sx + 1,
+        y: ty,
+        width: cell - 2,
+        height: 32,
+        rx: 3,
+        fill: ["#fbf4e4", "#f2e6cb", "#e8d6ad"][section] || "#fff",
+        stroke: trigger ? "#a3200b" : isLowest ? "#000" : "#a89b80",
+        "stroke-width": trigger ? 2.4 : isLowest ? 2.4 : 1,
+      }, c);
+      if (trigger) {
+        svg("polygon", { points: `${sx + cell - 13},${ty} ${sx + cell - 1},${ty} ${sx + cell - 1},${ty + 12}`, fill: "#a3200b" }, c);
+      }
+      if (filled) citizenDisc(c, kind, sx + cell / 2, ty + 16, 11);
+      else text(c, sx + cell / 2, ty + 21, value, { class: isLowest ? "track-value lowest" : "track-value" });
+      tip(c, `${CITIZENS[kind].name} track, space ${i + 1}: ${value} VP${filled ? " (covered)" : ""}${trigger ? ", Cerdà Scoring space" : ""}`);
+      if (i > 0 && track.sections[i - 1] !== section) {
+        svg("line", { x1: sx, x2: sx, y1: ty - 3, y2: ty + 35, stroke: "#3b2a1a", "stroke-width": 2.5 }, row);
+      }
+    });
+    const extra = track.off_board || 0;
+    text(row, left + n * cell + 16, ty + 21, extra ? `+${extra}` : "", { class: "track-value" });
+  });
+}
+
+// -- player boards ------------------------------------------------------------------------------------
+
+function drawPlayerBoard(ctx, player, x, y) {
+  if (!player) return;
+  const seat = player.seat;
+  const style = seatStyle(seat);
+  const mine = seat === ctx.viewer;
+  const current = ctx.view.current_player === seat;
+  const g = svg("g", { class: `bcn-player${mine ? " mine" : ""}`, "data-seat": seat, transform: `translate(${x} ${y})` }, ctx.root);
+  svg("rect", { x: 0, y: 0, width: BOARD_W, height: BOARD_H, rx: 8, fill: "#fffdf8", stroke: style.colour, "stroke-width": current ? 4 : 2 }, g);
+  svg("rect", { x: 0, y: 0, width: BOARD_W, height: 30, rx: 8, fill: tint(seat, "33") }, g);
+  svg("rect", { x: 0, y: 0, width: 8, height: BOARD_H, rx: 4, fill: style.colour }, g);
+  seatToken(g, seat, 22, 15, 9);
+  const name = ctx.names[seat] || `P${seat + 1}`;
+  text(g, 36, 20, `${clip(name, 22)}${mine ? " (you)" : ""}`, { class: "board-name" });
+  if (ctx.view.first_player === seat) {
+    const f = tip(group(g, {}), "First player");
+    svg("rect", { x: 196, y: 7, width: 26, height: 16, rx: 3, fill: "#23303d" }, f);
+    text(f, 209, 19, "1st", { class: "chip-text light", "font-size": 9 });
+  }
+  if (current && !ctx.view.terminal) text(g, 230, 20, "▶ to play", { class: "board-turn" });
+  // hand
+  const hand = Array.isArray(player.hand) ? player.hand : null;
+  if (!player.name || hand || player.hand_size) text(g, 318, 20, "hand", { class: "board-small", "text-anchor": "end" });
+  if (hand) hand.forEach((kind, k) => citizenDisc(g, kind, 331 + k * 19, 15, 8));
+  else {
+    for (let k = 0; k < (player.hand_size || 0); k += 1) {
+      const h = tip(group(g, {}), "a hidden citizen");
+      svg("circle", { cx: 331 + k * 19, cy: 15, r: 8, fill: "#ddd", stroke: "#666", "stroke-dasharray": "2 2" }, h);
+      text(h, 331 + k * 19, 19, "?", { class: "tok-letter", "font-size": 9, fill: "#444" });
+    }
+  }
+  text(g, BOARD_W - 10, 21, `${player.vp} VP`, { class: "board-vp", "text-anchor": "end" });
+  text(g, BOARD_W - 82, 20, `Cerdà ×${player.cerda_multiplier}`, { class: "board-small", "text-anchor": "end" });
+
+  drawWarehouse(g, player);
+  drawTramArea(g, player);
+  drawIntersections(g, player);
+  drawStacks(g, player);
+  drawProjects(ctx, g, player, mine);
+  drawSagradaTrack(ctx, g, player);
+  drawBuiltServices(ctx, g, player);
+}
+
+function section(parent, x, y, w, h, title, note = "") {
+  svg("rect", { x, y, width: w, height: h, rx: 5, class: "board-section" }, parent);
+  text(parent, x + 6, y + 12, title, { class: "section-title" });
+  if (note) text(parent, x + w - 6, y + 12, note, { class: "section-note", "text-anchor": "end" });
+}
+
+function drawWarehouse(g, player) {
+  const x = 14;
+  const y = 36;
+  const total = Math.min(12, player.capacity + player.cobblestones_left);
+  section(g, x, y, 284, 64, "Warehouse", `${player.coins} coins · ${player.cloth} cloth · room ${player.capacity}`);
+  const items = [];
+  for (let k = 0; k < player.coins; k += 1) items.push("coin");
+  for (let k = 0; k < player.cloth; k += 1) items.push("cloth");
+  const w = Math.min(26, 272 / Math.max(total, 1));
+  for (let i = 0; i < Math.max(total, items.length); i += 1) {
+    const sx = x + 6 + i * w;
+    const sy = y + 18;
+    const open = i < player.capacity;
+    const s = group(g, {});
+    svg("rect", { x: sx, y: sy, width: w - 2, height: 24, rx: 3, fill: open ? "#fff" : "url(#bcn-stone)", stroke: open ? "#b3a78e" : "#6f6a62", "stroke-width": 1 }, s);
+    if (items[i] === "coin") coin(s, sx + (w - 2) / 2, sy + 12, 8, "");
+    else if (items[i] === "cloth") cloth(s, sx + (w - 2) / 2, sy + 12, 7.5, "");
+    if (!open && !items[i]) tip(s, "a cobblestone still in the Warehouse");
+  }
+  text(g, x + 6, y + 57, `cobblestones left ${player.cobblestones_left} · they score ${player.cobblestone_vp_now} VP now`, { class: "board-small" });
+}
+
+function drawTramArea(g, player) {
+  const x = 304;
+  const y = 36;
+  const seat = player.seat;
+  section(g, x, y, 178, 64, "Tram & passengers", `${player.passenger_vp_now} VP now`);
+  if (!player.tram) drawTram(g, seat, x + 20, y + 31, "Tram still on the player board");
+  else text(g, x + 20, y + 35, player.tram, { class: "board-small", "text-anchor": "middle" });
+  (player.passengers || []).forEach((passenger, k) => {
+    const px = x + 46 + k * 26;
+    const p = tip(group(g, {}), `Passenger ${k + 1}: costs ${passenger.coin} coin, ${passenger.cloth} cloth${passenger.placed ? " (placed)" : ""}`);
+    svg("rect", { x: px, y: y + 18, width: 24, height: 42, rx: 3, fill: passenger.placed ? "#efece5" : "#fff", stroke: "#b3a78e" }, p);
+    if (!passenger.placed) drawPassenger(p, seat, px + 12, y + 29);
+    else text(p, px + 12, y + 33, "✓", { class: "board-small", "text-anchor": "middle" });
+    const costs = [];
+    if (passenger.coin) costs.push(["coin", passenger.coin]);
+    if (passenger.cloth) costs.push(["cloth", passenger.cloth]);
+    costs.forEach(([kind, n], j) => {
+      const cy0 = y + 46 + (costs.length > 1 ? (j ? 6 : -4) : 0);
+      const cx0 = px + 12 + (costs.length > 1 ? (j ? 5 : -5) : 0);
+      if (kind === "coin") coin(p, cx0, cy0, 5.5, n);
+      else cloth(p, cx0, cy0, 5, n);
+    });
+  });
+}
+
+function drawIntersections(g, player) {
+  const x = 14;
+  const y = 106;
+  const seat = player.seat;
+  const built = (player.intersections || []).filter((i) => i.built).length;
+  const choose = built >= 5 ? 3 : built >= 3 ? 2 : built >= 1 ? 1 : 0;
+  section(g, x, y, 284, 64, "Intersections", choose ? `on yours: pick ${choose} benefit${choose > 1 ? "s" : ""}` : "none built");
+  (player.intersections || []).forEach((space, k) => {
+    const sx = x + 8 + k * 55;
+    const s = tip(group(g, {}), `Intersection ${k + 1}: costs ${space.cost} coins; benefit ${benefitText(space.benefit)}${space.built ? " (built: unlocked)" : ""}`);
+    svg("rect", { x: sx, y: y + 16, width: 51, height: 44, rx: 4, fill: space.built ? "#fff8d8" : "#f7f4ee", stroke: "#b3a78e" }, s);
+    const benefit = group(s, { opacity: space.built ? 1 : 0.55 });
+    drawBenefit(benefit, sx + 25.5, y + 51, space.benefit, 0.8);
+    if (!space.built) {
+      svg("polygon", { points: octagon(sx + 25.5, y + 31, 11), fill: seatStyle(seat).colour, stroke: "#000", "stroke-width": 1 }, s);
+      if (space.cost) coin(s, sx + 40, y + 26, 6, space.cost);
+    } else {
+      text(s, sx + 25.5, y + 35, "✓ built", { class: "board-small", "text-anchor": "middle" });
+    }
+  });
+}
+
+function drawStacks(g, player) {
+  const x = 304;
+  const y = 106;
+  const seat = player.seat;
+  section(g, x, y, 178, 64, "Street tiles · Building markers", "");
+  const colour = seatStyle(seat).colour;
+  const piles = [
+    ...(player.narrow_stacks || []).map((n) => ["narrow", n]),
+    ...(player.wide_stacks || []).map((n) => ["wide", n]),
+  ];
+  piles.forEach(([kind, n], k) => {
+    const px = x + 8 + k * 30;
+    const w = kind === "wide" ? 14 : 8;
+    const p = tip(group(g, {}), `${kind} Street tiles in this stack: ${n}`);
+    for (let j = Math.min(n, 3) - 1; j >= 0; j -= 1) {
+      svg("rect", { x: px + j * 2, y: y + 17 - j * 2, width: w, height: 18, rx: 2, fill: colour, stroke: "#000", "stroke-width": 0.8 }, p);
+    }
+    if (!n) svg("rect", { x: px, y: y + 17, width: w, height: 18, rx: 2, fill: "none", stroke: "#999", "stroke-dasharray": "2 2" }, p);
+    text(p, px + w + 8, y + 31, n, { class: "board-small" });
+  });
+  (player.marker_stacks || []).forEach((n, k) => {
+    const mx = x + 14 + k * 33;
+    const m = tip(group(g, {}), `Building markers in this stack: ${n}`);
+    if (n) {
+      seatToken(m, seat, mx, y + 50, 7.5);
+      if (n > 1) text(m, mx + 10, y + 47, `×${n}`, { class: "board-small", "text-anchor": "start" });
+    } else svg("circle", { cx: mx, cy: y + 50, r: 7, fill: "none", stroke: "#999", "stroke-dasharray": "2 2" }, m);
+  });
+}
+
+function drawProjects(ctx, g, player, mine) {
+  const x = 14;
+  const y = 176;
+  const seat = player.seat;
+  section(g, x, y, 468, 76, "Modernisme projects", "take cost · improve cost (cloth) · multiplier");
+  (player.modernisme || []).forEach((space, k) => {
+    const n = k + 1;
+    const sx = x + 6 + k * 92.5;
+    const sy = y + 16;
+    const s = group(g, { class: "project", "data-project": n });
+    const info = space.tile ? tileInfo(space.tile) : null;
+    if (space.tile) {
+      tip(s, `${space.tile}: ${info ? info.text : "Modernisme tile"} (×${space.multiplier} now)`);
+      drawModernismeTile(s, sx, sy, 62, 44, info ? { ...info, id: space.tile } : { id: space.tile, vp: "?", condition: "", text: "" });
+    } else {
+      tip(s, `Project space ${n}: empty; taking a tile here costs ${space.take_cloth} cloth`);
+      svg("rect", { x: sx, y: sy, width: 62, height: 44, rx: 5, fill: "#faf7f0", stroke: "#b3a78e", "stroke-dasharray": "4 3" }, s);
+      text(s, sx + 31, sy + 20, `space ${n}`, { class: "board-small", "text-anchor": "middle" });
+      text(s, sx + 31, sy + 33, "empty", { class: "board-small faint", "text-anchor": "middle" });
+    }
+    // marker column: top and bottom positions
+    const mx = sx + 63;
+    for (const [pos, label, yy] of [["top", space.top_multiplier, sy], ["bottom", space.bottom, sy + 23]]) {
+      const here = (pos === "top") === Boolean(space.top);
+      svg("rect", { x: mx, y: yy, width: 27, height: 21, rx: 3, fill: here ? tint(seat, "40") : "#f7f4ee", stroke: "#b3a78e" }, s);
+      text(s, mx + 10, yy + 14.5, `×${label}`, { class: here ? "mult-text on" : "mult-text" });
+    }
+    const markerY = space.top ? sy + 7 : sy + 30;
+    svg("rect", { x: mx + 18, y: markerY, width: 7, height: 7, fill: seatStyle(seat).colour, stroke: "#000", "stroke-width": 0.8 }, s);
+    // costs
+    const cost = group(s, {});
+    text(cost, sx + 2, sy + 56, "take", { class: "board-tiny" });
+    cloth(cost, sx + 26, sy + 53, 4.5, space.take_cloth);
+    text(cost, sx + 36, sy + 56, "impr.", { class: "board-tiny" });
+    cloth(cost, sx + 63, sy + 53, 4.5, space.improve_cloth);
+    if (mine) {
+      target(ctx, g, `improve ${n}`, "rect", { x: mx - 2, y: sy - 2, width: 31, height: 48, rx: 4 }, `move marker ${n} to ×${space.top_multiplier} for ${space.improve_cloth} cloth`);
+      if (ctx.take && (ctx.legal.take.get(ctx.take) || []).includes(n)) {
+        target(ctx, g, `take ${ctx.take} into ${n}`, "rect", { x: sx - 2, y: sy - 2, width: 66, height: 48, rx: 5 }, `project space ${n} (costs ${space.take_cloth} cloth)`);
+      }
+    }
+  });
+}
+
+function drawSagradaTrack(ctx, g, player) {
+  const x = 14;
+  const y = 258;
+  const seat = player.seat;
+  const track = ctx.view.sagrada_track || { top: 10, slots: [] };
+  section(g, x, y, 286, 36, "Sagrada", "");
+  const n = track.top + 1;
+  const cell = Math.min(21, 228 / n);
+  const left = x + 56;
+  let taken = 0;
+  for (let i = 0; i < n; i += 1) {
+    const sx = left + i * cell;
+    const level = track.slots[i] || 0;
+    const c = group(g, {});
+    let label = `Sagrada Família space ${i}`;
+    let tile = null;
+    if (level) {
+      tile = (player.sagrada_tiles || [])[taken];
+      taken += 1;
+      label += `: tile slot of level ${level}${tile ? `, ${tile} taken` : ""}`;
+      const known = tile && sagradaTiles.get(tile);
+      if (known) label += ` (${benefitText(known.benefit)})`;
+    }
+    tip(c, label);
+    svg("rect", { x: sx, y: y + 6, width: cell - 2, height: 24, rx: 3, fill: level ? (tile ? "#e9d3a0" : "#fbf1dc") : "#f7f4ee", stroke: level ? "#7a5a1e" : "#c2b8a3", "stroke-width": level ? 1.5 : 1 }, c);
+    if (level) text(c, sx + (cell - 2) / 2, y + 14, tile ? "✓" : `L${level}`, { class: "board-tiny", "text-anchor": "middle" });
+    if (player.sagrada === i) seatToken(c, seat, sx + (cell - 2) / 2, y + 22, 6);
+  }
+}
+
+function drawBuiltServices(ctx, g, player) {
+  const x = 306;
+  const y = 258;
+  const services = player.services || [];
+  section(g, x, y, 176, 36, "Services", services.length ? "" : "none yet");
+  const known = new Map((ctx.view.public_services || []).map((s) => [s.id, s]));
+  services.forEach((id, k) => {
+    const sx = x + 54 + (k % 3) * 40;
+    const sy = y + 4 + Math.floor(k / 3) * 15;
+    const service = known.get(id) || { id, name: id };
+    const s = tip(group(g, {}), service.name || id);
+    svg("rect", { x: sx, y: sy, width: 38, height: 13, rx: 3, fill: "#cfe4d6", stroke: "#4f7a5c" }, s);
+    text(s, sx + 19, sy + 9.5, SERVICE_SHORT[id] || clip(id, 8), { class: "board-tiny", "text-anchor": "middle" });
+  });
+}
+
+// -- the solo opponent ------------------------------------------------------------------------------------
+
+function drawSolo(ctx, g, y) {
+  const solo = ctx.view.solo;
+  panel(g, 4, y, W - 8, 72, `${solo.opponent || "Gaudí's Assistant"} — ${solo.difficulty} (${solo.multiplier_percent}% of its VP)`, "");
+  const card = solo.card;
+  const cx0 = 16;
+  const cy0 = y + 22;
+  const c = tip(group(g, { class: "solo-card" }), card ? `Solo card ${card.number}: ${card.title}, direction ${card.direction}` : "No card drawn yet");
+  svg("rect", { x: cx0, y: cy0, width: 150, height: 44, rx: 5, fill: "#f0ede6", stroke: "#555" }, c);
+  if (card) {
+    text(c, cx0 + 8, cy0 + 17, `Card ${card.number}`, { class: "tile-head" });
+    text(c, cx0 + 8, cy0 + 34, card.title, { class: "info-text" });
+    const arrow = { north: 0, east: 90, south: 180, west: 270 }[card.direction] ?? 0;
+    svg("path", { d: `M${cx0 + 130} ${cy0 + 10} l8 14 h-5 v12 h-6 v-12 h-5 z`, fill: "#333", transform: `rotate(${arrow} ${cx0 + 130} ${cy0 + 23})` }, c);
+  } else text(c, cx0 + 8, cy0 + 26, "no card yet", { class: "info-text" });
+  text(g, 186, y + 36, `Meeple on ${solo.meeple}`, { class: "info-text" });
+  text(g, 186, y + 54, `Deck: ${solo.deck_left} left · drawn ${(solo.drawn || []).join(", ") || "none"}`, { class: "info-text" });
+  text(g, 470, y + 36, `You ${solo.player_vp} VP`, { class: "info-strong" });
+  text(g, 470, y + 54, `Assistant ${solo.automa_vp} VP (${solo.automa_vp_before_multiplier} × ${solo.multiplier_percent}%)`, { class: "info-text" });
+  const margin = solo.margin > 0 ? `+${solo.margin}` : String(solo.margin);
+  text(g, 760, y + 36, `Margin ${margin}`, { class: "info-strong" });
+  if (solo.result) text(g, 760, y + 54, { won: "You win", lost: "The Assistant wins", tied: "A shared victory" }[solo.result] || solo.result, { class: "info-alert" });
+}
+
+// -- the choice of Building type on one space --------------------------------------------------------------
+
+function drawBuildChoice(ctx, g, space) {
+  const types = ctx.legal.build.get(space) || [];
+  const building = ((ctx.view.city || {}).buildings || []).find((b) => b.id === space);
+  let [x, y] = [RIGHT / 2, 300];
+  if (building) {
+    const [r, c] = building.block;
+    x = (cx(c) + cx(c + 1)) / 2;
+    y = (cy(r) + cy(r + 1)) / 2;
+  }
+  const w = 16 + types.length * 58;
+  const h = 58;
+  const left = Math.max(8, Math.min(RIGHT - w - 8, x - w / 2));
+  const above = y - PITCH / 2 - h + 6;
+  const top = above >= 8 ? above : y + PITCH / 2 - 6;
+  svg("rect", { x: left, y: top, width: w, height: h, rx: 8, class: "choice-panel" }, g);
+  text(g, left + 10, top + 15, `Build on ${space}:`, { class: "panel-title" });
+  const close = group(g, { class: "choice-close" });
+  svg("circle", { cx: left + w - 12, cy: top + 11, r: 8, fill: "#eee", stroke: "#555" }, close);
+  text(close, left + w - 12, top + 15, "×", { class: "tok-letter", "font-size": 11, fill: "#000" });
+  close.setAttribute("role", "button");
+  close.setAttribute("tabindex", "0");
+  close.setAttribute("aria-label", "close");
+  activate(close, () => {
+    local.buildSpace = null;
+    redraw();
+  });
+  types.forEach((type, k) => {
+    const info = BUILDINGS[type] || { label: type, short: type, fill: "#ddd", ink: "#000" };
+    const bx = left + 8 + k * 58;
+    const by = top + 22;
+    svg("rect", { x: bx, y: by, width: 54, height: 28, rx: 5, fill: info.fill, stroke: "#000" }, g);
+    text(g, bx + 27, by + 18, info.label, { class: "choice-text", fill: info.ink });
+    target(ctx, g, `build ${type} ${space}`, "rect", { x: bx - 1, y: by - 1, width: 56, height: 30, rx: 6 }, `${info.label} building on ${space}`);
+  });
+}

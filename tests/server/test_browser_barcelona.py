@@ -1,0 +1,287 @@
+"""Barcelona in a real browser (Debian's chromium, headless, through Playwright).
+
+A whole game against a bot, played by clicks on the board wherever the decision has a target
+there, else on the page's buttons; the final scores shown must be the engine's. A second test
+renders views of every kind of decision with a board target and checks that each legal action
+has a clickable element carrying it in `data-action`. Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from eixample.ai.specs import make_bot
+from eixample.games import barcelona
+from tests.server.harness import ServerProcess, create_game
+from tests.server.test_server_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS
+
+pytestmark = pytest.mark.browser
+
+# Verbs of the actions the board renderer makes clickable.
+BOARD_VERBS = {"place", "intersection", "street", "tram", "cobble", "build", "take", "improve", "service",
+               "sagrada", "act"}
+READY = "body[data-status='finished'], body[data-your-turn='true'][data-busy='false']"
+BOARD = "svg#board"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"browser tests need Debian's chromium at {CHROMIUM}; install it as root with "
+            "`apt-get update && apt-get install -y chromium`",
+            pytrace=False,
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("browser tests need the playwright package: pip install -e '.[dev]'", pytrace=False)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            problems.append(f"console error: {message.text}")
+
+    tab.on("console", console)
+    tab.problems = problems
+    yield tab
+    context.close()
+
+
+def screenshot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def css_string(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# The centroid of a polygon (a triangle's bounding-box centre lies on its edge), relative to the
+# element's box, for Playwright's click(position=...).
+CENTROID = """(node) => {
+  if (node.tagName !== 'polygon') return null;
+  const points = node.getAttribute('points').trim().split(/\\s+/).map((p) => p.split(',').map(Number));
+  const x = points.reduce((s, p) => s + p[0], 0) / points.length;
+  const y = points.reduce((s, p) => s + p[1], 0) / points.length;
+  const m = node.getScreenCTM();
+  const box = node.getBoundingClientRect();
+  return {x: m.a * x + m.c * y + m.e - box.left, y: m.b * x + m.d * y + m.f - box.top};
+}"""
+
+
+def click(locator: Any) -> None:
+    point = locator.evaluate(CENTROID)
+    if point:
+        locator.click(position=point)
+    else:
+        locator.click()
+
+
+def click_action(page: Any, action: str) -> str:
+    """Play `action` by clicking: its board target if it has one (through the tile or the
+    building space first for a two-step choice), else its button. Returns how it was played."""
+    on_board = page.locator(f'{BOARD} [data-action="{css_string(action)}"]')
+    if on_board.count():
+        click(on_board.first)
+        return "board"
+    words = action.split()
+    step = None
+    if words[0] == "take":
+        step = page.locator(f'{BOARD} [data-take="{css_string(words[1])}"]')
+    elif words[0] == "build":
+        step = page.locator(f'{BOARD} [data-build-space="{css_string(words[2])}"]')
+    if step is not None and step.count():
+        click(step.first)
+        click(page.locator(f'{BOARD} [data-action="{css_string(action)}"]').first)
+        return "board"
+    assert words[0] not in BOARD_VERBS, f"{action!r} has no target on the board"
+    page.locator(f'#actions fieldset button.action[data-action="{css_string(action)}"]').click()
+    return "button"
+
+
+def test_play_barcelona_against_a_bot_by_clicks(page: Any, new_server: Callable[..., ServerProcess]) -> None:
+    server = new_server(bot_delay=0.0).start()
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "barcelona")
+    page.select_option("#player-count", "2")
+    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
+    page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
+    page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
+    page.locator(".seat-row[data-seat='1'] .seat-bot").fill("greedy")
+    page.fill("#seed", "7")
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    page.click("a.play-link[data-seat='0']")
+    page.wait_for_selector(f"{BOARD}.bcn-board")
+    game_id = re.search(r"/play/([^#?]+)", page.url).group(1)  # type: ignore[union-attr]
+
+    # the keyboard selection of the page shows on the board
+    page.wait_for_selector(READY)
+    first = page.locator("#actions button.action").first.get_attribute("data-action")
+    page.keyboard.press("1")
+    page.wait_for_selector(f'{BOARD} .bcn-target.selected[data-action="{first}"]')
+    page.keyboard.press("Escape")
+
+    rng = random.Random(5)
+    played = {"board": 0, "button": 0}
+    verbs: set[str] = set()
+    mid_shot = False
+    while True:
+        page.wait_for_selector(READY)
+        if page.locator("body[data-status='finished']").count():
+            break
+        number = page.locator("body").get_attribute("data-move-number")
+        actions = [a for a in page.locator("#actions button.action").evaluate_all(
+            "buttons => buttons.map((b) => b.dataset.action)") if a]
+        assert actions, "my turn without actions"
+        # prefer the board: pick among the actions with a board target when there are some
+        board_actions = [a for a in actions if a.split()[0] in BOARD_VERBS]
+        choices = board_actions if board_actions and rng.random() < 0.85 else actions
+        action = rng.choice(choices)
+        played[click_action(page, action)] += 1
+        verbs.add(action.split()[0])
+        page.wait_for_selector(f"body:not([data-move-number='{number}'])")
+        if not mid_shot and int(page.locator("body").get_attribute("data-move-number") or 0) > 120:
+            page.wait_for_selector(READY)
+            screenshot(page, "barcelona-mid.png")
+            mid_shot = True
+
+    page.wait_for_selector("#final:not([hidden])")
+    screenshot(page, "barcelona-end.png")
+    shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
+    record = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=10).json()
+    engine = barcelona.replay(record)
+    assert engine.is_terminal()
+    assert shown == engine.scores()
+    board_scores = page.locator(f"{BOARD} .bcn-info").text_content() or ""
+    assert str(engine.scores()[0]) in board_scores
+    assert played["board"] > played["button"] > 0
+    assert {"place", "act"} <= verbs
+    assert not page.problems, page.problems
+
+
+# -- every kind of board target ----------------------------------------------------------------
+
+def find_views() -> dict[str, tuple[dict[str, Any], list[str]]]:
+    """Views (of the seat deciding) where each kind of board-target action is legal."""
+    wanted = {"place", "intersection", "street", "tram", "cobble", "build", "build-choice", "take",
+              "improve", "service", "sagrada", "act"}
+    found: dict[str, tuple[dict[str, Any], list[str]]] = {}
+    for seed in range(1, 60):
+        state = barcelona.new_game(players=2, seed=seed)
+        bots = [make_bot("greedy", seat) for seat in range(2)]
+        rng = random.Random(seed)
+        while not state.is_terminal() and not wanted <= found.keys():
+            seat = state.current_player()
+            legal = state.legal_actions()
+            kinds = {action.split()[0] for action in legal} & BOARD_VERBS
+            builds: dict[str, int] = {}
+            for action in legal:
+                if action.startswith("build "):
+                    builds[action.split()[2]] = builds.get(action.split()[2], 0) + 1
+            if any(count > 1 for count in builds.values()):
+                kinds.add("build-choice")
+            for kind in kinds - found.keys():
+                found[kind] = (state.view(seat), legal)
+            action = rng.choice(legal) if rng.random() < 0.4 else bots[seat].choose(state.clone(), seat)
+            state.apply(action)
+        if wanted <= found.keys():
+            return found
+    raise AssertionError(f"no view found for {sorted(wanted - found.keys())}")
+
+
+RENDER = """async ([view, legal]) => {
+  const module = await import('/static/games/barcelona.js');
+  let root = document.getElementById('probe');
+  if (!root) {
+    root = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    root.id = 'probe';
+    root.setAttribute('class', 'board');
+    document.querySelector('.board-panel').prepend(root);
+    document.getElementById('board').style.display = 'none';
+  }
+  while (root.firstChild) root.removeChild(root.firstChild);
+  window.played = [];
+  const handled = module.render(root, view, {legalActions: legal, onAction: (a) => window.played.push(a),
+                                             seat: view.viewer, seats: []});
+  return handled;
+}"""
+
+
+# How many clickable elements (role=button) carry each action in data-action.
+COUNT_TARGETS = """(actions) => Object.fromEntries(actions.map((action) => [action,
+  Array.from(document.querySelectorAll('svg#probe [data-action]'))
+    .filter((node) => node.dataset.action === action && node.getAttribute('role') === 'button').length]))"""
+
+
+def test_every_board_target_is_clickable(page: Any, server: ServerProcess) -> None:
+    with server.client() as api:
+        game = create_game(api, "barcelona", [{"name": "Ana"}, {"name": "Biel"}], seed=3)
+    page.goto(game["spectator_link"])
+    page.wait_for_selector(f"{BOARD}.bcn-board")
+    for kind, (view, legal) in sorted(find_views().items()):
+        handled = set(page.evaluate(RENDER, [view, legal]))
+        expected = {action for action in legal if action.split()[0] in BOARD_VERBS}
+        assert expected <= handled, (kind, sorted(expected - handled))
+        shown = page.evaluate(COUNT_TARGETS, sorted(expected))
+        direct = sorted(action for action, count in shown.items() if count == 1)
+        assert all(count in (0, 1) for count in shown.values()), (kind, shown)
+        if direct:
+            # one click plays the action
+            click(page.locator(f'svg#probe [data-action="{css_string(direct[-1])}"]'))
+            assert page.evaluate("window.played") == [direct[-1]]
+        for action in sorted(a for a, count in shown.items() if count == 0):
+            # a two-step choice: the Modernisme tile or the building space first
+            words = action.split()
+            assert words[0] in {"take", "build"}, (kind, action)
+            page.evaluate(RENDER, [view, legal])
+            step = (f'svg#probe [data-take="{words[1]}"]' if words[0] == "take"
+                    else f'svg#probe [data-build-space="{words[2]}"]')
+            click(page.locator(step))
+            target = page.locator(f'svg#probe [data-action="{css_string(action)}"]')
+            assert target.get_attribute("role") == "button", (kind, action)
+            click(target)
+            assert page.evaluate("window.played") == [action]
+        if kind == "build-choice":
+            page.evaluate(RENDER, [view, legal])
+            spaces = Counter(action.split()[2] for action in legal if action.startswith("build "))
+            space = next(space for space, count in spaces.items() if count > 1)
+            click(page.locator(f'svg#probe [data-build-space="{space}"]'))
+            page.locator("svg#probe .bcn-choice").wait_for()
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.locator("#probe").screenshot(path=str(ARTIFACTS / "barcelona-build-choice.png"))
+
+    # a solo game: the Assistant's meeple, card and score
+    state = barcelona.new_game(players=1, seed=4)
+    bot = make_bot("greedy", 1)
+    while state.turns < 8:
+        state.apply(bot.choose(state.clone(), 0))
+    view = state.view(0)
+    page.evaluate(RENDER, [view, []])
+    assert page.locator(f'svg#probe [data-meeple="{view["solo"]["meeple"]}"]').count() == 1
+    solo_text = page.locator("svg#probe .bcn-solo").text_content() or ""
+    assert f"Card {view['solo']['card']['number']}" in solo_text
+    assert str(view["solo"]["automa_vp"]) in solo_text
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#probe").screenshot(path=str(ARTIFACTS / "barcelona-solo.png"))
+    assert not page.problems, page.problems
