@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from eixample.games.barcelona import board, scoring
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS
-from eixample.games.barcelona.state import SOURCES, benefit_json
+from eixample.games.barcelona.state import ACTIONS, CITIZENS_CHOICE, ORDER, SOURCES, benefit_json
 from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS
 
 if TYPE_CHECKING:
@@ -143,6 +143,34 @@ def _tile(s: BarcelonaState, kind: str, i: int) -> dict[str, Any]:
     return {"id": ident, "condition": cond, "vp": vp, "text": f"{vp} VP: {t.condition_text[cond]}"}
 
 
+def _catalogue(s: BarcelonaState) -> dict[str, Any]:
+    """Every Modernisme and Sagrada Família tile of the game by id (printed, public)."""
+    t = s.t
+    return {
+        "modernisme": {t.modernisme_ids[i]: _tile(s, "modernisme", i) for i in range(len(t.modernisme_ids))},
+        "sagrada": {
+            t.sagrada_ids[i]: {
+                "id": t.sagrada_ids[i],
+                "level": t.sagrada_level[i],
+                "benefit": benefit_json(t.sagrada_benefit[i]),
+            }
+            for i in range(len(t.sagrada_ids))
+        },
+    }
+
+
+def _decision_target(s: BarcelonaState) -> dict[str, str] | None:
+    """The crossing or building space the pending decision is about, if any."""
+    if s.ended or not s.stack:
+        return None
+    frame = s.stack[-1]
+    if frame[0] in (ORDER, ACTIONS):
+        return {"crossing": board.CROSSINGS[frame[2]]}
+    if frame[0] == CITIZENS_CHOICE:
+        return {"building": board.BUILDING_SPACES[frame[3]].name, "type": BUILDING_TYPES[frame[2]]}
+    return None
+
+
 def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
     t = s.t
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < s.n):
@@ -186,12 +214,8 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
                 "name": t.service_names[i],
                 "effect": SERVICE_EFFECTS[t.service_effect[i]],
                 "left": s.service_left[k],
-                "next_cost": t.service_costs[i][s.service_tile(k)]
-                if s.service_left[k]
-                else None,
-                "next_vp": t.service_vp[i][s.service_tile(k)]
-                if s.service_left[k]
-                else None,
+                "next_cost": t.service_costs[i][s.service_tile(k)] if s.service_left[k] else None,
+                "next_vp": t.service_vp[i][s.service_tile(k)] if s.service_left[k] else None,
                 "built_by": [p for p in range(s.n) if s.services_built[p] >> i & 1],
             }
             for k, i in enumerate(s.services)
@@ -216,6 +240,9 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
             if s.sagrada_offer[i]
         ],
         "sagrada_track": {"top": t.sagrada_top, "slots": list(t.sagrada_slot_level)},
+        "player_board": {"cobblestone_vp": list(t.cobblestone_vp), "passenger_vp": list(t.passenger_vp)},
+        "tiles": _catalogue(s),
+        "decision_target": _decision_target(s),
         "building_stock": {BUILDING_TYPES[k]: s.bld_stock[k] for k in range(4)},
         "player_list": [_player(s, p, viewer) for p in range(s.n)],
         "scores": s.vp[:],
