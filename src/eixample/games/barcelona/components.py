@@ -21,7 +21,7 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -32,16 +32,6 @@ DATA_DIR = Path(__file__).parent / "data"
 Source = Literal["rulebook", "public", "reconstruction"]
 NonNeg = Annotated[int, Field(ge=0)]
 
-ACTION_KINDS = (
-    "cloth_or_coins",
-    "cobblestone",
-    "streets",
-    "intersection",
-    "improve_modernisme",
-    "take_modernisme",
-    "public_service",
-    "tram",
-)
 ActionKind = Literal[
     "cloth_or_coins",
     "cobblestone",
@@ -52,31 +42,11 @@ ActionKind = Literal[
     "public_service",
     "tram",
 ]
+ACTION_KINDS: tuple[str, ...] = get_args(ActionKind)
 
-SERVICE_EFFECTS = ("market", "tram", "intersection", "streets", "cobblestone", "sagrada", "modernisme")
 ServiceEffect = Literal["market", "tram", "intersection", "streets", "cobblestone", "sagrada", "modernisme"]
+SERVICE_EFFECTS: tuple[str, ...] = get_args(ServiceEffect)
 
-CONDITIONS = (
-    "longest_block_line",
-    "cloth_in_warehouse",
-    "coins_in_warehouse",
-    "longest_narrow_line",
-    "intersections_near_3_buildings",
-    "cerda_multiplier",
-    "longest_wide_line",
-    "public_services",
-    "narrow_tiles",
-    "passengers_near_2_buildings",
-    "wide_tiles",
-    "modernisme_markers_top",
-    "passengers",
-    "cobblestones",
-    "intersections",
-    "empty_marker_stacks",
-    "corner_buildings_different_blocks",
-    "modernisme_tiles",
-    "bottom_markers_non_corner",
-)
 Condition = Literal[
     "longest_block_line",
     "cloth_in_warehouse",
@@ -98,6 +68,7 @@ Condition = Literal[
     "modernisme_tiles",
     "bottom_markers_non_corner",
 ]
+CONDITIONS: tuple[str, ...] = get_args(Condition)
 
 
 class Model(BaseModel):

@@ -140,31 +140,6 @@ FIELDS = (
     "solo_deck",
     "solo_drawn",
 )
-LIST_FIELDS = tuple(
-    f
-    for f in FIELDS
-    if f
-    not in {
-        "rng",
-        "street_action",
-        "cerda_tiles",
-        "services",
-        "turn_player",
-        "first_player",
-        "turns",
-        "end_triggered",
-        "ended",
-        "idle_turns",
-        "progress",
-        "floor",
-        "last_actor",
-        "n_actions",
-        "solo",
-        "solo_meeple",
-        "solo_deck",
-        "solo_drawn",
-    }
-)
 TUPLE_ITEM_FIELDS = ("hands", "cross_cit", "bld_tiles", "bld_markers", "sagrada_tiles", "stack")
 
 
