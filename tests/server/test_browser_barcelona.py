@@ -285,3 +285,170 @@ def test_every_board_target_is_clickable(page: Any, server: ServerProcess) -> No
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#probe").screenshot(path=str(ARTIFACTS / "barcelona-solo.png"))
     assert not page.problems, page.problems
+
+
+# -- a solo game from the lobby ------------------------------------------------------------------
+
+ASSISTANT = "Gaudí's Assistant"
+
+
+def expected_headline(solo: dict[str, Any]) -> str:
+    by = abs(solo["margin"])
+    if solo["result"] == "won":
+        return f"You beat {ASSISTANT} by {by} VP" if by else f"You beat {ASSISTANT} on the tie-breakers"
+    if solo["result"] == "lost":
+        return f"{ASSISTANT} beat you by {by} VP" if by else f"{ASSISTANT} wins on the tie-breakers"
+    return f"A shared victory: you and {ASSISTANT} tie"
+
+
+def test_play_solo_from_the_lobby_by_clicks(page: Any, new_server: Callable[..., ServerProcess]) -> None:
+    server = new_server(bot_delay=0.0).start()
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "barcelona")
+    page.select_option("#player-count", "1")
+    assert ASSISTANT in (page.locator("#seat-rows .automa-row").text_content() or "")
+    page.select_option("#options select[data-option='difficulty']", "hard")
+    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
+    page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
+    page.fill("#seed", "11")
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    assert "played by the game" in (page.locator("#invitation-list").text_content() or "")
+    page.click("a.play-link[data-seat='0']")
+    page.wait_for_selector(f"{BOARD}.bcn-board")
+    game_id = re.search(r"/play/([^#?]+)", page.url).group(1)  # type: ignore[union-attr]
+    assert "automa" in (page.locator("#seats .seat-card[data-seat='1']").text_content() or "")
+
+    rng = random.Random(3)
+    played = {"board": 0, "button": 0}
+    fading = 0  # the most log lines of the Assistant appearing one after the other at once
+    while True:
+        page.wait_for_selector(READY)
+        if page.locator("body[data-status='finished']").count():
+            break
+        number = page.locator("body").get_attribute("data-move-number")
+        actions = [a for a in page.locator("#actions button.action").evaluate_all(
+            "buttons => buttons.map((b) => b.dataset.action)") if a]
+        assert actions, "my turn without actions"
+        board_actions = [a for a in actions if a.split()[0] in BOARD_VERBS]
+        action = rng.choice(board_actions if board_actions and rng.random() < 0.85 else actions)
+        played[click_action(page, action)] += 1
+        page.wait_for_selector(f"body:not([data-move-number='{number}'])")
+        fading = max(fading, page.locator("#log li.log-automa.log-new").count())
+
+    page.wait_for_selector("#final:not([hidden])")
+    record = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=10).json()
+    engine = barcelona.replay(record)
+    assert engine.is_terminal() and record["players"] == 1 and record["options"]["difficulty"] == "hard"
+    solo = engine.view(0)["solo"]
+    # the final scores shown: the points table, the seat cards and the board's panel
+    shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
+    assert shown == engine.scores() == [solo["player_vp"], solo["automa_vp"]]
+    assert page.locator("#seats .seat-score").all_inner_texts() == [f"{vp} pts" for vp in engine.scores()]
+    assert page.locator("#winners").inner_text() == expected_headline(solo)
+    assert page.locator("#final").get_attribute("data-outcome") == solo["result"]
+    assert f"margin {solo['margin']:+d}" in page.locator("#result-detail").inner_text()
+    banner = page.locator(f"{BOARD} .solo-result")
+    assert banner.get_attribute("data-result") == solo["result"]
+    assert expected_headline(solo) in (banner.text_content() or "")
+    assert page.locator(f'{BOARD} [data-meeple="{solo["meeple"]}"]').count() == 1
+    # the Assistant's turns are in the log, one step a line, each line appearing after the last
+    log = page.locator("#log li").all_inner_texts()
+    assert log[-1].startswith("Final scores: you ")
+    assert page.locator("#log li.log-automa").count() == sum(
+        line.startswith(f"{ASSISTANT} ") for line in engine.view(0)["log"])
+    assert fading >= 3
+    assert played["board"] > played["button"] > 0
+    screenshot(page, "barcelona-solo-end.png")
+    assert not page.problems, page.problems
+
+
+# -- what the board reads from the view ----------------------------------------------------------
+
+def find_view_features() -> dict[str, dict[str, Any]]:
+    """Views with a crossing and a building as the decision's target, and one at the end of a game
+    with Modernisme tiles in project spaces and Sagrada Família tiles taken."""
+    found: dict[str, dict[str, Any]] = {}
+    for seed in range(1, 40):
+        state = barcelona.new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            target = state.view(state.current_player())["decision_target"] or {}
+            for key in ("crossing", "building"):
+                if key in target and key not in found:
+                    found[key] = state.view(state.current_player())
+            state.apply(rng.choice(state.legal_actions()))
+        view = state.view(None)
+        players = view["player_list"]
+        projects = any(space["tile"] for p in players for space in p["modernisme"])
+        if projects and any(p["sagrada_tiles"] for p in players):
+            found.setdefault("tiles", view)
+        if len(found) == 3:
+            return found
+    raise AssertionError(f"not found: {sorted({'crossing', 'building', 'tiles'} - found.keys())}")
+
+
+def test_board_reads_tiles_rows_and_target_from_the_view(page: Any, server: ServerProcess) -> None:
+    with server.client() as api:
+        game = create_game(api, "barcelona", [{"name": "Ana"}, {"name": "Biel"}], seed=3)
+    page.goto(game["spectator_link"])
+    page.wait_for_selector(f"{BOARD}.bcn-board")
+    found = find_view_features()
+
+    # the decision's target is ringed
+    for key in ("crossing", "building"):
+        view = found[key]
+        page.evaluate(RENDER, [view, []])
+        where = view["decision_target"][key]
+        ring = page.locator(f'svg#probe .decision-target[data-decision-target="{where}"]')
+        assert ring.count() == 1, (key, view["decision_target"])
+        assert page.locator("svg#probe .decision-target").count() == 1
+
+    # tiles named by id on the player boards come from the view's catalogue
+    view = found["tiles"]
+    player = next(p for p in view["player_list"] if any(space["tile"] for space in p["modernisme"]))
+    tile_id = next(space["tile"] for space in player["modernisme"] if space["tile"])
+    changed = {"vp": 9, "condition": "made_up", "text": "9 VP: a changed tile"}
+    view["tiles"]["modernisme"][tile_id].update(changed)
+    holder = next(p for p in view["player_list"] if p["sagrada_tiles"])
+    sagrada_id = holder["sagrada_tiles"][0]
+    view["tiles"]["sagrada"][sagrada_id]["benefit"] = {"vp": 42}
+    # and the printed VP rows of the player boards from `player_board`
+    passenger_vp = [0, 5, 15, 25, 35, 45]
+    view["player_board"] = {"cobblestone_vp": [0, 10, 20, 30, 40, 50, 60], "passenger_vp": passenger_vp}
+    page.evaluate(RENDER, [view, []])
+    boards = "svg#probe .bcn-player"
+    project = page.locator(f'{boards}[data-seat="{player["seat"]}"] .project', has_text=tile_id).first
+    assert "9 VP" in (project.text_content() or "")
+    assert "a changed tile" in (project.locator("title").first.text_content() or "")
+    titles = page.locator(f'svg#probe .bcn-player[data-seat="{holder["seat"]}"] title').all_text_contents()
+    assert any(sagrada_id in t and "42 VP" in t for t in titles), titles
+    for entry in view["player_list"]:
+        board = page.locator(f'svg#probe .bcn-player[data-seat="{entry["seat"]}"]')
+        removed = 6 - entry["cobblestones_left"]
+        cobbles = board.locator('[data-next="cobblestone"]').text_content() or ""
+        assert f"{removed * 10} VP now" in cobbles
+        if removed < 6:
+            assert f"next one: {(removed + 1) * 10} VP (+10)" in cobbles
+        placed = sum(p["placed"] for p in entry["passengers"])
+        passengers = board.locator('[data-next="passenger"]').text_content() or ""
+        assert passengers.startswith(f"{passenger_vp[placed]} VP")
+        if placed < 5:
+            assert f"next {passenger_vp[placed + 1]}" in passengers
+
+    # the result of a solo game in words, for the page shell
+    state = barcelona.new_game(players=1, seed=4)
+    view = state.view(0)
+    summary = page.evaluate(
+        """async ([view, results]) => {
+          const module = await import('/static/games/barcelona.js');
+          return results.map(([result, margin]) => module.resultSummary(
+            {...view, solo: {...view.solo, result, margin}}, {seat: 0, seats: []}));
+        }""",
+        [view, [["won", 7], ["lost", -12], ["tied", 0], ["won", 0], [None, 3]]],
+    )
+    assert [s and s["headline"] for s in summary] == [
+        f"You beat {ASSISTANT} by 7 VP", f"{ASSISTANT} beat you by 12 VP",
+        f"A shared victory: you and {ASSISTANT} tie", f"You beat {ASSISTANT} on the tie-breakers", None,
+    ]
+    assert not page.problems, page.problems

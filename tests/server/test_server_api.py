@@ -72,8 +72,9 @@ def test_create_gives_links_with_secret_tokens(api: httpx.Client, server: Server
     ("body", "status", "words"),
     [
         ({"game": "chess", "seats": PEOPLE}, 422, ["unknown game 'chess'"]),
-        ({"game": "tictactoe", "seats": PEOPLE[:1]}, 422, ["seats"]),
-        ({"game": "tictactoe", "seats": PEOPLE * 3}, 422, ["seats"]),
+        ({"game": "tictactoe", "seats": PEOPLE[:1]}, 422, ["2 players, not 1"]),
+        ({"game": "tictactoe", "seats": PEOPLE * 3}, 422, ["2 players, not 6"]),
+        ({"game": "tictactoe", "seats": []}, 422, ["seats"]),
         ({"game": "tictactoe", "seats": [*PEOPLE, {"kind": "person"}]}, 422, ["2 players, not 3"]),
         ({"game": "tictactoe", "seats": [{"kind": "alien"}, {}]}, 422, ["seats.0.kind"]),
         ({"game": "tictactoe", "seats": [{"kind": "bot", "bot": "no such bot"}, {}]}, 422, ["seats.0.bot"]),

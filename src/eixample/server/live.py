@@ -15,6 +15,11 @@ from eixample.server.bots import Bot
 from eixample.server.db import SeatData
 
 SEAT_LETTERS = "ABCDEFGH"
+MAX_SEATS = len(SEAT_LETTERS)
+"""The most seats a request may ask for; each game's own bounds are checked on creation."""
+AUTOMA = "automa"
+"""The kind of a seat the game plays itself (a solo game's opponent): it has no token and never
+decides through the server."""
 MAX_PENDING = 256
 """Messages a client may leave unread before the server drops it (it reconnects and gets the
 whole current view)."""
@@ -98,6 +103,8 @@ class LiveGame:
         return "running"
 
     def seat_label(self, seat: int) -> str:
+        if not 0 <= seat < len(self.seats):
+            return f"seat {SEAT_LETTERS[seat]}" if 0 <= seat < MAX_SEATS else f"seat {seat}"
         info = self.seats[seat]
         return f"{info.name} ({SEAT_LETTERS[seat]})"
 

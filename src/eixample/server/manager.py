@@ -27,7 +27,7 @@ from eixample.core.registry import game_names, get_game
 from eixample.server import bots, views
 from eixample.server.db import GameData, SeatData, StaleWriteError, Store, now, token_digest
 from eixample.server.errors import ApiError, bad_request, conflict, forbidden, not_found
-from eixample.server.live import SEAT_LETTERS, Connection, LiveGame
+from eixample.server.live import AUTOMA, SEAT_LETTERS, Connection, LiveGame
 from eixample.server.schemas import CreateGame
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,23 @@ def status_of(seats: list[SeatData], finished: bool) -> str:
     if any(seat.kind == "person" and not seat.joined for seat in seats):
         return "open"
     return "running"
+
+
+_SOLO_OPPONENTS: dict[str, list[str]] = {}
+
+
+def solo_opponents(game: Game) -> list[str]:
+    """The names of the seats a one-seat game plays itself (empty if the game needs 2 players)."""
+    if game.min_players > 1:
+        return []
+    if game.name not in _SOLO_OPPONENTS:
+        try:
+            names = views.automa_names(game.new_game(1, 0), 1)
+        except Exception:
+            log.exception("cannot set up a one-seat game of %s", game.name)
+            names = []
+        _SOLO_OPPONENTS[game.name] = names
+    return list(_SOLO_OPPONENTS[game.name])
 
 
 def result_of(state: State) -> dict[str, Any] | None:
@@ -116,6 +133,7 @@ class GameManager:
                     "max_players": game.max_players,
                     "options": [name for name in game.option_names() if name not in SERVER_ONLY_OPTIONS],
                     "renderer": renderer_url(game.name),
+                    "automa": solo_opponents(game),
                 }
             )
         return {"games": games, "bots": list(bots.SUGGESTED_SPECS), "bots_available": bots.ai_available()}
@@ -176,6 +194,10 @@ class GameManager:
                 tokens.append(token)
                 name = spec.name or f"Player {letter}"
                 seats.append(SeatData(index, "person", name, None, token_digest(token)))
+        # a solo game's opponent sits at the table with a seat of its own, played by the game
+        for index, name in enumerate(views.automa_names(state, players), start=players):
+            tokens.append(None)
+            seats.append(SeatData(index, AUTOMA, name, None, None, True))
 
         game_id = secrets.token_urlsafe(8)
         while game_id in self.games or await self._db(self.store.game_exists, game_id):

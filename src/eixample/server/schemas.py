@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, model_validator
 
+from eixample.server.live import MAX_SEATS
+
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f<>]*$")]
 BOT_SPEC = r"^[A-Za-z][A-Za-z0-9_\-]*(:[A-Za-z0-9_.=\-]+)*$"
 BotSpec = Annotated[str, Field(min_length=1, max_length=100, pattern=BOT_SPEC)]
@@ -34,7 +36,14 @@ class SeatSpec(Strict):
 
 class CreateGame(Strict):
     game: Annotated[str, Field(min_length=1, max_length=64, description="a game name from /api/catalog")]
-    seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=4)]
+    seats: Annotated[
+        list[SeatSpec],
+        Field(
+            min_length=1,
+            max_length=MAX_SEATS,
+            description="one per player, as many as the game allows (its min_players to max_players)",
+        ),
+    ]
     options: dict[str, JsonValue] = Field(default_factory=dict, description="game options, by name")
     seed: Annotated[
         int | None, Field(ge=0, lt=2**63, description="random seed; drawn at random if omitted")
@@ -91,7 +100,7 @@ class ErrorOut(BaseModel):
 class SeatOut(BaseModel):
     seat: int
     letter: str
-    kind: str
+    kind: str = Field(description='"person", "bot", or "automa" (a seat the game plays itself)')
     name: str
     bot: str | None
     joined: bool
@@ -173,6 +182,9 @@ class CatalogGameOut(BaseModel):
     max_players: int
     options: list[str]
     renderer: str | None = Field(description="URL of the board renderer module, if the game has one")
+    automa: list[str] = Field(
+        description="in a one-seat game, the names of the seats the game plays itself (its automa)"
+    )
 
 
 class CatalogOut(BaseModel):

@@ -14,7 +14,7 @@ from typing import Any
 
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.server.db import GameData, SeatData
-from eixample.server.live import SEAT_LETTERS, LiveGame
+from eixample.server.live import AUTOMA, SEAT_LETTERS, LiveGame
 
 
 def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
@@ -101,18 +101,35 @@ def replay_message(live: LiveGame, step: int, state: State) -> JsonDict:
 def seats_public(seats: list[SeatData], connected: set[int] | None = None) -> list[JsonDict]:
     out: list[JsonDict] = []
     for info in seats:
+        played_here = info.kind in ("bot", AUTOMA)
         entry: JsonDict = {
             "seat": info.seat,
             "letter": SEAT_LETTERS[info.seat],
             "kind": info.kind,
             "name": info.name,
             "bot": info.bot,
-            "joined": info.joined or info.kind == "bot",
+            "joined": info.joined or played_here,
         }
         if connected is not None:
-            entry["connected"] = info.kind == "bot" or info.seat in connected
+            entry["connected"] = played_here or info.seat in connected
         out.append(entry)
     return out
+
+
+def automa_names(state: State, seats: int) -> list[str]:
+    """The seats a game plays itself: a solo game has more players at the table
+    (`state.num_players`) than seats were asked for. Each is named as its `player_list` entry of
+    the public view names it, if the view has one."""
+    extra = range(seats, min(state.num_players, len(SEAT_LETTERS)))
+    if not extra:
+        return []
+    players = state.view(None).get("player_list")
+    names = []
+    for seat in extra:
+        entry = players[seat] if isinstance(players, list) and seat < len(players) else None
+        name = entry.get("name") if isinstance(entry, dict) else None
+        names.append(str(name)[:40] if isinstance(name, str) and name else f"Automa {SEAT_LETTERS[seat]}")
+    return names
 
 
 def _utc(moment: datetime) -> str:

@@ -22,7 +22,7 @@ from eixample.games.barcelona.state import BarcelonaState
 class Barcelona:
     name = "barcelona"
     title = "Barcelona"
-    min_players = 2
+    min_players = 1
     max_players = 4
 
     def new_game(self, players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:

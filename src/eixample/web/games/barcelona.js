@@ -2,7 +2,14 @@
 // blocks, trams, passengers, Building Bonus tiles and the Action tiles at the street ends), the
 // information strip (round, scores, bag), the Cerdà track and Cerdà Scoring tiles, the side board
 // (Modernisme offer, Public Services, Sidewalk, Sagrada Família offer), the three Citizen tracks
-// and every player board; in a solo game also Gaudí's Assistant's card and meeple.
+// and every player board; in a solo game also a panel for Gaudí's Assistant (its card, meeple, score
+// with the difficulty multiplier and, at the end, the result) and its meeple in the city.
+//
+// Everything comes from the view: tiles named only by id (on the player boards) from its catalogue
+// `tiles`, the printed VP rows of the player boards (what the next cobblestone or passenger would
+// score) from `player_board`, and the crossing or building space the pending decision is about,
+// ringed, from `decision_target`. `resultSummary(view, {seat, seats})` words a finished solo game's
+// result for the page shell.
 //
 // Legal actions whose target is on the table are drawn as clickable elements carrying
 // data-action="<action text>": crossings (place, intersection), street spaces (street, tram),
@@ -60,6 +67,8 @@ const BUILDINGS = {
 
 const SECTIONS = ["1870s", "1888", "Early 20th c."];
 
+// Short wordings of the scoring conditions for the small tile faces; a tile's full text (from the
+// view) is in its tooltip, and a condition missing here shows that text.
 const CONDITIONS = {
   longest_block_line: "per block in your longest line of blocks",
   cloth_in_warehouse: "per cloth in warehouse (max 5)",
@@ -80,17 +89,6 @@ const CONDITIONS = {
   corner_buildings_different_blocks: "per Corner Building, different blocks",
   modernisme_tiles: "per Modernisme tile owned",
   bottom_markers_non_corner: "per bottom marker (not Corner)",
-};
-
-// The Modernisme tiles of the standard data set, for tiles taken before this page saw them in
-// the offer (a player's board names only the tile id). Texts seen in the offer take precedence.
-const STANDARD_MODERNISME = {
-  MT01: ["longest_block_line", 2], MT02: ["cloth_in_warehouse", 2], MT03: ["coins_in_warehouse", 2],
-  MT04: ["longest_narrow_line", 2], MT05: ["intersections_near_3_buildings", 3], MT06: ["cerda_multiplier", 2],
-  MT07: ["longest_wide_line", 2], MT08: ["narrow_tiles", 1], MT09: ["passengers_near_2_buildings", 3],
-  MT10: ["wide_tiles", 2], MT11: ["modernisme_markers_top", 2], MT12: ["passengers", 2],
-  MT13: ["cobblestones", 2], MT14: ["intersections", 2], MT15: ["empty_marker_stacks", 3],
-  MT16: ["corner_buildings_different_blocks", 3], MT17: ["modernisme_tiles", 2], MT18: ["bottom_markers_non_corner", 2],
 };
 
 const SERVICE_NAMES = {
@@ -125,8 +123,6 @@ const SERVICE_EFFECTS = {
 
 // -- state kept between redraws -------------------------------------------------------------------
 
-const tileTexts = new Map(); // Modernisme / Cerdà tile id -> {condition, vp, text}
-const sagradaTiles = new Map(); // Sagrada Família tile id -> {level, benefit}
 const local = { key: "", take: null, buildSpace: null };
 let lastCall = null;
 let stylesheetAdded = false;
@@ -391,7 +387,6 @@ function redraw() {
 export function render(root, view, { legalActions = [], onAction = () => {}, seat = null, seats = [], selected = null } = {}) {
   ensureStylesheet();
   lastCall = [root, view, { legalActions, onAction, seat, seats, selected }];
-  learnTiles(view);
   const legal = parseLegal(legalActions);
   const key = legalActions.join("|");
   if (key !== local.key) {
@@ -424,12 +419,13 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
     take,
     buildSpace,
     names: seatNames(view, seats),
+    seats,
     root,
   };
 
   const rows = Math.ceil(players.length / 2);
-  const soloHeight = view.solo ? 78 : 0;
-  const height = BOARDS_Y + rows * (BOARD_H + 8) + soloHeight + 4;
+  const boardsY = BOARDS_Y + (view.solo ? 78 : 0);
+  const height = boardsY + rows * (BOARD_H + 8) + 4;
   root.setAttribute("viewBox", `0 0 ${W} ${height}`);
   root.setAttribute("preserveAspectRatio", "xMidYMin meet");
   root.classList.add("bcn-board");
@@ -453,13 +449,13 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
   drawSidewalk(ctx, group(root, { class: "bcn-sidewalk" }));
   drawSagradaOffer(ctx, group(root, { class: "bcn-sagrada-offer" }));
   drawTracks(ctx, group(root, { class: "bcn-tracks" }));
+  if (view.solo) drawSolo(ctx, group(root, { class: "bcn-solo" }), BOARDS_Y);
   const order = boardOrder(players.length, viewer);
   order.forEach((index, k) => {
     const x = 6 + (k % 2) * (BOARD_W + 8);
-    const y = BOARDS_Y + Math.floor(k / 2) * (BOARD_H + 8);
+    const y = boardsY + Math.floor(k / 2) * (BOARD_H + 8);
     drawPlayerBoard(ctx, players[index], x, y);
   });
-  if (view.solo) drawSolo(ctx, group(root, { class: "bcn-solo" }), BOARDS_Y + rows * (BOARD_H + 8));
   if (buildSpace) drawBuildChoice(ctx, group(root, { class: "bcn-choice" }), buildSpace);
   return Array.from(ctx.handled);
 }
@@ -480,18 +476,10 @@ function seatNames(view, seats) {
   return names;
 }
 
-function learnTiles(view) {
-  for (const tile of (view.modernisme && view.modernisme.offer) || []) {
-    if (tile && tile.id) tileTexts.set(tile.id, tile);
-  }
-  for (const tile of view.cerda_scoring || []) if (tile && tile.id) tileTexts.set(tile.id, tile);
-  for (const tile of view.sagrada_offer || []) if (tile && tile.id) sagradaTiles.set(tile.id, tile);
-}
-
-function tileInfo(id) {
-  if (tileTexts.has(id)) return tileTexts.get(id);
-  const known = STANDARD_MODERNISME[id];
-  return known ? { id, condition: known[0], vp: known[1], text: `${known[1]} VP ${CONDITIONS[known[0]]}` } : null;
+// A tile named only by its id (on a player board), from the view's catalogue of the game's tiles.
+function catalogueTile(view, kind, id) {
+  const tiles = (view.tiles && view.tiles[kind]) || {};
+  return Object.prototype.hasOwnProperty.call(tiles, id) ? tiles[id] : null;
 }
 
 function describe(view, names) {
@@ -637,9 +625,15 @@ function drawCity(ctx, g) {
       }
     }
   }
-  const building = /building on (B\d\d[UL]?)/.exec(view.decision || "");
-  if (building && view.decision_kind === "building_citizens" && blockShapes.has(building[1])) {
-    svg("polygon", { points: blockShapes.get(building[1]).map((p) => p.join(",")).join(" "), class: "acting-crossing" }, blocks);
+  const decided = view.decision_target || {};
+  if (decided.building && blockShapes.has(decided.building)) {
+    const type = BUILDINGS[decided.type] ? BUILDINGS[decided.type].label : decided.type;
+    const ring = svg("polygon", {
+      points: blockShapes.get(decided.building).map((p) => p.join(",")).join(" "),
+      class: "decision-target",
+      "data-decision-target": decided.building,
+    }, blocks);
+    tip(ring, `The decision is about the ${type || ""} Building on ${decided.building}`);
   }
   // street spaces: printed benefits, Street tiles, passengers
   const spaces = group(g, { class: "spaces" });
@@ -656,10 +650,14 @@ function drawCity(ctx, g) {
   const crossings = group(g, { class: "crossings" });
   for (const crossing of city.crossings || []) drawCrossing(crossings, crossing, ctx);
   if (view.solo && view.solo.meeple) drawMeeple(crossings, view.solo.meeple);
-  const here = /crossing (C\d\d)/.exec(view.decision || "");
-  if (here && view.decision_kind === "actions") {
-    const point = crossingPoint(here[1]);
-    if (point) svg("polygon", { points: octagon(point[0], point[1], CROSS_R + 5), class: "acting-crossing" }, crossings);
+  const point = decided.crossing ? crossingPoint(decided.crossing) : null;
+  if (point) {
+    const ring = svg("polygon", {
+      points: octagon(point[0], point[1], CROSS_R + 5),
+      class: "decision-target",
+      "data-decision-target": decided.crossing,
+    }, crossings);
+    tip(ring, `The decision is about crossing ${decided.crossing}`);
   }
   // Action tiles at the street ends
   const ends = group(g, { class: "street-ends" });
@@ -1208,11 +1206,15 @@ function drawPlayerBoard(ctx, player, x, y) {
       text(h, 331 + k * 19, 19, "?", { class: "tok-letter", "font-size": 9, fill: "#444" });
     }
   }
-  text(g, BOARD_W - 10, 21, `${player.vp} VP`, { class: "board-vp", "text-anchor": "end" });
+  const solo = ctx.view.solo;
+  if (solo && solo.seat === seat) {
+    text(g, BOARD_W - 10, 21, `${solo.automa_vp} VP`, { class: "board-vp", "text-anchor": "end" });
+    text(g, 236, 20, `${player.vp} VP × ${solo.multiplier_percent}% =`, { class: "board-small" });
+  } else text(g, BOARD_W - 10, 21, `${player.vp} VP`, { class: "board-vp", "text-anchor": "end" });
   text(g, BOARD_W - 82, 20, `Cerdà ×${player.cerda_multiplier}`, { class: "board-small", "text-anchor": "end" });
 
-  drawWarehouse(g, player);
-  drawTramArea(g, player);
+  drawWarehouse(ctx, g, player);
+  drawTramArea(ctx, g, player);
   drawIntersections(g, player);
   drawStacks(g, player);
   drawProjects(ctx, g, player, mine);
@@ -1226,9 +1228,33 @@ function section(parent, x, y, w, h, title, note = "") {
   if (note) text(parent, x + w - 6, y + 12, note, { class: "section-note", "text-anchor": "end" });
 }
 
-function drawWarehouse(g, player) {
+// A printed VP row of the player board (view.player_board): what the next piece taken from it
+// would score, once `taken` pieces are gone. Null without a row.
+function nextOnRow(row, taken) {
+  if (!Array.isArray(row) || !row.length) return null;
+  const now = row[Math.min(Math.max(taken, 0), row.length - 1)];
+  const next = taken + 1 < row.length ? row[taken + 1] : null;
+  return { now, next, gain: next === null ? null : next - now };
+}
+
+function nextText(info) {
+  if (!info) return "";
+  return info.next === null ? "none left" : `next one: ${info.next} VP (+${info.gain})`;
+}
+
+// A small printed VP cell: dark once uncovered, outlined when it is the next one.
+function vpCell(parent, x, y, w, h, vp, state) {
+  const fill = state === "shown" ? "#263238" : state === "next" ? "#fff8d8" : "#f3efe6";
+  svg("rect", { x, y, width: w, height: h, rx: 2.5, fill, stroke: state === "next" ? "#000" : "#b3a78e", "stroke-width": state === "next" ? 1.6 : 0.8 }, parent);
+  text(parent, x + w / 2, y + h - 3, `${vp}VP`, { class: state === "shown" ? "chip-text light" : "chip-text", "font-size": 7.5, fill: state === "shown" ? "#fff" : "#3b2f1b" });
+}
+
+function drawWarehouse(ctx, g, player) {
   const x = 14;
   const y = 36;
+  const row = (ctx.view.player_board || {}).cobblestone_vp;
+  const removed = Array.isArray(row) ? row.length - 1 - player.cobblestones_left : 0;
+  const info = nextOnRow(row, removed);
   const total = Math.min(12, player.capacity + player.cobblestones_left);
   section(g, x, y, 284, 64, "Warehouse", `${player.coins} coins · ${player.cloth} cloth · room ${player.capacity}`);
   const items = [];
@@ -1243,33 +1269,56 @@ function drawWarehouse(g, player) {
     svg("rect", { x: sx, y: sy, width: w - 2, height: 24, rx: 3, fill: open ? "#fff" : "url(#bcn-stone)", stroke: open ? "#b3a78e" : "#6f6a62", "stroke-width": 1 }, s);
     if (items[i] === "coin") coin(s, sx + (w - 2) / 2, sy + 12, 8, "");
     else if (items[i] === "cloth") cloth(s, sx + (w - 2) / 2, sy + 12, 7.5, "");
-    if (!open && !items[i]) tip(s, "a cobblestone still in the Warehouse");
+    if (!open && !items[i]) {
+      // the VP printed under this cobblestone: shown once it and those left of it are removed
+      const k = i - player.capacity;
+      const vp = Array.isArray(row) ? row[removed + 1 + k] : undefined;
+      if (vp === undefined) tip(s, "a cobblestone still in the Warehouse");
+      else {
+        tip(s, `a cobblestone still in the Warehouse: with it removed the Warehouse shows ${vp} VP${k === 0 ? " (the next one)" : ""}`);
+        vpCell(s, sx + 1.5, sy + 12, w - 5, 11, vp, k === 0 ? "next" : "hidden");
+      }
+    }
   }
-  text(g, x + 6, y + 57, `cobblestones left ${player.cobblestones_left} · they score ${player.cobblestone_vp_now} VP now`, { class: "board-small" });
+  const now = info ? info.now : player.cobblestone_vp_now;
+  const parts = [`cobblestones: ${player.cobblestones_left} left`, `${now} VP now`];
+  if (info && info.next !== null) parts.push(nextText(info));
+  text(g, x + 6, y + 57, parts.join(" · "), { class: "board-small", "data-next": "cobblestone" });
 }
 
-function drawTramArea(g, player) {
+function drawTramArea(ctx, g, player) {
   const x = 304;
   const y = 36;
   const seat = player.seat;
-  section(g, x, y, 178, 64, "Tram & passengers", `${player.passenger_vp_now} VP now`);
+  const row = (ctx.view.player_board || {}).passenger_vp;
+  const placed = (player.passengers || []).filter((passenger) => passenger.placed).length;
+  const info = nextOnRow(row, placed);
+  const now = info ? info.now : player.passenger_vp_now;
+  section(g, x, y, 178, 64, "Passengers", "");
+  text(g, x + 172, y + 12, info && info.next !== null ? `${now} VP · next ${info.next} (+${info.gain})` : `${now} VP now`, {
+    class: "section-note",
+    "text-anchor": "end",
+    "data-next": "passenger",
+  });
   if (!player.tram) drawTram(g, seat, x + 20, y + 31, "Tram still on the player board");
   else text(g, x + 20, y + 35, player.tram, { class: "board-small", "text-anchor": "middle" });
   (player.passengers || []).forEach((passenger, k) => {
     const px = x + 46 + k * 26;
-    const p = tip(group(g, {}), `Passenger ${k + 1}: costs ${passenger.coin} coin, ${passenger.cloth} cloth${passenger.placed ? " (placed)" : ""}`);
-    svg("rect", { x: px, y: y + 18, width: 24, height: 42, rx: 3, fill: passenger.placed ? "#efece5" : "#fff", stroke: "#b3a78e" }, p);
-    if (!passenger.placed) drawPassenger(p, seat, px + 12, y + 29);
-    else text(p, px + 12, y + 33, "✓", { class: "board-small", "text-anchor": "middle" });
+    const vp = Array.isArray(row) ? row[k + 1] : undefined;
+    const label = `Passenger ${k + 1}: costs ${passenger.coin} coin, ${passenger.cloth} cloth${passenger.placed ? " (placed)" : ""}`;
+    const p = tip(group(g, {}), vp === undefined ? label : `${label}; with it placed the board shows ${vp} VP`);
+    svg("rect", { x: px, y: y + 17, width: 24, height: 31, rx: 3, fill: passenger.placed ? "#efece5" : "#fff", stroke: "#b3a78e" }, p);
+    if (!passenger.placed) drawPassenger(p, seat, px + 12, y + 25);
+    else text(p, px + 12, y + 29, "✓", { class: "board-small", "text-anchor": "middle" });
     const costs = [];
     if (passenger.coin) costs.push(["coin", passenger.coin]);
     if (passenger.cloth) costs.push(["cloth", passenger.cloth]);
     costs.forEach(([kind, n], j) => {
-      const cy0 = y + 46 + (costs.length > 1 ? (j ? 6 : -4) : 0);
-      const cx0 = px + 12 + (costs.length > 1 ? (j ? 5 : -5) : 0);
-      if (kind === "coin") coin(p, cx0, cy0, 5.5, n);
-      else cloth(p, cx0, cy0, 5, n);
+      const cx0 = px + 12 + (costs.length > 1 ? (j ? 5.5 : -5.5) : 0);
+      if (kind === "coin") coin(p, cx0, y + 41, 5, n);
+      else cloth(p, cx0, y + 41, 4.5, n);
     });
+    if (vp !== undefined) vpCell(p, px, y + 50, 24, 11, vp, k < placed ? "shown" : k === placed ? "next" : "hidden");
   });
 }
 
@@ -1335,7 +1384,7 @@ function drawProjects(ctx, g, player, mine) {
     const sx = x + 6 + k * 92.5;
     const sy = y + 16;
     const s = group(g, { class: "project", "data-project": n });
-    const info = space.tile ? tileInfo(space.tile) : null;
+    const info = space.tile ? catalogueTile(ctx.view, "modernisme", space.tile) : null;
     if (space.tile) {
       tip(s, `${space.tile}: ${info ? info.text : "Modernisme tile"} (×${space.multiplier} now)`);
       drawModernismeTile(s, sx, sy, 62, 44, info ? { ...info, id: space.tile } : { id: space.tile, vp: "?", condition: "", text: "" });
@@ -1389,7 +1438,7 @@ function drawSagradaTrack(ctx, g, player) {
       tile = (player.sagrada_tiles || [])[taken];
       taken += 1;
       label += `: tile slot of level ${level}${tile ? `, ${tile} taken` : ""}`;
-      const known = tile && sagradaTiles.get(tile);
+      const known = tile && catalogueTile(ctx.view, "sagrada", tile);
       if (known) label += ` (${benefitText(known.benefit)})`;
     }
     tip(c, label);
@@ -1417,9 +1466,18 @@ function drawBuiltServices(ctx, g, player) {
 
 // -- the solo opponent ------------------------------------------------------------------------------------
 
+const OUTCOME_FILL = { won: "#d8efd9", lost: "#f6d5cf", tied: "#f6ecc8" };
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
 function drawSolo(ctx, g, y) {
   const solo = ctx.view.solo;
-  panel(g, 4, y, W - 8, 72, `${solo.opponent || "Gaudí's Assistant"} — ${solo.difficulty} (${solo.multiplier_percent}% of its VP)`, "");
+  const name = solo.opponent || "Gaudí's Assistant";
+  const player = solo.seat === 0 ? 1 : 0;
+  const you = ctx.viewer === player ? "You" : ctx.names[player] || "The player";
+  panel(g, 4, y, W - 8, 72, `${name} — ${solo.difficulty}: its VP count ${solo.multiplier_percent}%`, "its turn runs right after yours; every step is in the log");
   const card = solo.card;
   const cx0 = 16;
   const cy0 = y + 22;
@@ -1430,14 +1488,47 @@ function drawSolo(ctx, g, y) {
     text(c, cx0 + 8, cy0 + 34, card.title, { class: "info-text" });
     const arrow = { north: 0, east: 90, south: 180, west: 270 }[card.direction] ?? 0;
     svg("path", { d: `M${cx0 + 130} ${cy0 + 10} l8 14 h-5 v12 h-6 v-12 h-5 z`, fill: "#333", transform: `rotate(${arrow} ${cx0 + 130} ${cy0 + 23})` }, c);
+    text(c, cx0 + 112, cy0 + 17, card.direction, { class: "board-tiny", "text-anchor": "end" });
   } else text(c, cx0 + 8, cy0 + 26, "no card yet", { class: "info-text" });
-  text(g, 186, y + 36, `Meeple on ${solo.meeple}`, { class: "info-text" });
-  text(g, 186, y + 54, `Deck: ${solo.deck_left} left · drawn ${(solo.drawn || []).join(", ") || "none"}`, { class: "info-text" });
-  text(g, 470, y + 36, `You ${solo.player_vp} VP`, { class: "info-strong" });
-  text(g, 470, y + 54, `Assistant ${solo.automa_vp} VP (${solo.automa_vp_before_multiplier} × ${solo.multiplier_percent}%)`, { class: "info-text" });
-  const margin = solo.margin > 0 ? `+${solo.margin}` : String(solo.margin);
-  text(g, 760, y + 36, `Margin ${margin}`, { class: "info-strong" });
-  if (solo.result) text(g, 760, y + 54, { won: "You win", lost: "The Assistant wins", tied: "A shared victory" }[solo.result] || solo.result, { class: "info-alert" });
+  text(g, 178, y + 36, `Meeple on ${solo.meeple}`, { class: "info-text" });
+  text(g, 178, y + 54, `Deck: ${solo.deck_left} left · drawn ${(solo.drawn || []).join(", ") || "none"}`, { class: "info-text" });
+  const scores = group(g, { class: "solo-scores" });
+  text(scores, 352, y + 36, `${you} ${solo.player_vp} VP`, { class: "info-strong" });
+  text(scores, 352, y + 54, `${name} ${solo.automa_vp} VP (${solo.automa_vp_before_multiplier} × ${solo.multiplier_percent}%)`, { class: "info-text" });
+  const bx = 600;
+  const banner = group(g, { class: "solo-result", "data-result": solo.result || "playing" });
+  if (solo.result) {
+    const summary = resultSummary(ctx.view, { seat: ctx.viewer, seats: ctx.seats });
+    svg("rect", { x: bx, y: y + 20, width: W - 14 - bx, height: 46, rx: 6, fill: OUTCOME_FILL[solo.result] || "#eee", stroke: "#3b2f1b", "stroke-width": 1.5 }, banner);
+    text(banner, bx + 10, y + 39, summary.headline, { class: "solo-headline" });
+    text(banner, bx + 10, y + 57, `margin ${signed(solo.margin)} VP · ${solo.difficulty}`, { class: "info-text" });
+  } else {
+    const lead = solo.margin > 0 ? `${you} lead${you === "You" ? "" : "s"} by ${solo.margin}` : solo.margin < 0 ? `${you} trail${you === "You" ? "" : "s"} by ${-solo.margin}` : "Level";
+    text(banner, bx, y + 36, `Margin ${signed(solo.margin)} VP`, { class: "info-strong" });
+    text(banner, bx, y + 54, lead, { class: "info-text" });
+  }
+}
+
+// The outcome of a finished solo game in words, for the page shell's "Game over" panel (and the
+// banner above): whether the player beat the Assistant, and by how much. Null before the end.
+export function resultSummary(view, { seat = null, seats = [] } = {}) {
+  const solo = view && view.solo;
+  if (!solo || !solo.result) return null;
+  const name = solo.opponent || "Gaudí's Assistant";
+  const player = solo.seat === 0 ? 1 : 0;
+  const viewer = Number.isInteger(view.viewer) ? view.viewer : seat;
+  const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === player) : null;
+  const mine = viewer === player;
+  const who = mine ? "You" : (entry && entry.name) || "The player";
+  const by = Math.abs(solo.margin);
+  let headline;
+  if (solo.result === "won") {
+    headline = by ? `${who} beat ${name} by ${by} VP` : `${who} beat ${name} on the tie-breakers`;
+  } else if (solo.result === "lost") {
+    headline = by ? `${name} beat ${mine ? "you" : who} by ${by} VP` : `${name} wins on the tie-breakers`;
+  } else headline = `A shared victory: ${who.toLowerCase() === "you" ? "you" : who} and ${name} tie`;
+  const detail = `${who} ${solo.player_vp} VP, ${name} ${solo.automa_vp} VP (${solo.automa_vp_before_multiplier} VP × ${solo.multiplier_percent}% on ${solo.difficulty}): margin ${signed(solo.margin)}.`;
+  return { headline, detail, outcome: solo.result, margin: solo.margin };
 }
 
 // -- the choice of Building type on one space --------------------------------------------------------------

@@ -1,7 +1,9 @@
 // The game page: a generic shell around a per-game board renderer. It shows the decision in
 // words, the legal actions as buttons grouped by their first word (with keyboard selection), a
-// game log, a score chart and, at the end, the points by source. Every change arrives over the
-// WebSocket as this seat's own view.
+// game log, a score chart and, at the end, the points by source (and the renderer's summary of
+// the result, if it has one). Every change arrives over the WebSocket as this seat's own view.
+// Seats of kind "automa" are played by the game itself (a solo game's opponent): their log lines
+// are marked, and the lines of a turn they played appear one after the other.
 
 import { clear, el, gameIdFromPath, seatFromHash, wsUrl } from "./api.js";
 import { drawBoard, loadRenderer } from "./board.js";
@@ -25,6 +27,7 @@ const dom = {
   undo: $("undo"),
   final: $("final"),
   winners: $("winners"),
+  resultDetail: $("result-detail"),
   finalScores: $("final-scores"),
   replayLink: $("replay-link"),
   chart: $("chart"),
@@ -42,6 +45,7 @@ let ordered = [];
 let selected = -1;
 let digits = "";
 let digitTimer = null;
+let logShown = 0; // log lines already on the page: newer ones appear one by one
 
 function setConnection(text, kind) {
   dom.connection.textContent = text;
@@ -170,17 +174,25 @@ function renderSeats() {
       seatBadge(seat.seat),
       el("span", { class: "seat-name" }, seat.name),
       seat.seat === state.seat ? el("span", { class: "you" }, "you") : null,
-      el("span", { class: "seat-kind" }, seat.kind === "bot" ? `bot · ${seat.bot}` : seat.joined ? "person" : "invited"),
-      el(
-        "span",
-        { class: `presence ${seat.connected ? "online" : "offline"}`, title: seat.connected ? "connected" : "not connected" },
-        seat.connected ? "online" : "offline",
-      ),
+      el("span", { class: "seat-kind" }, seatKind(seat)),
+      seat.kind === "automa"
+        ? null
+        : el(
+            "span",
+            { class: `presence ${seat.connected ? "online" : "offline"}`, title: seat.connected ? "connected" : "not connected" },
+            seat.connected ? "online" : "offline",
+          ),
       scores ? el("span", { class: "seat-score", dataset: { seat: String(seat.seat) } }, `${scores[seat.seat]} pts`) : null,
     );
     if (state.current_player === seat.seat) item.classList.add("to-move");
     dom.seats.append(item);
   }
+}
+
+function seatKind(seat) {
+  if (seat.kind === "bot") return `bot · ${seat.bot}`;
+  if (seat.kind === "automa") return "automa · plays by itself";
+  return seat.joined ? "person" : "invited";
 }
 
 function renderActions(handled) {
@@ -239,9 +251,34 @@ function updateEnabled() {
 function renderLog() {
   clear(dom.log);
   const log = Array.isArray(state.view.log) ? state.view.log : [];
-  for (const line of log) dom.log.append(el("li", {}, String(line)));
+  const automa = state.seats.filter((seat) => seat.kind === "automa");
+  // lines new since the last message fade in one after the other (not on the first message,
+  // nor after an undo shortened the log)
+  const fresh = logShown > 0 && log.length > logShown ? logShown : log.length;
+  log.forEach((entry, index) => {
+    const line = String(entry);
+    const by = automa.find((seat) => line.startsWith(`${seat.name} `));
+    const item = el("li", by ? { class: "log-automa", dataset: { seat: String(by.seat) } } : {}, by ? seatBadge(by.seat) : null, by ? " " : null, line);
+    if (index >= fresh) {
+      item.classList.add("log-new");
+      item.style.animationDelay = `${Math.min(index - fresh, 40) * 110}ms`;
+    }
+    dom.log.append(item);
+  });
+  logShown = log.length;
   dom.log.parentElement.hidden = log.length === 0;
   dom.log.scrollTop = dom.log.scrollHeight;
+}
+
+// The renderer's summary of the result ({headline, detail, outcome}), if it has one.
+function resultSummary() {
+  if (!renderer || typeof renderer.resultSummary !== "function") return null;
+  try {
+    return renderer.resultSummary(state.view, { seat: state.seat, seats: state.seats });
+  } catch (error) {
+    console.error("result summary failed", error);
+    return null;
+  }
 }
 
 function renderFinal() {
@@ -250,11 +287,19 @@ function renderFinal() {
     return;
   }
   dom.final.hidden = false;
-  const names = state.result.winners.map((seat) => `${state.seats[seat].name} (${seatStyle(seat).letter})`);
-  dom.winners.textContent =
-    names.length === state.seats.length && names.length > 1
-      ? "A draw: every player shares the victory."
-      : `${names.length > 1 ? "Winners" : "Winner"}: ${names.join(", ")}`;
+  const names = state.result.winners.map((seat) => `${state.seats[seat] ? state.seats[seat].name : "seat"} (${seatStyle(seat).letter})`);
+  const summary = resultSummary();
+  if (summary && summary.outcome) dom.final.dataset.outcome = summary.outcome;
+  else delete dom.final.dataset.outcome;
+  dom.resultDetail.hidden = !(summary && summary.detail);
+  dom.resultDetail.textContent = summary && summary.detail ? summary.detail : "";
+  if (summary && summary.headline) dom.winners.textContent = summary.headline;
+  else {
+    dom.winners.textContent =
+      names.length === state.seats.length && names.length > 1
+        ? "A draw: every player shares the victory."
+        : `${names.length > 1 ? "Winners" : "Winner"}: ${names.join(", ")}`;
+  }
   const breakdown = Array.isArray(state.view.score_breakdown) ? state.view.score_breakdown : state.result.score_breakdown;
   renderBreakdown(dom.finalScores, state.seats, state.result.scores, breakdown);
   dom.replayLink.href = `/replay/${encodeURIComponent(gameId)}`;

@@ -1,5 +1,8 @@
 // The lobby: create a game (game, seats with people or bots, options), hand out the invitation
-// links, and list open, running and finished games.
+// links, and list open, running and finished games. The number of seats runs from the game's
+// min_players to its max_players (catalog). A game playable alone lists its automa (the seats it
+// plays itself) in the catalog; with one seat the lobby shows them and offers the `difficulty`
+// option, which is only sent for a one-seat game.
 
 import { api, clear, el, forgetGame, myGames, rememberGame } from "./api.js";
 import { seatBadge, seatStyle } from "./players.js";
@@ -7,6 +10,9 @@ import { seatBadge, seatStyle } from "./players.js";
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
 let listStatus = "open";
+const DIFFICULTIES = ["easy", "normal", "hard"];
+const optionValues = {}; // kept while options come and go with the number of seats
+const SEAT_NOTES = { bot: " (bot)", automa: " (automa)" };
 
 async function start() {
   try {
@@ -21,7 +27,10 @@ async function start() {
   if (preferred) select.value = preferred.name;
   for (const spec of catalog.bots) $("bot-specs").append(el("option", { value: spec }));
   select.addEventListener("change", onGameChange);
-  $("player-count").addEventListener("change", () => renderSeatRows());
+  $("player-count").addEventListener("change", () => {
+    renderSeatRows();
+    renderOptions();
+  });
   $("create-form").addEventListener("submit", onCreate);
   for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
     tab.addEventListener("click", () => {
@@ -48,28 +57,48 @@ function onGameChange() {
   const count = $("player-count");
   const previous = Number(count.value) || game.max_players;
   clear(count);
-  for (let n = game.min_players; n <= game.max_players; n += 1) count.append(el("option", { value: String(n) }, String(n)));
+  const automa = game.automa || [];
+  for (let n = game.min_players; n <= game.max_players; n += 1) {
+    const label = n === 1 && automa.length ? `1 (solo against ${automa.join(", ")})` : String(n);
+    count.append(el("option", { value: String(n) }, label));
+  }
   count.value = String(Math.min(game.max_players, Math.max(game.min_players, previous)));
   renderSeatRows();
+  renderOptions();
+}
+
+function solo() {
+  const game = currentGame();
+  return Boolean(game && Number($("player-count").value) === 1 && (game.automa || []).length);
+}
+
+function renderOptions() {
+  const game = currentGame();
+  if (!game) return;
   const options = $("options");
+  for (const input of options.querySelectorAll(".option-input")) optionValues[input.dataset.option] = input.value;
+  const before = optionValues;
   clear(options).append(el("legend", {}, "Options"));
+  let shown = 0;
   for (const name of game.options) {
-    options.append(
-      el(
-        "label",
-        {},
-        name.replace(/_/g, " "),
-        " ",
-        el("input", { type: "text", class: "option-input", name, "data-option": name, placeholder: "default" }),
-      ),
-    );
+    let input;
+    if (name === "difficulty") {
+      // a solo game's level: only for a one-seat game
+      if (!solo()) continue;
+      input = el("select", { class: "option-input", name, "data-option": name }, DIFFICULTIES.map((level) => el("option", { value: level }, level)));
+      input.value = DIFFICULTIES.includes(before[name]) ? before[name] : "normal";
+    } else {
+      input = el("input", { type: "text", class: "option-input", name, "data-option": name, placeholder: "default", value: before[name] || "" });
+    }
+    options.append(el("label", {}, name.replace(/_/g, " "), " ", input));
+    shown += 1;
   }
-  options.hidden = game.options.length === 0;
+  options.hidden = shown === 0;
 }
 
 function renderSeatRows() {
   const rows = $("seat-rows");
-  const existing = Array.from(rows.querySelectorAll(".seat-row")).map(readSeatRow);
+  const existing = Array.from(rows.querySelectorAll(".seat-row:not(.automa-row)")).map(readSeatRow);
   clear(rows).append(el("legend", {}, "Seats"));
   const count = Number($("player-count").value);
   for (let seat = 0; seat < count; seat += 1) {
@@ -104,6 +133,21 @@ function renderSeatRows() {
     sync();
     rows.append(row);
   }
+  // the seats the game plays itself in a solo game
+  const game = currentGame();
+  if (game && count === 1) {
+    (game.automa || []).forEach((name, k) => {
+      rows.append(
+        el(
+          "div",
+          { class: "seat-row automa-row", dataset: { seat: String(count + k) } },
+          seatBadge(count + k),
+          el("span", { class: "seat-name" }, name),
+          el("span", { class: "muted" }, "played by the game: its turns run by themselves"),
+        ),
+      );
+    });
+  }
 }
 
 function readSeatRow(row) {
@@ -130,7 +174,7 @@ function showCreateError(message) {
 async function onCreate(event) {
   event.preventDefault();
   showCreateError("");
-  const seats = Array.from($("seat-rows").querySelectorAll(".seat-row")).map((row) => {
+  const seats = Array.from($("seat-rows").querySelectorAll(".seat-row:not(.automa-row)")).map((row) => {
     const seat = readSeatRow(row);
     const spec = { kind: seat.kind };
     if (seat.name) spec.name = seat.name;
@@ -196,7 +240,8 @@ function showInvitations(entry) {
         ),
       );
     } else {
-      list.append(el("li", { class: "invitation" }, seatBadge(seat.seat), el("span", { class: "seat-name" }, seat.name), el("span", { class: "muted" }, `bot: ${seat.bot}`)));
+      const note = seat.kind === "automa" ? "played by the game" : `bot: ${seat.bot}`;
+      list.append(el("li", { class: "invitation" }, seatBadge(seat.seat), el("span", { class: "seat-name" }, seat.name), el("span", { class: "muted" }, note)));
     }
   }
   list.append(
@@ -249,7 +294,7 @@ async function refreshList() {
   if (!data.games.length) list.append(el("li", { class: "muted" }, `No ${listStatus} games.`));
   for (const game of data.games) {
     const seats = game.seats.map((seat) =>
-      el("span", { class: "seat-chip" }, seatBadge(seat.seat), ` ${seat.name}${seat.kind === "bot" ? " (bot)" : seat.joined ? "" : " (invited)"}`),
+      el("span", { class: "seat-chip" }, seatBadge(seat.seat), ` ${seat.name}${SEAT_NOTES[seat.kind] || (seat.joined ? "" : " (invited)")}`),
     );
     const result = game.result
       ? el("span", { class: "result" }, `scores ${game.result.scores.join(" – ")}`)

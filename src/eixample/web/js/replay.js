@@ -52,7 +52,7 @@ async function render() {
       { class: `seat-card seat-border-${seat.seat}` },
       seatBadge(seat.seat),
       el("span", { class: "seat-name" }, seat.name),
-      el("span", { class: "seat-kind" }, seat.kind === "bot" ? `bot · ${seat.bot}` : "person"),
+      el("span", { class: "seat-kind" }, seat.kind === "bot" ? `bot · ${seat.bot}` : seat.kind === "automa" ? "automa" : "person"),
       scores ? el("span", { class: "seat-score" }, `${scores[seat.seat]} pts`) : null,
     );
     if (frame.current_player === seat.seat) item.classList.add("to-move");
