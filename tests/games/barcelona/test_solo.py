@@ -395,7 +395,8 @@ def test_public_service_card_builds_the_best_service_for_free() -> None:
     slot = 0  # every stack shows the same tile at the start: the leftmost
     service = s.services[slot]
     left = s.service_left[slot]
-    top_vp = s.t.service_vp[service][len(s.t.service_costs[service]) - left]
+    top_vp = s.t.service_vp[service][s.service_tile(slot)]
+    assert top_vp == s.t.service_vp[service][0]  # the 3-coin tile is on top
     assert solo.perform(s, K["public_service"])
     assert s.services_built[1] == 1 << service and s.coins[1] == 0
     assert s.service_left[slot] == left - 1

@@ -620,12 +620,12 @@ def _service_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) 
     for slot, service in enumerate(s.services):
         left = s.service_left[slot]
         if left and not s.services_built[AUTOMA] >> service & 1:
-            options.append((-t.service_vp[service][len(t.service_vp[service]) - left], slot))
+            options.append((-t.service_vp[service][s.service_tile(slot)], slot))
     if not options:
         return False
     slot = min(options)[1]
     service = s.services[slot]
-    tile = len(t.service_costs[service]) - s.service_left[slot]
+    tile = s.service_tile(slot)
     s.service_left[slot] -= 1
     s.services_built[AUTOMA] |= 1 << service
     s._score(AUTOMA, t.service_vp[service][tile], "public_services")
