@@ -20,6 +20,8 @@ from eixample.games import barcelona
 from eixample.games.barcelona.components import ACTION_KINDS
 from eixample.games.barcelona.state import SOURCES
 
+SERVICES_TITLE = "Public Services built (per game, over all games; 5 of the 7 are in play in a game):"
+
 
 def load(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -46,8 +48,9 @@ def histogram(values: list[int], width: int = 20) -> list[str]:
     counts = Counter(v // width * width for v in values)
     peak = max(counts.values())
     return [
-        f"| {start}-{start + width - 1} | {counts.get(start, 0)} | {'#' * round(30 * counts.get(start, 0) / peak)} |"
+        f"| {start}-{start + width - 1} | {count} | {'#' * round(30 * count / peak)} |"
         for start in range(low, high + width, width)
+        for count in (counts.get(start, 0),)
     ]
 
 
@@ -100,7 +103,13 @@ def report(path: Path) -> list[str]:
     lines += [f"| {k} | {acts[k] / n:.2f} |" for k in ACTION_KINDS]
     lines += ["", "Buildings constructed (per game):", "", "| type | per game |", "|---|---|"]
     lines += [f"| {k} | {buildings[k] / n:.2f} |" for k in ("corner", "L1", "L2", "L3")]
-    lines += ["", "Public Services built (per game where the service is in play):", "", "| service | built |", "|---|---|"]
+    lines += [
+        "",
+        SERVICES_TITLE,
+        "",
+        "| service | built |",
+        "|---|---|",
+    ]
     lines += [f"| {k} | {v / n:.2f} |" for k, v in sorted(services.items())]
     return [*lines, ""]
 
