@@ -397,6 +397,10 @@ class BarcelonaState:
         return out
 
     # ------------------------------------------------------------------ small helpers
+    def seat_name(self, p: int) -> str:
+        """How the log names a seat: P1..P4, and Gaudí's Assistant in a solo game."""
+        return "Gaudí's Assistant" if self.solo and p == SOLO_SEAT else f"P{p + 1}"
+
     def _say(self, text: str) -> None:
         self._log = (self._log, text)
 
@@ -558,7 +562,7 @@ class BarcelonaState:
             for p in range(self.n):
                 gained = scoring.cerda_tile_vp(self, tile, p)
                 self._score(p, gained, "cerda_scoring")
-                results.append(f"P{p + 1} {gained}")
+                results.append(f"{self.seat_name(p)} {gained}")
             self.cerda_scored[section] = 1
             number = sum(self.cerda_scored)
             self._say(
@@ -610,10 +614,10 @@ class BarcelonaState:
         winners = self.winners()
         self._say(
             "Final scores: "
-            + ", ".join(f"P{p + 1} {self.vp[p]}" for p in range(self.n))
+            + ", ".join(f"{self.seat_name(p)} {self.vp[p]}" for p in range(self.n))
             + "; winner"
             + ("s " if len(winners) > 1 else " ")
-            + " and ".join(f"P{p + 1}" for p in winners)
+            + " and ".join(self.seat_name(p) for p in winners)
         )
 
     # ------------------------------------------------------------------ legal actions
