@@ -2,9 +2,11 @@
 
 Every iteration draws a determinization of the bot's information set with `resample(me, seed)`
 and walks one shared tree of actions with it: UCT selection among the children legal in that
-determinization (counting how often each was available), expansion of one untried action, a
-random rollout of bounded depth, then a reward vector (the winners share 1 if the game ended,
-otherwise the game's `evaluation()` normalised to [0, 1]) added along the path. Each node is
+determinization (counting how often each was available), expansion of one untried action, an
+optional random rollout of bounded depth (none by default: the game's evaluation judges the
+leaf), then a reward vector (the winners share 1 if the game ended, otherwise the game's
+`evaluation()` turned into [0, 1] by default with a logistic of the margin over the best
+opponent) added along the path. Each node is
 judged by the reward of the seat deciding there, so opponents play for themselves.
 
 Reference: Cowling, Powley, Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG
@@ -34,8 +36,8 @@ class MctsSettings:
     iterations: int | None = None
     seconds: float | None = None
     c: float = 0.7
-    depth: int = 20
-    norm: str = "minmax"
+    depth: int = 0
+    norm: str = "sigmoid"
     scale: float = 10.0
 
     def iteration_limit(self) -> int:
