@@ -736,26 +736,9 @@ def _build(s: BarcelonaState) -> None:
     kind, b, combo = choice
     t = s.t
     space = board.BUILDING_SPACES[b]
-    s.progress = True
-    s.bld_stock[kind] -= 1
-    s.bld_type[b] = kind
-    s.bld_tiles[b] = (*s.bld_tiles[b], kind)
-    row = space.block[0]
-    if s.row_bonus[row]:
-        s.row_bonus[row] = 0
-        s._score(AUTOMA, t.row_bonus_vp[row], "building_bonus")
-        _say(s, f"takes the Building Bonus of row {row}: {t.row_bonus_vp[row]} VP")
-    moved = []
-    for x in combo:
-        citizen = s.cross_cit[x][-1]
-        s.cross_cit[x] = s.cross_cit[x][:-1]
-        s._to_track(citizen)
-        moved.append(CITIZENS[citizen])
-    gained = s.lowest_visible()
-    s._score(AUTOMA, gained, "buildings")
+    moved, gained, bonus = s.construct(AUTOMA, kind, b, combo)
+    if bonus:
+        _say(s, f"takes the Building Bonus of row {space.block[0]}: {bonus} VP")
     _say(s, f"builds {BUILDING_TYPES[kind]} on {space.name} with {'+'.join(moved)}: {gained} VP")
-    s._cerda_step(AUTOMA, t.building_cerda[kind])  # step-backs before Sagrada (ruling 3)
-    s._score(AUTOMA, t.building_vp[kind], "buildings")
-    s._place_marker(AUTOMA, b)
     if t.building_sagrada[kind]:
         sagrada_step(s, t.building_sagrada[kind])

@@ -1160,16 +1160,29 @@ class BarcelonaState:
 
     def _do_citizens(self, frame: tuple[int, ...], combo: tuple[int, ...]) -> None:
         p, kind, b = frame[1], frame[2], frame[3]
-        t = self.t
+        moved, gained, _ = self.construct(p, kind, b, combo)
         space = board.BUILDING_SPACES[b]
+        self._say(
+            f"P{p + 1} builds {BUILDING_TYPES[kind]} on {space.name} with {'+'.join(moved)}: {gained} VP"
+        )
+        if self.t.building_sagrada[kind]:
+            self._sagrada_step(p, self.t.building_sagrada[kind])
+
+    def construct(self, p: int, kind: int, b: int, combo: tuple[int, ...]) -> tuple[list[str], int, int]:
+        """Construct a Building (steps 1-6 but the Sagrada steps, which the caller takes): place the
+        tile, flip the row's bonus, move the citizens to their tracks, score the lowest visible
+        value, then the Cerdà steps, the building's VP and the marker. Returns the citizens moved,
+        the track VP and the row bonus gained."""
+        t = self.t
         self.progress = True
         self.bld_stock[kind] -= 1
         self.bld_type[b] = kind
         self.bld_tiles[b] = (*self.bld_tiles[b], kind)
-        row = space.block[0]
-        if self.row_bonus[row]:
+        row = board.BUILDING_SPACES[b].block[0]
+        bonus = t.row_bonus_vp[row] if self.row_bonus[row] else 0
+        if bonus:
             self.row_bonus[row] = 0
-            self._score(p, t.row_bonus_vp[row], "building_bonus")
+            self._score(p, bonus, "building_bonus")
         moved = []
         for x in combo:
             citizen = self.cross_cit[x][-1]
@@ -1178,14 +1191,10 @@ class BarcelonaState:
             moved.append(CITIZENS[citizen])
         gained = self.lowest_visible()
         self._score(p, gained, "buildings")
-        self._say(
-            f"P{p + 1} builds {BUILDING_TYPES[kind]} on {space.name} with {'+'.join(moved)}: {gained} VP"
-        )
         self._cerda_step(p, t.building_cerda[kind])  # step-backs come before Sagrada (ruling 3)
         self._score(p, t.building_vp[kind], "buildings")
         self._place_marker(p, b)
-        if t.building_sagrada[kind]:
-            self._sagrada_step(p, t.building_sagrada[kind])
+        return moved, gained, bonus
 
     def _place_marker(self, p: int, b: int) -> None:
         t = self.t
