@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from eixample.games.barcelona import board, scoring
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS, Benefit
 from eixample.games.barcelona.state import BENEFITS, SOLO_SEAT
-from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, CORNER, SoloTables
+from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, SoloTables
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
@@ -357,21 +357,13 @@ def best_building_with(s: BarcelonaState, x: int, stack: tuple[int, ...]) -> int
     """Rank (by the solo building order, 0 for none) of the best Building the Assistant could
     construct next to crossing `x` using the citizen it would place on top there."""
     order = tables(s).building_order
-    t = s.t
     saved = s.cross_cit[x]
     s.cross_cit[x] = stack
     best = 0
     try:
         for b in board.CROSSING_BUILDINGS[x]:
-            space = board.BUILDING_SPACES[b]
-            current = s.bld_type[b]
             for kind in range(4):
-                if not s.bld_stock[kind]:
-                    continue
-                if current < 0:
-                    if (kind == CORNER) != space.corner:
-                        continue
-                elif current not in t.building_over[kind]:
+                if not s.building_fits(kind, b):
                     continue
                 rank = len(order) - order.index(kind)
                 if rank > best and any(x in combo for combo in s._citizen_choices(kind, b)):

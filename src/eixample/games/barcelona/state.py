@@ -1108,20 +1108,21 @@ class BarcelonaState:
         self._gain(p, benefit, "benefits")
 
     # --- Construct a Building
+    def building_fits(self, kind: int, b: int) -> bool:
+        """A tile of this type is in stock and may go on this space: Corner tiles on empty
+        triangles, other types on empty blocks or over the types they may overbuild."""
+        if not self.bld_stock[kind]:
+            return False
+        current = self.bld_type[b]
+        if current < 0:
+            return (kind == CORNER) == board.BUILDING_SPACES[b].corner
+        return current in self.t.building_over[kind]
+
     def _legal_builds(self, p: int) -> list[tuple[int, int]]:
-        t = self.t
         out: list[tuple[int, int]] = []
-        for b, space in enumerate(board.BUILDING_SPACES):
-            current = self.bld_type[b]
+        for b in range(len(board.BUILDING_SPACES)):
             for kind in range(4):
-                if not self.bld_stock[kind]:
-                    continue
-                if current < 0:
-                    if (kind == CORNER) != space.corner:
-                        continue
-                elif current not in t.building_over[kind]:
-                    continue
-                if self._citizen_choices(kind, b, first_only=True):
+                if self.building_fits(kind, b) and self._citizen_choices(kind, b, first_only=True):
                     out.append((kind, b))
         return out
 
