@@ -8,6 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.server.browser import browser, page  # noqa: F401  (the browser tests' fixtures)
 from tests.server.harness import ServerProcess
 
 

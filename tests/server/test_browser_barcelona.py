@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -19,8 +19,8 @@ import pytest
 
 from eixample.ai.specs import make_bot
 from eixample.games import barcelona
+from tests.server.browser import ARTIFACTS, screenshot
 from tests.server.harness import ServerProcess, create_game
-from tests.server.test_server_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -31,45 +31,7 @@ READY = "body[data-status='finished'], body[data-your-turn='true'][data-busy='fa
 BOARD = "svg#board"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"browser tests need Debian's chromium at {CHROMIUM}; install it as root with "
-            "`apt-get update && apt-get install -y chromium`",
-            pytrace=False,
-        )
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("browser tests need the playwright package: pip install -e '.[dev]'", pytrace=False)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture()
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-
-    def console(message: Any) -> None:
-        if message.type == "error":
-            problems.append(f"console error: {message.text}")
-
-    tab.on("console", console)
-    tab.problems = problems
-    yield tab
-    context.close()
-
-
-def screenshot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+VIEWPORT = {"width": 1400, "height": 900}
 
 
 def css_string(value: str) -> str:
