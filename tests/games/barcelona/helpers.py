@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from eixample.core.rng import Rng
 from eixample.games.barcelona import board, new_game
@@ -57,10 +58,18 @@ def check_invariants(s: BarcelonaState) -> None:
     assert sum(s.service_left) + built == per_stack * len(s.services)
 
 
-def random_playout(players: int, seed: int, check: bool = True) -> Iterator[BarcelonaState]:
+def random_playout(
+    players: int,
+    seed: int,
+    check: bool = True,
+    *,
+    invariants: Callable[[BarcelonaState], None] = check_invariants,
+    salt: int = 0x5EED,
+    **options: Any,
+) -> Iterator[BarcelonaState]:
     """Play a game with uniformly random legal choices; yield the state after every action."""
-    state = new_game(players, seed)
-    chooser = Rng(seed ^ 0x5EED)
+    state = new_game(players, seed, **options)
+    chooser = Rng(seed ^ salt)
     steps = 0
     while not state.is_terminal():
         legal = state.legal_actions()
@@ -69,7 +78,7 @@ def random_playout(players: int, seed: int, check: bool = True) -> Iterator[Barc
         steps += 1
         assert steps < 5000, "game does not end"
         if check:
-            check_invariants(state)
+            invariants(state)
         yield state
 
 

@@ -21,13 +21,12 @@ from jsonschema import Draft202012Validator
 
 from eixample.core.errors import DataFileError, IllegalActionError
 from eixample.core.protocol import TERMINAL
-from eixample.core.rng import Rng
 from eixample.games import barcelona
 from eixample.games.barcelona import board, solo
 from eixample.games.barcelona.components import ACTION_KINDS, DATA_DIR, DIFFICULTIES, Benefit, load_components
 from eixample.games.barcelona.state import AUTOMA, BENEFITS, BarcelonaState
 from eixample.games.barcelona.tables import CORNER, L1, L2, L3
-from tests.games.barcelona.helpers import check_invariants
+from tests.games.barcelona.helpers import check_invariants, random_playout
 
 W, M, U = 0, 1, 2
 X = board.CROSSING_INDEX
@@ -106,18 +105,9 @@ def check_solo_invariants(s: BarcelonaState) -> None:
 
 def solo_playout(seed: int, difficulty: str = "normal", check: bool = True) -> Iterator[BarcelonaState]:
     """A solo game with uniformly random legal choices; the state after every action."""
-    state = barcelona.new_game(players=1, seed=seed, difficulty=difficulty)
-    chooser = Rng(seed ^ 0x5010)
-    steps = 0
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        assert legal, "no legal action before the end"
-        state.apply(legal[chooser.below(len(legal))])
-        steps += 1
-        assert steps < 5000, "game does not end"
-        if check:
-            check_solo_invariants(state)
-        yield state
+    return random_playout(
+        1, seed, check, invariants=check_solo_invariants, salt=0x5010, difficulty=difficulty
+    )
 
 
 @cache
