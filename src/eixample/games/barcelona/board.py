@@ -124,22 +124,14 @@ def _space_buildings(s: int) -> tuple[int, ...]:
         i = int(rest.split(".")[1])
         return (BUILDING_INDEX[f"B{i}{i}U"], BUILDING_INDEX[f"B{i}{i}L"])
     line, pos = (int(v) for v in rest.split("."))
-    if kind == "V":  # column `line`, between rows pos and pos+1: blocks (pos, line-1) and (pos, line)
-        r = pos
-        if line - 1 >= 0:
-            c = line - 1
-            sides.append(f"B{r}{c}U" if r == c else f"B{r}{c}")  # its right side
-        if line < BLOCKS:
-            c = line
-            sides.append(f"B{r}{c}L" if r == c else f"B{r}{c}")  # its left side
-    else:  # row `line`, between columns pos and pos+1: blocks (line-1, pos) and (line, pos)
-        c = pos
-        if line - 1 >= 0:
-            r = line - 1
-            sides.append(f"B{r}{c}L" if r == c else f"B{r}{c}")  # its bottom side
-        if line < BLOCKS:
-            r = line
-            sides.append(f"B{r}{c}U" if r == c else f"B{r}{c}")  # its top side
+    # (block row, block column, the triangle of a diagonal block on that side)
+    if kind == "V":  # column `line` between rows pos and pos+1: its left block's right side, ...
+        candidates = ((pos, line - 1, "U"), (pos, line, "L"))
+    else:  # row `line` between columns pos and pos+1: the block above's bottom side, ...
+        candidates = ((line - 1, pos, "L"), (line, pos, "U"))
+    for r, c, triangle in candidates:
+        if 0 <= r < BLOCKS and 0 <= c < BLOCKS:
+            sides.append(f"B{r}{c}{triangle}" if r == c else f"B{r}{c}")
     return tuple(BUILDING_INDEX[n] for n in sides)
 
 
