@@ -22,6 +22,7 @@
 // Colours: players use the shared Okabe-Ito seat colours with their shape and letter; citizens are
 // yellow W, sky-blue M and black U discs, always lettered.
 
+import { t } from "../js/i18n.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
 
 // -- geometry ------------------------------------------------------------------------------------
@@ -458,6 +459,26 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
   });
   if (buildSpace) drawBuildChoice(ctx, group(root, { class: "bcn-choice" }), buildSpace);
   return Array.from(ctx.handled);
+}
+
+// The parts of the table a small screen shows one at a time (js/viewport.js): the city, the side
+// board, the Citizen tracks and each player board, the viewer's first.
+export function regions(view, { seat = null, seats = [] } = {}) {
+  const players = view.player_list || [];
+  const viewer = Number.isInteger(view.viewer) ? view.viewer : Number.isInteger(seat) ? seat : null;
+  const boardsY = BOARDS_Y + (view.solo ? 78 : 0);
+  const names = seatNames(view, seats);
+  const list = [
+    { id: "city", label: t("barcelona.region.city"), box: [0, 0, RIGHT, TRACKS_Y] },
+    { id: "side", label: t("barcelona.region.side"), box: [RIGHT - 4, 0, W - RIGHT + 4, TRACKS_Y] },
+    { id: "tracks", label: t("barcelona.region.tracks"), box: [0, TRACKS_Y - 4, W, boardsY - TRACKS_Y + 4] },
+  ];
+  boardOrder(players.length, viewer).forEach((index, k) => {
+    const x = 6 + (k % 2) * (BOARD_W + 8);
+    const y = boardsY + Math.floor(k / 2) * (BOARD_H + 8);
+    list.push({ id: `board-${index}`, label: t("barcelona.region.board", { name: names[index] }), box: [x - 4, y - 4, BOARD_W + 8, BOARD_H + 8] });
+  });
+  return list;
 }
 
 function boardOrder(n, viewer) {

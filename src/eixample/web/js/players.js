@@ -66,3 +66,11 @@ export function seatBadge(seat) {
   badge.textContent = `${SHAPE_GLYPHS[style.shape]} ${style.letter}`;
   return badge;
 }
+
+// Engine texts name seats "P1", "P2"…: the page shows the players' names instead.
+export function withNames(text, seats) {
+  return String(text).replace(/\bP([1-9])\b/g, (whole, number) => {
+    const entry = (seats || []).find((seat) => seat && seat.seat === Number(number) - 1);
+    return entry && entry.name ? entry.name : whole;
+  });
+}
