@@ -3,7 +3,7 @@
 // `?lang=xx` in the address, the one chosen earlier from the menu (localStorage), the browser's
 // first supported language, English. <html lang> follows it.
 //
-// In the HTML, `data-i18n="key"` sets an element's text and `data-i18n-attr="attr:key;attr:key"`
+// In the HTML, a data-i18n attribute (a key) sets an element's text and data-i18n-attr ("attr:key;…")
 // its attributes. In code, `t(key, args)` with {{placeholders}}. Texts coming from a game engine
 // are either plain text (shown as they are) or structured entries {"key": ..., "args": {...}},
 // rendered through the catalog's `engine.<key>` messages by `message()`.
