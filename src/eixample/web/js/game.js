@@ -12,6 +12,7 @@ import { languageMenu, message, setupI18n, t } from "./i18n.js";
 import { seatBadge, seatStyle, withNames } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
+import { TurnAlerts } from "./turn.js";
 import { BoardViewport } from "./viewport.js";
 
 const gameId = gameIdFromPath();
@@ -26,6 +27,7 @@ const dom = {
   decisionPanel: $("decision-panel"),
   fallback: $("board-fallback"),
   decision: $("decision"),
+  decisionHelp: $("decision-help"),
   error: $("error"),
   actions: $("actions"),
   keysHelp: $("keys-help"),
@@ -52,6 +54,7 @@ let digits = "";
 let digitTimer = null;
 let logShown = 0; // log lines already on the page: newer ones appear one by one
 let viewport = null;
+let alerts = null;
 
 function setConnection(text, kind) {
   dom.connection.textContent = text;
@@ -135,7 +138,6 @@ function undo() {
 // -- rendering -------------------------------------------------------------------------------
 
 async function render() {
-  document.title = `${state.title} — Eixample`;
   dom.title.textContent = `${state.title}`;
   if (renderer === null) renderer = (await loadRenderer(state.game)) || false;
 
@@ -143,6 +145,9 @@ async function render() {
   dom.decision.textContent = withNames(message(state.decision), state.seats);
   dom.decision.classList.toggle("your-turn", state.your_turn);
   dom.decision.dataset.yourTurn = t("game.yourTurn");
+  const help = state.your_turn ? decisionHelp() : null;
+  dom.decisionHelp.textContent = help || "";
+  dom.decisionHelp.hidden = !help;
   if (!ordered.length || !sameActions(ordered, state.legal_actions)) selected = -1;
   const handled = renderBoardNow();
   renderActions(handled);
@@ -151,6 +156,7 @@ async function render() {
   renderScoreChart(dom.chart, state.score_history, state.seats);
   renderFinal();
   updateEnabled();
+  alerts.update({ yourTurn: Boolean(state.your_turn), title: state.title, decision: dom.decision.textContent });
   // for tests and styling: what the page shows now
   document.body.dataset.moveNumber = String(state.move_number);
   document.body.dataset.yourTurn = String(state.your_turn);
@@ -379,6 +385,17 @@ function labelContext() {
   return { view: state.view, seat: state.seat, seats: state.seats };
 }
 
+// The renderer's help for the pending decision: what it means and why these choices are legal.
+function decisionHelp() {
+  if (!renderer || typeof renderer.decisionHelp !== "function") return null;
+  try {
+    return renderer.decisionHelp(state.view);
+  } catch (error) {
+    console.error("decision help failed", error);
+    return null;
+  }
+}
+
 function groupLabel(word) {
   if (renderer && typeof renderer.groupLabel === "function") {
     const label = renderer.groupLabel(word);
@@ -391,6 +408,14 @@ async function start() {
   await setupI18n();
   $("language-slot").replaceWith(languageMenu());
   viewport = new BoardViewport(dom.board, dom.toolbar);
+  alerts = new TurnAlerts({
+    icon: $("favicon"),
+    toggle: $("settings-toggle"),
+    panel: $("settings"),
+    sound: $("sound-setting"),
+    notify: $("notify-setting"),
+    note: $("notify-state"),
+  });
   trackSheetHeight(dom.decisionPanel);
   dom.undo.addEventListener("click", undo);
   document.addEventListener("keydown", onKey);
