@@ -8,7 +8,7 @@
 import { clear, el, gameIdFromPath, seatFromHash, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
-import { languageMenu, message, setupI18n, t } from "./i18n.js";
+import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
 import { seatBadge, seatStyle, withNames } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
@@ -139,6 +139,7 @@ function undo() {
 
 async function render() {
   dom.title.textContent = `${state.title}`;
+  showRulesLink(state.game);
   if (renderer === null) renderer = (await loadRenderer(state.game)) || false;
 
   renderSeats();
@@ -402,6 +403,13 @@ function groupLabel(word) {
     if (label) return label;
   }
   return word;
+}
+
+// The game's rules page, in the page's language (js/rules.js).
+function showRulesLink(game) {
+  const link = document.getElementById("rules-link");
+  link.href = `/static/rules.html?game=${encodeURIComponent(game)}&lang=${language()}`;
+  link.hidden = false;
 }
 
 async function start() {

@@ -4,7 +4,7 @@
 import { api, clear, el, gameIdFromPath } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
-import { languageMenu, message, setupI18n, t } from "./i18n.js";
+import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
 import { seatBadge, seatStyle, withNames } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
@@ -45,6 +45,7 @@ async function render() {
   if (renderer === null) renderer = (await loadRenderer(frame.game)) || false;
   document.title = `${t("replay.heading", { title: frame.title })} — Eixample`;
   $("title").textContent = t("replay.heading", { title: frame.title });
+  showRulesLink(frame.game);
   $("position").textContent = t("replay.position", { step: frame.step, steps: frame.steps });
   $("slider").max = String(frame.steps);
   $("slider").value = String(frame.step);
@@ -100,6 +101,13 @@ function togglePlay() {
     if (!frame || step >= frame.steps) stop();
     else go(step + 1);
   }, 700);
+}
+
+// The game's rules page, in the page's language (js/rules.js).
+function showRulesLink(game) {
+  const link = document.getElementById("rules-link");
+  link.href = `/static/rules.html?game=${encodeURIComponent(game)}&lang=${language()}`;
+  link.hidden = false;
 }
 
 async function start() {
