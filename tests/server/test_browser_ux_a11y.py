@@ -34,7 +34,11 @@ def pages(a11y_server: ServerProcess) -> dict[str, tuple[str, str]]:
         bcn = create_game(client, "barcelona", people, seed=6)
         ttt = create_game(client, "tictactoe", people, seed=6)
         done = create_game(client, "barcelona", bots, seed=7)
-        wait_for(lambda: client.get(f"/api/games/{done['game_id']}").json()["status"] == "finished", 60, "a bot game to end")
+        wait_for(
+            lambda: client.get(f"/api/games/{done['game_id']}").json()["status"] == "finished",
+            60,
+            "a bot game to end",
+        )
     turn = "body[data-your-turn='true'][data-busy='false']"
     return {
         "lobby": (f"{a11y_server.url}/", "#game-select option"),
@@ -48,7 +52,9 @@ def pages(a11y_server: ServerProcess) -> dict[str, tuple[str, str]]:
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)], ids=["1280", "390"])
 @pytest.mark.parametrize("name", ["lobby", "barcelona", "tictactoe", "finished", "replay", "rules"])
-def test_no_serious_axe_violations(browser: Any, pages: dict[str, tuple[str, str]], name: str, width: int, height: int) -> None:
+def test_no_serious_axe_violations(
+    browser: Any, pages: dict[str, tuple[str, str]], name: str, width: int, height: int
+) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
     url, ready = pages[name]

@@ -44,7 +44,12 @@ def new_tab(browser: Any, width: int = 1280, height: int = 800) -> Any:
 
 def test_rules_page_from_the_game_page(browser: Any, help_server: ServerProcess) -> None:
     with help_server.client() as client:
-        game = create_game(client, "barcelona", [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}], seed=2)
+        game = create_game(
+            client,
+            "barcelona",
+            [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}],
+            seed=2,
+        )
     tab = new_tab(browser)
     try:
         tab.goto(game["seats"][0]["link"])
@@ -96,7 +101,8 @@ def test_barcelona_actions_read_as_words(browser: Any, help_server: ServerProces
         tab.goto(f"{help_server.url}/?lang=en")
         tab.wait_for_selector("#game-select option", state="attached")
         words = tab.evaluate(
-            "(actions) => import('/static/games/barcelona.js').then((m) => actions.map((a) => m.actionLabel(a)))",
+            "(actions) => import('/static/games/barcelona.js')"
+            ".then((m) => actions.map((a) => m.actionLabel(a)))",
             actions,
         )
         for action, label in zip(actions, words, strict=True):
@@ -115,9 +121,16 @@ def test_barcelona_actions_read_as_words(browser: Any, help_server: ServerProces
 @pytest.fixture(scope="module")
 def four_player_game(help_server: ServerProcess) -> str:
     with help_server.client() as client:
-        seats = [{"kind": "bot", "bot": "random", "name": name} for name in ("Ana Ferrer", "Biel Puig", "Carla Soler", "Dídac Vidal")]
+        seats = [
+            {"kind": "bot", "bot": "random", "name": name}
+            for name in ("Ana Ferrer", "Biel Puig", "Carla Soler", "Dídac Vidal")
+        ]
         game = create_game(client, "barcelona", seats, seed=21)
-        wait_for(lambda: client.get(f"/api/games/{game['game_id']}").json()["status"] == "finished", 90, "a 4-player bot game to end")
+        wait_for(
+            lambda: client.get(f"/api/games/{game['game_id']}").json()["status"] == "finished",
+            90,
+            "a 4-player bot game to end",
+        )
     return str(game["spectator_link"])
 
 
@@ -137,7 +150,10 @@ def test_end_screen_fits_four_players(browser: Any, four_player_game: str, width
         table = tab.locator("#final-scores").bounding_box()
         panel = final.bounding_box()
         assert table is not None and panel is not None
-        assert table["x"] >= panel["x"] - 0.5 and table["x"] + table["width"] <= panel["x"] + panel["width"] + 0.5, (table, panel)
+        assert (
+            table["x"] >= panel["x"] - 0.5
+            and table["x"] + table["width"] <= panel["x"] + panel["width"] + 0.5
+        ), (table, panel)
         assert tab.evaluate("document.documentElement.scrollWidth") <= width
         final.screenshot(path=str(ARTIFACTS / f"ux-final-4p-{width}.png"))
     finally:

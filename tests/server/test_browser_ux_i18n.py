@@ -73,7 +73,9 @@ def test_lang_parameter_sets_the_language(browser: Any, i18n_server: ServerProce
         tab.context.close()
 
 
-def test_browser_language_is_the_default_and_the_menu_choice_is_remembered(browser: Any, i18n_server: ServerProcess) -> None:
+def test_browser_language_is_the_default_and_the_menu_choice_is_remembered(
+    browser: Any, i18n_server: ServerProcess
+) -> None:
     tab = new_tab(browser, locale="de-DE")
     try:
         tab.goto(f"{i18n_server.url}/")
@@ -97,7 +99,12 @@ def test_browser_language_is_the_default_and_the_menu_choice_is_remembered(brows
 
 def test_game_page_board_and_buttons_in_french(browser: Any, i18n_server: ServerProcess) -> None:
     with i18n_server.client() as client:
-        game = create_game(client, "barcelona", [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}], seed=3)
+        game = create_game(
+            client,
+            "barcelona",
+            [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}],
+            seed=3,
+        )
     link = game["seats"][0]["link"].replace("#", "?lang=fr#")
     tab = new_tab(browser)
     try:
@@ -116,12 +123,15 @@ def test_game_page_board_and_buttons_in_french(browser: Any, i18n_server: Server
         assert action not in (button.text_content() or "")
         # the board target's tooltip and name are in French too
         target = tab.locator(f'svg#board [data-action="{action}"]')
-        assert text("fr", "bcn.do.place", crossing=action.split()[1]) in (target.get_attribute("aria-label") or "")
+        assert text("fr", "bcn.do.place", crossing=action.split()[1]) in (
+            target.get_attribute("aria-label") or ""
+        )
         # help for the decision
         assert tab.locator("#decision-help").inner_text() == text("fr", "bcn.help.place")
         # a structured engine entry renders through the catalog
         rendered = tab.evaluate(
-            "import('/static/js/i18n.js').then((m) => m.message({key: 'newGame', args: {players: 2, first: 'Ana'}}))"
+            "import('/static/js/i18n.js')"
+            ".then((m) => m.message({key: 'newGame', args: {players: 2, first: 'Ana'}}))"
         )
         assert rendered == text("fr", "engine.newGame", players=2, first="Ana")
         tab.screenshot(path=str(ARTIFACTS / "ux-barcelona-fr-1280.png"))

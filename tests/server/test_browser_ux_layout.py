@@ -78,14 +78,30 @@ def games(ux_server: ServerProcess) -> dict[str, str]:
     """Links to a Barcelona and a tic-tac-toe game where seat A is to play, and to the replays
     of a finished game of each."""
     with ux_server.client() as client:
-        barcelona = create_game(client, "barcelona", [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}], seed=4)
-        tictactoe = create_game(client, "tictactoe", [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}], seed=4)
+        barcelona = create_game(
+            client,
+            "barcelona",
+            [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}],
+            seed=4,
+        )
+        tictactoe = create_game(
+            client,
+            "tictactoe",
+            [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}],
+            seed=4,
+        )
         finished = {
-            name: create_game(client, name, [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}], seed=5)["game_id"]
+            name: create_game(
+                client, name, [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}], seed=5
+            )["game_id"]
             for name in ("barcelona", "tictactoe")
         }
         for game_id in finished.values():
-            wait_for(lambda gid=game_id: client.get(f"/api/games/{gid}").json()["status"] == "finished", 60, "a bot game to end")
+            wait_for(
+                lambda gid=game_id: client.get(f"/api/games/{gid}").json()["status"] == "finished",
+                60,
+                "a bot game to end",
+            )
     return {
         "lobby": f"{ux_server.url}/",
         "barcelona": barcelona["seats"][0]["link"],
@@ -96,7 +112,9 @@ def games(ux_server: ServerProcess) -> dict[str, str]:
 
 
 def open_page(browser: Any, viewport: dict[str, int], url: str) -> Any:
-    context = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 600, has_touch=viewport["width"] < 600)
+    context = browser.new_context(
+        viewport=viewport, is_mobile=viewport["width"] < 600, has_touch=viewport["width"] < 600
+    )
     context.set_default_timeout(TIMEOUT_MS)
     tab = context.new_page()
     problems: list[str] = []
@@ -134,7 +152,9 @@ def assert_in_window(tab: Any, selector: str, where: str) -> None:
     box = tab.locator(selector).first.bounding_box()
     assert box is not None, f"{where}: {selector} is not shown"
     height = tab.viewport_size["height"]
-    assert box["y"] >= 0 and box["y"] + min(box["height"], 40) <= height, f"{where}: {selector} is out of the window: {box}"
+    assert box["y"] >= 0 and box["y"] + min(box["height"], 40) <= height, (
+        f"{where}: {selector} is out of the window: {box}"
+    )
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])

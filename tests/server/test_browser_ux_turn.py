@@ -27,14 +27,21 @@ class FakeNotification {
   close() {}
 }
 FakeNotification.permission = 'default';
-FakeNotification.requestPermission = async () => { window.__asked += 1; FakeNotification.permission = 'granted'; return 'granted'; };
+FakeNotification.requestPermission = async () => {
+  window.__asked += 1;
+  FakeNotification.permission = 'granted';
+  return 'granted';
+};
 window.Notification = FakeNotification;
 const RealContext = window.AudioContext;
 window.AudioContext = class extends RealContext {
   createOscillator() { window.__tones += 1; return super.createOscillator(); }
 };
 window.__hidden = false;
-Object.defineProperty(Document.prototype, 'hidden', { get() { return window.__hidden; }, configurable: true });
+Object.defineProperty(Document.prototype, 'hidden', {
+  get() { return window.__hidden; },
+  configurable: true,
+});
 """
 
 
@@ -53,13 +60,22 @@ def play_as_first(server: ServerProcess, game: dict[str, Any], action: str) -> N
     token = game["seats"][0]["token"]
     with server.client() as client:
         move = client.get(f"/api/games/{game['game_id']}").json()["move_number"]
-        response = client.post(f"/api/games/{game['game_id']}/moves", json={"action": action, "expected_move": move}, headers=seat_headers(token))
+        response = client.post(
+            f"/api/games/{game['game_id']}/moves",
+            json={"action": action, "expected_move": move},
+            headers=seat_headers(token),
+        )
         assert response.status_code == 200, response.text
 
 
 def test_title_badge_sound_and_notification_follow_the_turn(browser: Any, turn_server: ServerProcess) -> None:
     with turn_server.client() as client:
-        game = create_game(client, "tictactoe", [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}], seed=1)
+        game = create_game(
+            client,
+            "tictactoe",
+            [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}],
+            seed=1,
+        )
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     context.set_default_timeout(TIMEOUT_MS)
     context.add_init_script(STAND_INS)

@@ -54,7 +54,10 @@ def split_plural(key: str) -> tuple[str, str | None]:
 
 @pytest.fixture(scope="module")
 def catalogs() -> dict[str, dict[str, str]]:
-    return {lang: flatten(json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))) for lang in LANGUAGES}
+    return {
+        lang: flatten(json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8")))
+        for lang in LANGUAGES
+    }
 
 
 def base_keys(catalog: dict[str, str]) -> set[str]:
@@ -79,7 +82,9 @@ def test_plural_keys_have_the_forms_of_their_language(catalogs: dict[str, dict[s
         assert plural_bases(catalogs[lang]) == plurals, lang
         for base in plurals:
             forms = {suffix for key, suffix in map(split_plural, catalogs[lang]) if key == base}
-            assert forms == PLURALS[lang], f"{lang} {base}: forms {sorted(forms)}, needs {sorted(PLURALS[lang])}"
+            assert forms == PLURALS[lang], (
+                f"{lang} {base}: forms {sorted(forms)}, needs {sorted(PLURALS[lang])}"
+            )
 
 
 def english_text(catalogs: dict[str, dict[str, str]], base: str) -> str:
@@ -93,7 +98,9 @@ def test_placeholders_match_english(catalogs: dict[str, dict[str, str]]) -> None
             base, _ = split_plural(key)
             expected = set(PLACEHOLDER.findall(english_text(catalogs, base)))
             found = set(PLACEHOLDER.findall(text))
-            assert found == expected, f"{lang} {key}: placeholders {sorted(found)}, English has {sorted(expected)}"
+            assert found == expected, (
+                f"{lang} {key}: placeholders {sorted(found)}, English has {sorted(expected)}"
+            )
             assert text.strip(), f"{lang} {key} is empty"
 
 
@@ -130,7 +137,9 @@ def test_no_key_is_missing_or_unused(catalogs: dict[str, dict[str, str]]) -> Non
     missing = {key for key in exact if key not in keys and not any(k.startswith(f"{key}.") for k in keys)}
     # a literal naming a whole group (e.g. "bcn.help") is a prefix too
     assert not missing, f"used but in no catalog: {sorted(missing)}"
-    unused = {key for key in keys if key not in exact and not any(key.startswith(prefix) for prefix in prefixes)}
+    unused = {
+        key for key in keys if key not in exact and not any(key.startswith(prefix) for prefix in prefixes)
+    }
     assert not unused, f"in the catalogs but never used: {sorted(unused)}"
 
 
@@ -145,6 +154,7 @@ def test_the_checker_sees_a_missing_and_an_unused_key(tmp_path: Path) -> None:
 
 # -- what the games send ------------------------------------------------------------------------
 
+
 def test_every_barcelona_decision_kind_has_help(catalogs: dict[str, dict[str, str]]) -> None:
     kinds = set(DECISION_NAMES.values()) - {"over", "solo_step"}
     for lang in LANGUAGES:
@@ -152,12 +162,16 @@ def test_every_barcelona_decision_kind_has_help(catalogs: dict[str, dict[str, st
         assert not lacking, f"{lang}: no help for {sorted(lacking)}"
 
 
-def test_every_scoring_condition_service_effect_and_source_has_words(catalogs: dict[str, dict[str, str]]) -> None:
+def test_every_scoring_condition_service_effect_and_source_has_words(
+    catalogs: dict[str, dict[str, str]],
+) -> None:
     tiles = tomllib.loads((DATA / "tiles.toml").read_text(encoding="utf-8"))
     side = tomllib.loads((DATA / "side_board.toml").read_text(encoding="utf-8"))
     conditions = {entry["id"] for entry in tiles["condition"]}
     effects = {entry["effect"] for entry in side["service"]}
-    services = {entry["id"] for entry in side["service"]} if all("id" in e for e in side["service"]) else set()
+    services = (
+        {entry["id"] for entry in side["service"]} if all("id" in e for e in side["service"]) else set()
+    )
     for lang in LANGUAGES:
         catalog = catalogs[lang]
         assert not {c for c in conditions if f"bcn.condition.{c}" not in catalog}, lang

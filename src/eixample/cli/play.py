@@ -310,7 +310,8 @@ def player_count(game: Game, players: int | None, solo: bool, difficulty: Diffic
     count = 1 if solo else default_players(game) if players is None else players
     if difficulty is not None and count != 1:
         fail("--difficulty goes with --solo")
-    return count if solo else check_players(game, count)
+    # a count no game takes is refused here; the game itself explains the others
+    return check_players(game, count) if count < 1 else count
 
 
 def solo_options(count: int, difficulty: Difficulty | None) -> dict[str, Any]:
