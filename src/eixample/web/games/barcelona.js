@@ -1516,43 +1516,55 @@ function drawBuiltServices(ctx, g, player) {
 
 const OUTCOME_FILL = { won: "#d8efd9", lost: "#f6d5cf", tied: "#f6ecc8" };
 
+// The difficulty in the page's language (the lobby's words), and a card's direction.
+function difficultyWords(level) {
+  return hasKey(`lobby.difficulty.${level}`) ? t(`lobby.difficulty.${level}`) : level;
+}
+
+function directionWords(direction) {
+  return hasKey(`bcn.direction.${direction}`) ? t(`bcn.direction.${direction}`) : direction;
+}
+
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
 function drawSolo(ctx, g, y) {
   const solo = ctx.view.solo;
-  const name = solo.opponent || "Gaudí's Assistant";
+  const name = t("bcn.solo.assistant");
   const player = solo.seat === 0 ? 1 : 0;
-  const you = ctx.viewer === player ? "You" : ctx.names[player] || "The player";
-  panel(g, 4, y, W - 8, 72, `${name} — ${solo.difficulty}: its VP count ${solo.multiplier_percent}%`, "its turn runs right after yours; every step is in the log");
+  const mine = ctx.viewer === player;
+  const you = mine ? t("bcn.solo.you") : ctx.names[player] || t("bcn.solo.thePlayer");
+  const difficulty = difficultyWords(solo.difficulty);
+  panel(g, 4, y, W - 8, 72, t("bcn.solo.panel", { name, difficulty, percent: solo.multiplier_percent }), t("bcn.solo.panelNote"));
   const card = solo.card;
   const cx0 = 16;
   const cy0 = y + 22;
-  const c = tip(group(g, { class: "solo-card" }), card ? `Solo card ${card.number}: ${card.title}, direction ${card.direction}` : "No card drawn yet");
+  const c = tip(group(g, { class: "solo-card" }), card ? t("bcn.solo.cardTip", { n: card.number, title: card.title, direction: directionWords(card.direction) }) : t("bcn.solo.noCardTip"));
   svg("rect", { x: cx0, y: cy0, width: 150, height: 44, rx: 5, fill: "#f0ede6", stroke: "#555" }, c);
   if (card) {
-    text(c, cx0 + 8, cy0 + 17, `Card ${card.number}`, { class: "tile-head" });
+    text(c, cx0 + 8, cy0 + 17, t("bcn.solo.card", { n: card.number }), { class: "tile-head" });
     text(c, cx0 + 8, cy0 + 34, card.title, { class: "info-text" });
     const arrow = { north: 0, east: 90, south: 180, west: 270 }[card.direction] ?? 0;
     svg("path", { d: `M${cx0 + 130} ${cy0 + 10} l8 14 h-5 v12 h-6 v-12 h-5 z`, fill: "#333", transform: `rotate(${arrow} ${cx0 + 130} ${cy0 + 23})` }, c);
-    text(c, cx0 + 112, cy0 + 17, card.direction, { class: "board-tiny", "text-anchor": "end" });
-  } else text(c, cx0 + 8, cy0 + 26, "no card yet", { class: "info-text" });
-  text(g, 178, y + 36, `Meeple on ${solo.meeple}`, { class: "info-text" });
-  text(g, 178, y + 54, `Deck: ${solo.deck_left} left · drawn ${(solo.drawn || []).join(", ") || "none"}`, { class: "info-text" });
+    text(c, cx0 + 112, cy0 + 17, directionWords(card.direction), { class: "board-tiny", "text-anchor": "end" });
+  } else text(c, cx0 + 8, cy0 + 26, t("bcn.solo.noCard"), { class: "info-text" });
+  text(g, 178, y + 36, t("bcn.solo.meeple", { crossing: solo.meeple }), { class: "info-text" });
+  text(g, 178, y + 54, t("bcn.solo.deck", { left: solo.deck_left, drawn: (solo.drawn || []).join(", ") || t("bcn.solo.none") }), { class: "info-text" });
   const scores = group(g, { class: "solo-scores" });
-  text(scores, 352, y + 36, `${you} ${solo.player_vp} VP`, { class: "info-strong" });
-  text(scores, 352, y + 54, `${name} ${solo.automa_vp} VP (${solo.automa_vp_before_multiplier} × ${solo.multiplier_percent}%)`, { class: "info-text" });
+  text(scores, 352, y + 36, t("bcn.solo.score", { who: you, vp: solo.player_vp }), { class: "info-strong" });
+  text(scores, 352, y + 54, t("bcn.solo.automaScore", { name, vp: solo.automa_vp, before: solo.automa_vp_before_multiplier, percent: solo.multiplier_percent }), { class: "info-text" });
   const bx = 600;
   const banner = group(g, { class: "solo-result", "data-result": solo.result || "playing" });
   if (solo.result) {
     const summary = resultSummary(ctx.view, { seat: ctx.viewer, seats: ctx.seats });
     svg("rect", { x: bx, y: y + 20, width: W - 14 - bx, height: 46, rx: 6, fill: OUTCOME_FILL[solo.result] || "#eee", stroke: "#3b2f1b", "stroke-width": 1.5 }, banner);
     text(banner, bx + 10, y + 39, summary.headline, { class: "solo-headline" });
-    text(banner, bx + 10, y + 57, `margin ${signed(solo.margin)} VP · ${solo.difficulty}`, { class: "info-text" });
+    text(banner, bx + 10, y + 57, t("bcn.solo.marginLine", { margin: signed(solo.margin), difficulty }), { class: "info-text" });
   } else {
-    const lead = solo.margin > 0 ? `${you} lead${you === "You" ? "" : "s"} by ${solo.margin}` : solo.margin < 0 ? `${you} trail${you === "You" ? "" : "s"} by ${-solo.margin}` : "Level";
-    text(banner, bx, y + 36, `Margin ${signed(solo.margin)} VP`, { class: "info-strong" });
+    const key = solo.margin > 0 ? (mine ? "bcn.solo.leadYou" : "bcn.solo.leadOther") : mine ? "bcn.solo.trailYou" : "bcn.solo.trailOther";
+    const lead = solo.margin === 0 ? t("bcn.solo.level") : t(key, { who: you, n: Math.abs(solo.margin) });
+    text(banner, bx, y + 36, t("bcn.solo.margin", { margin: signed(solo.margin) }), { class: "info-strong" });
     text(banner, bx, y + 54, lead, { class: "info-text" });
   }
 }
@@ -1562,20 +1574,30 @@ function drawSolo(ctx, g, y) {
 export function resultSummary(view, { seat = null, seats = [] } = {}) {
   const solo = view && view.solo;
   if (!solo || !solo.result) return null;
-  const name = solo.opponent || "Gaudí's Assistant";
+  const name = t("bcn.solo.assistant");
   const player = solo.seat === 0 ? 1 : 0;
   const viewer = Number.isInteger(view.viewer) ? view.viewer : seat;
   const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === player) : null;
   const mine = viewer === player;
-  const who = mine ? "You" : (entry && entry.name) || "The player";
+  const who = mine ? t("bcn.solo.you") : (entry && entry.name) || t("bcn.solo.thePlayer");
   const by = Math.abs(solo.margin);
-  let headline;
+  let key;
   if (solo.result === "won") {
-    headline = by ? `${who} beat ${name} by ${by} VP` : `${who} beat ${name} on the tie-breakers`;
+    key = mine ? (by ? "bcn.solo.wonYou" : "bcn.solo.wonYouTie") : by ? "bcn.solo.wonOther" : "bcn.solo.wonOtherTie";
   } else if (solo.result === "lost") {
-    headline = by ? `${name} beat ${mine ? "you" : who} by ${by} VP` : `${name} wins on the tie-breakers`;
-  } else headline = `A shared victory: ${who.toLowerCase() === "you" ? "you" : who} and ${name} tie`;
-  const detail = `${who} ${solo.player_vp} VP, ${name} ${solo.automa_vp} VP (${solo.automa_vp_before_multiplier} VP × ${solo.multiplier_percent}% on ${solo.difficulty}): margin ${signed(solo.margin)}.`;
+    key = by ? (mine ? "bcn.solo.lostYou" : "bcn.solo.lostOther") : "bcn.solo.lostTie";
+  } else key = mine ? "bcn.solo.tieYou" : "bcn.solo.tieOther";
+  const headline = t(key, { who, name, by });
+  const detail = t("bcn.solo.detail", {
+    who,
+    player: solo.player_vp,
+    name,
+    automa: solo.automa_vp,
+    before: solo.automa_vp_before_multiplier,
+    percent: solo.multiplier_percent,
+    difficulty: difficultyWords(solo.difficulty),
+    margin: signed(solo.margin),
+  });
   return { headline, detail, outcome: solo.result, margin: solo.margin };
 }
 
