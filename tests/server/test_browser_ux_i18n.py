@@ -127,7 +127,7 @@ def test_game_page_board_and_buttons_in_french(browser: Any, i18n_server: Server
             target.get_attribute("aria-label") or ""
         )
         # help for the decision
-        assert tab.locator("#decision-help").inner_text() == text("fr", "bcn.help.place")
+        assert tab.locator("#decision-help-text").text_content() == text("fr", "bcn.help.place")
         # a structured engine entry renders through the catalog
         rendered = tab.evaluate(
             "import('/static/js/i18n.js')"

@@ -28,6 +28,7 @@ const dom = {
   fallback: $("board-fallback"),
   decision: $("decision"),
   decisionHelp: $("decision-help"),
+  decisionHelpText: $("decision-help-text"),
   error: $("error"),
   actions: $("actions"),
   keysHelp: $("keys-help"),
@@ -147,7 +148,7 @@ async function render() {
   dom.decision.classList.toggle("your-turn", state.your_turn);
   dom.decision.dataset.yourTurn = t("game.yourTurn");
   const help = state.your_turn ? decisionHelp() : null;
-  dom.decisionHelp.textContent = help || "";
+  dom.decisionHelpText.textContent = help || "";
   dom.decisionHelp.hidden = !help;
   if (!ordered.length || !sameActions(ordered, state.legal_actions)) selected = -1;
   const handled = renderBoardNow();
@@ -425,6 +426,8 @@ async function start() {
     note: $("notify-state"),
   });
   trackSheetHeight(dom.decisionPanel);
+  // the help starts open where there is room for it; on a phone it is one tap away
+  dom.decisionHelp.open = !window.matchMedia("(max-width: 800px)").matches;
   dom.undo.addEventListener("click", undo);
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", () => location.reload());
