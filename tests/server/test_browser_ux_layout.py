@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.server.browser import ARTIFACTS, TIMEOUT_MS
-from tests.server.harness import ServerProcess, create_game, wait_for
+from tests.server.harness import ServerProcess, create_game, seat_headers, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -208,5 +208,35 @@ def test_phone_opens_board_regions_one_at_a_time(browser: Any, games: dict[str, 
         tab.locator(".zoom-in").click()
         assert tab.locator("svg#board").bounding_box()["width"] > before * 1.5
         assert_no_sideways_scroll(tab, "zoomed in")
+    finally:
+        tab.context.close()
+
+
+def test_phone_panning_is_kept_while_others_move(browser: Any, ux_server: ServerProcess) -> None:
+    """A spectator on a phone pans the zoomed city; moves arriving do not move the view back."""
+    with ux_server.client() as client:
+        people = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
+        game = create_game(client, "barcelona", people, seed=8)
+    tab = open_page(browser, PHONE, game["spectator_link"])
+    try:
+        tab.wait_for_selector("svg#board[data-region='city']")
+        tab.wait_for_timeout(150)
+        box = tab.locator("#board-viewport")
+        assert float(box.get_attribute("data-zoom") or 1) > 1, "the city is zoomed in to be readable"
+        box.evaluate("(node) => { node.scrollLeft = 60; node.scrollTop = 40; }")
+        before = box.evaluate("(node) => [node.scrollLeft, node.scrollTop]")
+        with ux_server.client() as client:
+            state = client.get(
+                f"/api/games/{game['game_id']}/state", headers=seat_headers(game["seats"][0]["token"])
+            )
+            action = state.json()["legal_actions"][0]
+            moved = client.post(
+                f"/api/games/{game['game_id']}/moves",
+                json={"action": action, "expected_move": state.json()["move_number"]},
+                headers=seat_headers(game["seats"][0]["token"]),
+            )
+            assert moved.status_code == 200, moved.text
+        tab.wait_for_selector("body[data-move-number='1']")
+        assert box.evaluate("(node) => [node.scrollLeft, node.scrollTop]") == before
     finally:
         tab.context.close()

@@ -33,6 +33,7 @@ export class BoardViewport {
     this.fullBox = null;
     this.pointers = new Map();
     this.pinch = null;
+    this.shownKey = null;
     new MutationObserver(() => this.keepRegion()).observe(svgRoot, { attributes: true, attributeFilter: ["viewBox"] });
     this.box.addEventListener("wheel", (event) => this.onWheel(event), { passive: false });
     this.box.addEventListener("pointerdown", (event) => this.onPointer(event));
@@ -68,6 +69,11 @@ export class BoardViewport {
     if (!this.chosen) this.region = this.small() ? this.followDecision() : null;
     this.keepRegion();
     this.renderToolbar();
+    // zoom and scroll again only when what is shown changes (another region, a new decision),
+    // not on every message, so that a player's panning is left alone while others move
+    const key = this.shownNow();
+    if (key === this.shownKey) return;
+    this.shownKey = key;
     if (!this.zoomChosen) {
       this.autoZoom();
       // a renderer's own stylesheet may still be loading: measure again once it is there
@@ -75,6 +81,12 @@ export class BoardViewport {
         if (!link.sheet) link.addEventListener("load", () => this.zoomChosen || this.autoZoom(), { once: true });
       }
     }
+  }
+
+  // What the viewport shows: the region, the first clickable target, the screen's class.
+  shownNow() {
+    const first = this.svg.querySelector("[data-action]");
+    return `${this.region}|${first ? first.getAttribute("data-action") : ""}|${this.small()}`;
   }
 
   // The region holding the first clickable target; else the one shown, else the first region.
@@ -138,6 +150,7 @@ export class BoardViewport {
     this.region = id;
     this.chosen = true;
     this.zoomChosen = false;
+    this.shownKey = this.shownNow();
     this.keepRegion();
     this.renderToolbar();
     this.autoZoom();
