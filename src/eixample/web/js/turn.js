@@ -70,6 +70,12 @@ export class TurnAlerts {
       toggle.setAttribute("aria-expanded", String(!panel.hidden));
     });
     sound.addEventListener("change", () => this.onSound());
+    // browsers start audio only after a gesture on the page: the first tap or key unlocks it
+    const unlock = () => {
+      if (this.settings.sound) this.audioContext();
+    };
+    document.addEventListener("pointerdown", unlock, { once: true });
+    document.addEventListener("keydown", unlock, { once: true });
     notify.addEventListener("change", () => this.onNotify());
     this.setBadge(false);
   }
@@ -131,11 +137,17 @@ export class TurnAlerts {
     }
   }
 
-  beep() {
+  audioContext() {
     const Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return;
+    if (!Context) return null;
+    this.audio = this.audio || new Context();
+    if (this.audio.state === "suspended") this.audio.resume().catch(() => {});
+    return this.audio;
+  }
+
+  beep() {
     try {
-      this.audio = this.audio || new Context();
+      if (!this.audioContext()) return;
       const now = this.audio.currentTime;
       [660, 880].forEach((frequency, k) => {
         const tone = this.audio.createOscillator();
