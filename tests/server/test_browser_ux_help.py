@@ -69,12 +69,12 @@ def test_rules_page_from_the_game_page(browser: Any, help_server: ServerProcess)
         assert rules.evaluate("document.documentElement.lang") == "fr"
         assert rules.locator("#rules-note").is_hidden()
         assert "Décompte Cerdà" in rules.locator("#rules").inner_text()
-        # Czech is still to come: the English text with a note
-        rules.goto(rules.url.replace("lang=fr", "lang=cs"))
-        rules.wait_for_selector("body[data-rules='barcelona']")
+        # tic-tac-toe in Czech is still to come: the English text with a note
+        rules.goto(rules.url.split("?")[0] + "?game=tictactoe&lang=cs")
+        rules.wait_for_selector("body[data-rules='tictactoe']")
         assert rules.evaluate("document.documentElement.lang") == "cs"
         assert "anglicky" in rules.locator("#rules-note").inner_text()
-        assert "Cerdà Scoring" in rules.locator("#rules").inner_text()
+        assert rules.locator("#rules h1").inner_text() == "Tic-tac-toe"
         rules.goto(rules.url.split("?")[0] + "?game=../../etc&lang=en")
         rules.wait_for_selector("#rules-note:not([hidden])")
         assert rules.locator("#rules").inner_text() == ""
