@@ -23,8 +23,9 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
+# make run PORT=8080 (HOST=... and DATA=... too) passes them on to `eixample serve`
 run: $(STAMP)
-	$(BIN)/eixample serve
+	$(BIN)/eixample serve$(if $(PORT), --port $(PORT))$(if $(HOST), --host $(HOST))$(if $(DATA), --data-dir $(DATA))
 
 demo: $(STAMP)
 	$(BIN)/eixample demo

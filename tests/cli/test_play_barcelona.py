@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from eixample.ai.match import derive_seed
 from eixample.ai.specs import make_bot
 from eixample.cli.render import render, render_choices, render_details
-from eixample.cli.tables import outcome_line
+from eixample.cli.tables import breakdown_table, outcome_line
 from eixample.core.rng import Rng
 from eixample.games import barcelona
 from eixample.games.barcelona import BarcelonaState
@@ -216,14 +216,16 @@ def test_the_table_at_the_end() -> None:
     assert state.is_terminal()
     shown = _check_table(state, None)
     flat = _flat(shown)
-    assert "game over" in flat and "Points by source" in flat
+    assert "game over" in flat
+    assert "by source" not in flat  # the command prints the final scores once, under the table
+    names = ["greedy", "random"]
+    scores = _text(breakdown_table(state, names))
     for seat in state.winners():
-        assert f"P{seat + 1} winner" in flat
+        assert f"Player {seat + 1} ({names[seat]}) (winner)" in _flat(scores)
     breakdown = state.score_breakdown()
-    for seat, points in enumerate(breakdown):
-        row = next(line for line in shown.splitlines() if re.match(rf"\s+P{seat + 1}\b", line)
-                   and line.split()[-1] == str(state.scores()[seat]))
-        assert [int(n) for n in row.split() if n.isdigit()] == [*points.values(), state.scores()[seat]]
+    for source in breakdown[0]:
+        row = next(line for line in scores.splitlines() if line.startswith(f"│ {source.replace('_', ' ')} "))
+        assert [int(n) for n in re.findall(r"\d+", row)] == [points[source] for points in breakdown]
 
 
 def test_the_solo_table() -> None:

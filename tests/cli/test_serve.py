@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import types
-
 import pytest
 from typer.testing import CliRunner
 
@@ -12,16 +10,6 @@ from tests.cli.helpers import assert_clear_failure, invoke
 def test_serve_without_the_server_says_so(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(serve, "SERVER_MODULE", "eixample_elsewhere.server_app")
     assert_clear_failure(invoke(runner, "serve"), "the web server is not available")
-
-
-def test_serve_passes_only_the_options_given(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[dict[str, object]] = []
-    module = types.ModuleType("fake_server")
-    module.run = lambda **options: calls.append(options)  # type: ignore[attr-defined]
-    monkeypatch.setattr(serve.importlib, "import_module", lambda name: module)
-    assert invoke(runner, "serve").exit_code == 0
-    assert invoke(runner, "serve", "--port", "8123").exit_code == 0
-    assert calls == [{}, {"port": 8123}]
 
 
 def test_the_command_list(runner: CliRunner) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -130,3 +131,11 @@ def replay_or_fail(game: Game, record: JsonDict) -> State:
 
 def seat_label(seat: int) -> str:
     return f"Player {seat + 1}"
+
+
+def package_version() -> str:
+    """The installed version of the eixample package."""
+    try:
+        return metadata.version("eixample")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"

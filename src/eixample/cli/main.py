@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from eixample.cli.bench import bench_command
+from eixample.cli.common import package_version
 from eixample.cli.demo import demo_command
 from eixample.cli.play import play_command
 from eixample.cli.replay import replay_command
@@ -19,6 +22,22 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+
+def show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"eixample {package_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[bool, typer.Option("--version", help="Show the version and exit.", is_eager=True,
+                                          callback=show_version)] = False,
+) -> None:
+    """Play, simulate and study the board game Barcelona."""
+
 
 app.command("play")(play_command)
 app.command("simulate")(simulate_command)

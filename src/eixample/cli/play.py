@@ -25,6 +25,7 @@ from eixample.ai.specs import make_bot
 from eixample.cli.common import (
     GAME_HELP,
     check_bot,
+    check_players,
     console,
     default_players,
     fail,
@@ -306,10 +307,11 @@ def player_count(game: Game, players: int | None, solo: bool, difficulty: Diffic
     """How many play: 1 with --solo, else --players or the game's default."""
     if solo and players not in (None, 1):
         fail(f"--solo is a one-player game: --players {players} does not go with it")
-    count = 1 if solo else players or default_players(game)
+    count = 1 if solo else default_players(game) if players is None else players
     if difficulty is not None and count != 1:
         fail("--difficulty goes with --solo")
-    return count
+    # a count no game takes is refused here; the game itself explains the others
+    return check_players(game, count) if count < 1 else count
 
 
 def solo_options(count: int, difficulty: Difficulty | None) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
+import socket
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -11,6 +13,10 @@ import typer
 from eixample.cli.common import fail
 
 SERVER_MODULE = "eixample.server.app"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_DATA_DIR = "data"
+PORTS = range(1, 65536)
 
 
 def load_server() -> Callable[..., Any]:
@@ -27,15 +33,40 @@ def load_server() -> Callable[..., Any]:
     return run
 
 
+def check_port(port: int) -> int:
+    if port not in PORTS:
+        fail(f"--port {port} is out of range: use 1 to 65535")
+    return port
+
+
+def check_free(host: str, port: int) -> None:
+    """Fail with a clear line when `port` on `host` cannot be listened on (taken, or the address
+    is not this machine's), before the server starts and prints a traceback."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        fail(f"--host {host}: {error.strerror or error}")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                other = port + 1 if port < PORTS.stop - 1 else DEFAULT_PORT
+                fail(f"port {port} on {host} is already in use: try another, e.g. --port {other}")
+            fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+
+
 def serve_command(
-    host: Annotated[str | None, typer.Option(help="Address to listen on (default: the server's).")] = None,
-    port: Annotated[int | None, typer.Option(help="Port to listen on (default: the server's).")] = None,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = DEFAULT_HOST,
+    port: Annotated[int, typer.Option(help="Port to listen on (1 to 65535).")] = DEFAULT_PORT,
     data_dir: Annotated[
-        str | None, typer.Option("--data-dir", help="Folder of the SQLite database (default: ./data).")
-    ] = None,
+        str, typer.Option("--data-dir", help="Folder of the SQLite database.")
+    ] = DEFAULT_DATA_DIR,
 ) -> None:
     """Start the web app (SQLite in the data folder; $DATABASE_URL selects another database)."""
+    check_port(port)
     run = load_server()
-    given = (("host", host), ("port", port), ("data_dir", data_dir))
-    options = {key: value for key, value in given if value is not None}
-    run(**options)
+    check_free(host, port)
+    run(host=host, port=port, data_dir=data_dir)

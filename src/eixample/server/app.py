@@ -321,6 +321,9 @@ def create_app(
     async def replay_page(game_id: str) -> FileResponse:
         return FileResponse(WEB_DIR / "replay.html")
 
+    # the rules pages' text: docs/rules/<game>.<lang>.md of the source tree (web/rules.html shows it)
+    rules_dir = Path(__file__).resolve().parents[3] / "docs" / "rules"
+    app.mount("/rules", StaticFiles(directory=rules_dir, check_dir=False), name="rules")
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
 

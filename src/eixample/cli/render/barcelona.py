@@ -85,21 +85,6 @@ CONDITIONS = {
     "bottom_markers_non_corner": "per bottom marker, non-Corner Building",
 }
 
-SOURCE_LABELS = {
-    "streets": "streets",
-    "buildings": "build-\nings",
-    "building_bonus": "row\nbonus",
-    "cloth": "cloth",
-    "benefits": "bene-\nfits",
-    "public_services": "ser-\nvices",
-    "cerda_scoring": "Cerdà\nscoring",
-    "cerda_track": "Cerdà\ntrack",
-    "cobblestones": "cobble-\nstones",
-    "passengers": "passen-\ngers",
-    "modernisme": "Moder-\nnisme",
-    "difficulty": "diffi-\nculty",
-}
-
 CITIZEN_NAMES = {"W": "Working", "M": "Middle", "U": "Upper"}
 
 LEGEND = (
@@ -628,28 +613,6 @@ def _solo(view: JsonDict) -> Text | None:
     return _assemble(segments)
 
 
-def final_scores(view: JsonDict) -> Table:
-    """Points by source, one row per player, winners marked."""
-    breakdown: list[dict[str, int]] = view.get("score_breakdown", [])
-    sources: list[str] = []
-    for points in breakdown:
-        sources.extend(source for source in points if source not in sources)
-    winners = set(view.get("winners", []))
-    table = Table(title="Points by source", box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True)
-    table.add_column("player", no_wrap=True)
-    for source in sources:
-        table.add_column(SOURCE_LABELS.get(source, source.replace("_", " ")), justify="right")
-    table.add_column("total", justify="right", style="bold")
-    scores = view.get("scores", [])
-    for seat, points in enumerate(breakdown):
-        name = seat_text(seat)
-        if seat in winners:
-            name.append(" winner", style="bold")
-        table.add_row(name, *(str(points.get(source, 0)) for source in sources),
-                      str(scores[seat]) if seat < len(scores) else "")
-    return table
-
-
 @renderer("barcelona")
 def render_barcelona(view: JsonDict) -> RenderableType:
     solo = _solo(view)
@@ -663,8 +626,7 @@ def render_barcelona(view: JsonDict) -> RenderableType:
         _side_board(view),
         _player_boards(view),
     ]
-    if view.get("terminal"):
-        parts.append(final_scores(view))
+    # the final scores by source are printed once by the command, under the table (cli/tables.py)
     return Group(*parts)
 
 

@@ -22,7 +22,9 @@
 // Colours: players use the shared Okabe-Ito seat colours with their shape and letter; citizens are
 // yellow W, sky-blue M and black U discs, always lettered.
 
+import { hasKey, t } from "../js/i18n.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
+import { actionWords, decisionHelp as helpFor, groupWords } from "./barcelona-words.js";
 
 // -- geometry ------------------------------------------------------------------------------------
 
@@ -41,55 +43,66 @@ const cy = (r) => Y0 + r * PITCH;
 
 // -- names and colours ---------------------------------------------------------------------------
 
-const CITIZENS = {
-  W: { fill: "#F0E442", ink: "#000", name: "Working class" },
-  M: { fill: "#56B4E9", ink: "#000", name: "Middle class" },
-  U: { fill: "#262626", ink: "#fff", name: "Upper class" },
+const CITIZEN_STYLE = {
+  W: { fill: "#F0E442", ink: "#000" },
+  M: { fill: "#56B4E9", ink: "#000" },
+  U: { fill: "#262626", ink: "#fff" },
 };
 
-const ACTIONS = {
-  cloth_or_coins: { label: "Cloth / Coins", short: "$/Cl", fill: "#f6e7b0" },
-  cobblestone: { label: "Cobblestone", short: "Cobble", fill: "#d9d6cf" },
-  streets: { label: "Streets", short: "Street", fill: "#e8d5bd" },
-  intersection: { label: "Intersection", short: "Inter", fill: "#f3cfc3" },
-  improve_modernisme: { label: "Improve Mod.", short: "Impr", fill: "#dcd0ee" },
-  take_modernisme: { label: "Take Modernisme", short: "Take", fill: "#e9d5ea" },
-  public_service: { label: "Public Service", short: "Serv", fill: "#cfe4d6" },
-  tram: { label: "Tram", short: "Tram", fill: "#cfe0ef" },
+// A citizen kind's colours and name (CITIZENS[kind].name, .track), in the page's language.
+const CITIZENS = new Proxy(CITIZEN_STYLE, {
+  get(styles, kind) {
+    if (typeof kind !== "string" || !styles[kind]) return undefined;
+    return { ...styles[kind], name: t(`bcn.citizen.${kind}`), track: t(`bcn.citizenTrack.${kind}`) };
+  },
+});
+
+const ACTION_FILLS = {
+  cloth_or_coins: "#f6e7b0",
+  cobblestone: "#d9d6cf",
+  streets: "#e8d5bd",
+  intersection: "#f3cfc3",
+  improve_modernisme: "#dcd0ee",
+  take_modernisme: "#e9d5ea",
+  public_service: "#cfe4d6",
+  tram: "#cfe0ef",
 };
 
-const BUILDINGS = {
-  corner: { label: "Corner", short: "C", fill: "#c58c5c", ink: "#000" },
-  L1: { label: "Level 1", short: "L1", fill: "#ecd2a2", ink: "#000" },
-  L2: { label: "Level 2", short: "L2", fill: "#d99660", ink: "#000" },
-  L3: { label: "Level 3", short: "L3", fill: "#8f4a2e", ink: "#fff" },
+// An action kind's label and short label, in the page's language.
+function actionInfo(kind) {
+  if (!ACTION_FILLS[kind]) return { label: kind, short: kind, fill: "#eee" };
+  return { label: t(`bcn.action.${kind}`), short: t(`bcn.actionShort.${kind}`), fill: ACTION_FILLS[kind] };
+}
+
+const BUILDING_STYLE = {
+  corner: { fill: "#c58c5c", ink: "#000" },
+  L1: { fill: "#ecd2a2", ink: "#000" },
+  L2: { fill: "#d99660", ink: "#000" },
+  L3: { fill: "#8f4a2e", ink: "#fff" },
 };
 
-const SECTIONS = ["1870s", "1888", "Early 20th c."];
+// A Building type's label and short label, in the page's language (BUILDINGS[type] as before).
+const BUILDINGS = new Proxy(BUILDING_STYLE, {
+  get(styles, type) {
+    if (typeof type !== "string" || !styles[type]) return undefined;
+    return { ...styles[type], label: t(`bcn.building.${type}`), short: t(`bcn.buildingShort.${type}`) };
+  },
+});
+
+const SECTIONS = new Proxy([], {
+  get(_, index) {
+    return ["0", "1", "2"].includes(String(index)) ? t(`bcn.section.${index}`) : undefined;
+  },
+});
 
 // Short wordings of the scoring conditions for the small tile faces; a tile's full text (from the
 // view) is in its tooltip, and a condition missing here shows that text.
-const CONDITIONS = {
-  longest_block_line: "per block in your longest line of blocks",
-  cloth_in_warehouse: "per cloth in warehouse (max 5)",
-  coins_in_warehouse: "per coin in warehouse (max 5)",
-  longest_narrow_line: "per tile of your longest narrow line",
-  intersections_near_3_buildings: "per Intersection next to 3+ buildings",
-  cerda_multiplier: "times your Cerdà multiplier",
-  longest_wide_line: "per tile of your longest wide line",
-  public_services: "per Public Service built",
-  narrow_tiles: "per Narrow Street tile",
-  passengers_near_2_buildings: "per Passenger next to 2+ buildings",
-  wide_tiles: "per Wide Street tile",
-  modernisme_markers_top: "per Modernisme marker on top",
-  passengers: "per Passenger placed",
-  cobblestones: "per cobblestone placed",
-  intersections: "per Intersection built",
-  empty_marker_stacks: "per empty Building marker stack",
-  corner_buildings_different_blocks: "per Corner Building, different blocks",
-  modernisme_tiles: "per Modernisme tile owned",
-  bottom_markers_non_corner: "per bottom marker (not Corner)",
-};
+const CONDITIONS = new Proxy({}, {
+  get(_, condition) {
+    const key = `bcn.condition.${String(condition)}`;
+    return hasKey(key) ? t(key) : undefined;
+  },
+});
 
 const SERVICE_NAMES = {
   market: ["Sant Antoni", "Market"],
@@ -101,25 +114,27 @@ const SERVICE_NAMES = {
   operations: ["Pavelló", "d'Operacions"],
 };
 
-const SERVICE_SHORT = {
-  market: "Market",
-  station: "Station",
-  hospital: "Hospital",
-  passeig: "Passeig",
-  university: "Univ.",
-  museum: "Museum",
-  operations: "Pavelló",
-};
+const SERVICE_SHORT = new Proxy({}, {
+  get(_, id) {
+    const key = `bcn.serviceShort.${String(id)}`;
+    return hasKey(key) ? t(key) : undefined;
+  },
+});
 
-const SERVICE_EFFECTS = {
-  market: "1 cloth per block",
-  tram: "Tram, free passenger",
-  intersection: "Intersection, no coins",
-  streets: "Build streets",
-  cobblestone: "Cobblestone anywhere",
-  sagrada: "Sagrada Família +2",
-  modernisme: "Modernisme, no cloth",
-};
+const SERVICE_EFFECTS = new Proxy({}, {
+  get(_, effect) {
+    const key = `bcn.serviceEffect.${String(effect)}`;
+    return hasKey(key) ? t(key) : undefined;
+  },
+});
+
+// A Modernisme or Cerdà tile's words: "<vp> VP <condition>" from the catalog, else the view's text.
+function tileText(tile) {
+  const condition = CONDITIONS[tile.condition];
+  return condition ? `${tile.vp} ${t("bcn.vp")} ${condition}` : tile.text || "";
+}
+
+const tr = t; // for functions that name a local `t` (a tile's group)
 
 // -- state kept between redraws -------------------------------------------------------------------
 
@@ -232,17 +247,10 @@ function benefitParts(benefit) {
 }
 
 function benefitText(benefit) {
-  if (!benefit) return "nothing";
-  const words = {
-    coin: (n) => `${n} coin${n > 1 ? "s" : ""}`,
-    cloth: (n) => `${n} cloth`,
-    resource: (n) => `${n} resource${n > 1 ? "s" : ""} (coins or cloth)`,
-    vp: (n) => `${n} VP`,
-    cerda: (n) => `${n} step${n > 1 ? "s" : ""} on the Cerdà track`,
-    sagrada: (n) => `${n} step${n > 1 ? "s" : ""} on the Sagrada Família track`,
-    action: (kind) => `the action ${(ACTIONS[kind] || { label: kind }).label}`,
-  };
-  return benefitParts(benefit).map(([kind, n]) => words[kind](n)).join(", ");
+  if (!benefit) return t("bcn.benefit.nothing");
+  return benefitParts(benefit)
+    .map(([kind, n]) => (kind === "action" ? t("bcn.benefit.action", { action: actionInfo(n).label }) : t(`bcn.benefit.${kind}`, { count: n })))
+    .join(", ");
 }
 
 function partWidth(kind, s) {
@@ -280,7 +288,7 @@ function drawBenefit(parent, x, y, benefit, s = 1) {
       svg("rect", { x: left, y: y - h / 2, width: w, height: h, rx: 7 * s, fill: "#f1e2bd", stroke: "#7a5a1e", "stroke-width": 1 }, g);
       text(g, mid, y + 3.6 * s, `SF+${n}`, { class: "chip-text", "font-size": 8 * s, fill: "#5a4010" });
     } else {
-      const info = ACTIONS[n] || { short: String(n), fill: "#eee" };
+      const info = actionInfo(n);
       svg("rect", { x: left, y: y - h / 2, width: w, height: h, rx: 2 * s, fill: info.fill, stroke: "#555", "stroke-width": 1 }, g);
       text(g, mid, y + 3.3 * s, info.short, { class: "chip-text", "font-size": 8.6 * s });
     }
@@ -348,9 +356,9 @@ function target(ctx, parent, action, tag, attrs, label) {
     "data-action": action,
     role: "button",
     tabindex: 0,
-    "aria-label": label ? `${action}: ${label}` : action,
+    "aria-label": label ? `${actionLabel(action)}: ${label}` : actionLabel(action),
   }, parent);
-  tip(node, label ? `${action} — ${label}` : action);
+  tip(node, label ? `${actionLabel(action)} — ${label}` : actionLabel(action));
   activate(node, () => ctx.onAction(action));
   return node;
 }
@@ -460,6 +468,39 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
   return Array.from(ctx.handled);
 }
 
+// The parts of the table a small screen shows one at a time (js/viewport.js): the city, the side
+// board, the Citizen tracks and each player board, the viewer's first.
+export function regions(view, { seat = null, seats = [] } = {}) {
+  const players = view.player_list || [];
+  const viewer = Number.isInteger(view.viewer) ? view.viewer : Number.isInteger(seat) ? seat : null;
+  const boardsY = BOARDS_Y + (view.solo ? 78 : 0);
+  const names = seatNames(view, seats);
+  const list = [
+    { id: "city", label: t("barcelona.region.city"), box: [0, 0, RIGHT, TRACKS_Y] },
+    { id: "side", label: t("barcelona.region.side"), box: [RIGHT - 4, 0, W - RIGHT + 4, TRACKS_Y] },
+    { id: "tracks", label: t("barcelona.region.tracks"), box: [0, TRACKS_Y - 4, W, boardsY - TRACKS_Y + 4] },
+  ];
+  boardOrder(players.length, viewer).forEach((index, k) => {
+    const x = 6 + (k % 2) * (BOARD_W + 8);
+    const y = boardsY + Math.floor(k / 2) * (BOARD_H + 8);
+    list.push({ id: `board-${index}`, label: t("barcelona.region.board", { name: names[index] }), box: [x - 4, y - 4, BOARD_W + 8, BOARD_H + 8] });
+  });
+  return list;
+}
+
+// The page's words for an action text, a group of buttons and the pending decision.
+export function actionLabel(action) {
+  return actionWords(action) || action;
+}
+
+export function groupLabel(word) {
+  return groupWords(word);
+}
+
+export function decisionHelp(view) {
+  return helpFor(view && view.decision_kind);
+}
+
 function boardOrder(n, viewer) {
   const order = [];
   const first = viewer !== null && viewer >= 0 && viewer < n ? viewer : 0;
@@ -471,7 +512,7 @@ function seatNames(view, seats) {
   const names = [];
   (view.player_list || []).forEach((player, index) => {
     const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === index) : null;
-    names[index] = player.name || (entry && entry.name) || `P${index + 1}`;
+    names[index] = player.name || (entry && entry.name) || seatStyle(index).letter;
   });
   return names;
 }
@@ -483,8 +524,8 @@ function catalogueTile(view, kind, id) {
 }
 
 function describe(view, names) {
-  const scores = (view.scores || []).map((vp, seat) => `${names[seat] || `P${seat + 1}`} (${seatStyle(seat).letter}) ${vp} VP`);
-  return `Barcelona, round ${view.round}. ${scores.join(", ")}. ${view.decision || ""}`;
+  const scores = (view.scores || []).map((vp, seat) => `${names[seat] || seatStyle(seat).letter} (${seatStyle(seat).letter}) ${vp} ${t("bcn.vp")}`);
+  return t("bcn.describe", { round: view.round, scores: scores.join(", "), decision: view.decision || "" });
 }
 
 function drawDefs(root) {
@@ -606,11 +647,11 @@ function drawCity(ctx, g) {
   // row Building Bonus tiles, at the left of each row of blocks
   (city.row_bonus || []).forEach((vp, r) => {
     const y = (cy(r) + cy(r + 1)) / 2;
-    const tile = tip(group(g, { class: "row-bonus" }), vp ? `Building Bonus of row ${r + 1}: ${vp} VP for the first Building in this row` : `Building Bonus of row ${r + 1}: taken`);
+    const tile = tip(group(g, { class: "row-bonus" }), vp ? t("bcn.tip.rowBonus", { row: r + 1, vp }) : t("bcn.tip.rowBonusTaken", { row: r + 1 }));
     svg("rect", { x: 7, y: y - 16, width: 24, height: 32, rx: 4, class: vp ? "bonus-tile" : "bonus-tile taken" }, tile);
     if (vp) {
       text(tile, 19, y - 1, vp, { class: "bonus-vp" });
-      text(tile, 19, y + 10, "VP", { class: "bonus-label" });
+      text(tile, 19, y + 10, t("bcn.vp"), { class: "bonus-label" });
     } else text(tile, 19, y + 4, "✓", { class: "bonus-label" });
   });
   // blocks and buildings
@@ -633,7 +674,7 @@ function drawCity(ctx, g) {
       class: "decision-target",
       "data-decision-target": decided.building,
     }, blocks);
-    tip(ring, `The decision is about the ${type || ""} Building on ${decided.building}`);
+    tip(ring, t("bcn.tip.decisionBuilding", { type: type || "", space: decided.building }));
   }
   // street spaces: printed benefits, Street tiles, passengers
   const spaces = group(g, { class: "spaces" });
@@ -644,7 +685,7 @@ function drawCity(ctx, g) {
     const geometry = spaceGeometry(spaceId);
     if (!geometry) return;
     const [x, y] = along(geometry, geometry.angle === 90 ? 20 : -22);
-    drawTram(spaces, seat, x, y, `Tram of ${ctx.names[seat]} (${seatStyle(seat).letter}) on ${spaceId}`);
+    drawTram(spaces, seat, x, y, t("bcn.tip.tram", { name: ctx.names[seat], letter: seatStyle(seat).letter, space: spaceId }));
   });
   // crossings
   const crossings = group(g, { class: "crossings" });
@@ -657,23 +698,23 @@ function drawCity(ctx, g) {
       class: "decision-target",
       "data-decision-target": decided.crossing,
     }, crossings);
-    tip(ring, `The decision is about crossing ${decided.crossing}`);
+    tip(ring, t("bcn.tip.decisionCrossing", { crossing: decided.crossing }));
   }
   // Action tiles at the street ends
   const ends = group(g, { class: "street-ends" });
   for (const street of city.streets || []) drawStreetEnd(ctx, ends, street);
   // legend
   const legend = group(g, { class: "legend" });
-  text(legend, 14, 582, "Crossing cost", { class: "legend-text" });
+  text(legend, 14, 582, t("bcn.legend.cost"), { class: "legend-text" });
   coin(legend, 88, 578, 6, 1);
-  text(legend, 102, 582, "Citizens", { class: "legend-text" });
+  text(legend, 102, 582, t("bcn.legend.citizens"), { class: "legend-text" });
   citizenDisc(legend, "W", 152, 578, 6);
   citizenDisc(legend, "M", 166, 578, 6);
   citizenDisc(legend, "U", 180, 578, 6);
-  text(legend, 194, 582, "Benefits", { class: "legend-text" });
+  text(legend, 194, 582, t("bcn.legend.benefits"), { class: "legend-text" });
   drawBenefit(legend, 250, 578, { coin: 1, cloth: 1, vp: 1 }, 0.85);
   drawBenefit(legend, 312, 578, { resource: 1, cerda: 1, sagrada: 1 }, 0.85);
-  text(legend, 352, 582, "wide ▮ narrow ▯ street", { class: "legend-text" });
+  text(legend, 352, 582, t("bcn.legend.streets"), { class: "legend-text" });
 
   // targets on top of everything in the city
   const targets = group(g, { class: "targets" });
@@ -720,11 +761,13 @@ function drawCity(ctx, g) {
 }
 
 function crossingLabel(crossing, ctx) {
-  const parts = [`crossing ${crossing.id}`];
-  parts.push(crossing.cost ? `cost ${crossing.cost} coin${crossing.cost > 1 ? "s" : ""}` : "free");
-  if (crossing.citizens && crossing.citizens.length) parts.push(`citizens ${crossing.citizens.join("/")} (top ${crossing.citizens[crossing.citizens.length - 1]})`);
+  const parts = [t("bcn.tip.crossing", { crossing: crossing.id })];
+  parts.push(crossing.cost ? t("bcn.tip.crossingCost", { count: crossing.cost }) : t("bcn.tip.free"));
+  if (crossing.citizens && crossing.citizens.length) {
+    parts.push(t("bcn.tip.crossingCitizens", { citizens: crossing.citizens.join("/"), top: crossing.citizens[crossing.citizens.length - 1] }));
+  }
   if (crossing.intersection !== null && crossing.intersection !== undefined) {
-    parts.push(`Intersection of ${ctx.names[crossing.intersection]} (${seatStyle(crossing.intersection).letter})`);
+    parts.push(t("bcn.tip.intersectionOf", { name: ctx.names[crossing.intersection], letter: seatStyle(crossing.intersection).letter }));
   }
   return parts.join(", ");
 }
@@ -746,14 +789,14 @@ function drawBuilding(parent, id, points, building) {
   const y = my + nudge[1];
   const markers = (building && building.markers) || [];
   if (info) {
-    tip(g, `${id}: ${info.label} building${markers.length ? `, markers ${markers.map((s) => seatStyle(s).letter).join(", ")} (bottom first)` : ""}`);
+    tip(g, markers.length ? t("bcn.tip.buildingMarkers", { space: id, type: info.label, markers: markers.map((s) => seatStyle(s).letter).join(", ") }) : t("bcn.tip.building", { space: id, type: info.label }));
     text(g, x, y - (markers.length ? 3 : -5), info.short, { class: "building-type", fill: info.ink });
     const r = corner ? 6 : 7;
     const step = r * 1.9;
     const left = x - ((markers.length - 1) * step) / 2;
     markers.forEach((seat, k) => seatToken(g, seat, left + k * step, y + 12, r));
   } else {
-    tip(g, `${id}: empty building space`);
+    tip(g, t("bcn.tip.emptySpace", { space: id }));
     text(g, x, y + 4, id, { class: "block-id" });
   }
 }
@@ -764,9 +807,9 @@ function drawSpace(parent, space, city) {
   const g = group(parent, { class: "space", "data-space": space.id });
   const w = streetWidth(city, space.street);
   const hasTile = space.tile !== null && space.tile !== undefined;
-  const label = [`${space.id}: ${space.wide ? "wide" : "narrow"} street space`];
+  const label = [t(space.wide ? "bcn.tip.wideSpace" : "bcn.tip.narrowSpace", { space: space.id })];
   if (hasTile) {
-    label.push(`Street tile of ${seatStyle(space.tile).letter}`);
+    label.push(t("bcn.tip.streetTile", { letter: seatStyle(space.tile).letter }));
     svg("rect", {
       x: geometry.x - geometry.length / 2,
       y: geometry.y - w / 2 + 1,
@@ -784,7 +827,7 @@ function drawSpace(parent, space, city) {
     drawBenefit(g, geometry.x, geometry.y, space.benefit, geometry.angle === 90 && !space.wide ? 0.85 : 0.95);
   }
   if (space.passenger !== null && space.passenger !== undefined) {
-    label.push(`Passenger of ${seatStyle(space.passenger).letter}`);
+    label.push(t("bcn.tip.passengerOf", { letter: seatStyle(space.passenger).letter }));
     const [x, y] = along(geometry, geometry.angle === 90 ? -21 : 22);
     drawPassenger(g, space.passenger, x, y);
   }
@@ -833,7 +876,7 @@ function drawMeeple(parent, crossingId) {
   const [x0, y0] = point;
   const x = x0 + 16;
   const y = y0 - 16;
-  const g = tip(group(parent, { class: "meeple", "data-meeple": crossingId }), `Gaudí's Assistant's meeple on ${crossingId}`);
+  const g = tip(group(parent, { class: "meeple", "data-meeple": crossingId }), t("bcn.tip.meeple", { crossing: crossingId }));
   const d = `M${x} ${y - 10} a3.6 3.6 0 1 1 0.01 0 M${x - 3} ${y - 5} L${x - 9} ${y - 2} L${x - 8} ${y + 1} L${x - 3} ${y} L${x - 6} ${y + 9} L${x - 1} ${y + 9} L${x} ${y + 4} L${x + 1} ${y + 9} L${x + 6} ${y + 9} L${x + 3} ${y} L${x + 8} ${y + 1} L${x + 9} ${y - 2} L${x + 3} ${y - 5} Z`;
   svg("path", { d, fill: "#555", stroke: "#fff", "stroke-width": 1.2 }, g);
 }
@@ -841,15 +884,15 @@ function drawMeeple(parent, crossingId) {
 function drawStreetEnd(ctx, parent, street) {
   const end = streetEnd(street.id);
   if (!end) return;
-  const info = ACTIONS[street.action] || { label: street.action, fill: "#eee" };
-  const g = tip(group(parent, { class: "street-end", "data-street": street.id }), `${street.id} (${street.width}): ${info.label}`);
+  const info = actionInfo(street.action);
+  const g = tip(group(parent, { class: "street-end", "data-street": street.id }), t("bcn.tip.streetEnd", { street: street.id, width: t(`bcn.width.${street.width}`), action: info.label }));
   svg("rect", { x: end.x - end.w / 2, y: end.y - end.h / 2, width: end.w, height: end.h, rx: 5, fill: info.fill, stroke: "#333", "stroke-width": 1.2 }, g);
-  text(g, end.x, end.y - 3, street.id === "D" ? "D diagonal" : `${street.id} · ${street.width}`, { class: "end-id" });
+  text(g, end.x, end.y - 3, street.id === "D" ? t("bcn.diagonal") : `${street.id} · ${t(`bcn.width.${street.width}`)}`, { class: "end-id" });
   const size = Math.min(10.5, (end.w - 8) / (info.label.length * 0.62));
   text(g, end.x, end.y + 10, info.label, { class: "end-action", "font-size": size.toFixed(1) });
   const action = ctx.legal.act.get(street.id);
   if (action) {
-    target(ctx, parent, action, "rect", { x: end.x - end.w / 2 - 2, y: end.y - end.h / 2 - 2, width: end.w + 4, height: end.h + 4, rx: 6 }, `the ${info.label} action of street ${street.id}`);
+    target(ctx, parent, action, "rect", { x: end.x - end.w / 2 - 2, y: end.y - end.h / 2 - 2, width: end.w + 4, height: end.h + 4, rx: 6 }, t("bcn.tip.actOf", { action: info.label, street: street.id }));
   }
 }
 
@@ -860,27 +903,27 @@ function drawInfo(ctx, g) {
   const x = RIGHT;
   panel(g, x, 4, 392, 46, "");
   const turn = view.turn_player;
-  text(g, x + 10, 20, `Round ${view.round}`, { class: "info-strong" });
+  text(g, x + 10, 20, t("bcn.round", { round: view.round }), { class: "info-strong" });
   if (Number.isInteger(turn) && turn >= 0 && !view.terminal) {
-    text(g, x + 82, 20, "turn", { class: "info-text" });
+    text(g, x + 82, 20, t("bcn.turn"), { class: "info-text" });
     seatToken(g, turn, x + 116, 16, 7);
   }
   if (Number.isInteger(view.first_player)) {
-    text(g, x + 132, 20, "first", { class: "info-text" });
+    text(g, x + 132, 20, t("bcn.first"), { class: "info-text" });
     seatToken(g, view.first_player, x + 168, 16, 7);
   }
-  if (view.terminal) text(g, x + 184, 20, "Game over", { class: "info-alert" });
-  else if (view.end_triggered) text(g, x + 184, 20, "Last round!", { class: "info-alert" });
+  if (view.terminal) text(g, x + 184, 20, t("bcn.gameOver"), { class: "info-alert" });
+  else if (view.end_triggered) text(g, x + 184, 20, t("bcn.lastRound"), { class: "info-alert" });
   // bag
   const bag = view.bag || {};
-  text(g, x + 282, 20, "Bag", { class: "info-text" });
+  text(g, x + 282, 20, t("bcn.bag"), { class: "info-text" });
   ["W", "M", "U"].forEach((kind, k) => {
     citizenDisc(g, kind, x + 312 + k * 27, 16, 6.5);
     text(g, x + 321 + k * 27, 20, bag[kind] ?? 0, { class: "info-text" });
   });
   // scores
   const scores = view.scores || [];
-  text(g, x + 10, 40, "VP", { class: "info-strong" });
+  text(g, x + 10, 40, t("bcn.vp"), { class: "info-strong" });
   const step = Math.min(170, 352 / Math.max(1, scores.length));
   const chars = Math.max(3, Math.floor((step - 46) / 6.6));
   scores.forEach((vp, seat) => {
@@ -901,7 +944,7 @@ function drawCerdaTrack(ctx, g) {
   if (!track) return;
   const x = RIGHT;
   const y = 54;
-  panel(g, x, y, 392, 66, "Cerdà track", "scores tiles × multiplier · past the top: 2 VP a step");
+  panel(g, x, y, 392, 66, t("bcn.panel.cerdaTrack"), t("bcn.panel.cerdaTrackNote"));
   const n = track.top + 1;
   const cell = Math.min(28, 372 / n);
   const left = x + 10;
@@ -915,11 +958,11 @@ function drawCerdaTrack(ctx, g) {
   for (let i = 0; i < n; i += 1) {
     const m = track.multipliers[i];
     const gx = left + i * cell;
-    const c = tip(group(g, { class: "cerda-space", "data-cerda": i }), `Cerdà space ${i}: multiplier ×${m}${i === track.start ? " (start)" : ""}`);
+    const c = tip(group(g, { class: "cerda-space", "data-cerda": i }), t(i === track.start ? "bcn.tip.cerdaStart" : "bcn.tip.cerdaSpace", { space: i, multiplier: m }));
     svg("rect", { x: gx, y: top, width: cell - 2, height: 30, rx: 3, fill: shades[Math.min(m, 4)], stroke: i === track.start ? "#000" : "#8898a8", "stroke-width": i === track.start ? 2.2 : 1 }, c);
     if (i === 0 || track.multipliers[i - 1] !== m) {
       text(c, gx + 1, top - 3, `×${m}`, { class: "cerda-mult" });
-    } else if (i === track.start) text(c, gx + (cell - 2) / 2, top - 3, "start", { class: "tiny-text", "text-anchor": "middle" });
+    } else if (i === track.start) text(c, gx + (cell - 2) / 2, top - 3, t("bcn.start"), { class: "tiny-text", "text-anchor": "middle" });
     const here = byPosition.get(i) || [];
     here.forEach((seat, k) => {
       const tx = gx + (cell - 2) / 2 + (here.length > 1 ? (k % 2 ? 6 : -6) : 0);
@@ -933,16 +976,16 @@ function drawCerdaTiles(ctx, g) {
   const tiles = ctx.view.cerda_scoring || [];
   const x = RIGHT;
   const y = 124;
-  panel(g, x, y, 392, 74, "Cerdà Scoring", "VP × count × Cerdà multiplier");
+  panel(g, x, y, 392, 74, t("bcn.panel.cerdaScoring"), t("bcn.panel.cerdaScoringNote"));
   tiles.forEach((tile, k) => {
     const tx = x + 8 + k * 127;
     const ty = y + 20;
-    const t = tip(group(g, { class: `cerda-tile${tile.scored ? " scored" : ""}`, "data-tile": tile.id }), `${SECTIONS[k] || `section ${k + 1}`}: ${tile.text}${tile.scored ? " (scored)" : ""}`);
-    svg("rect", { x: tx, y: ty, width: 122, height: 50, rx: 5, fill: tile.scored ? "#e4e1da" : "#fff8e6", stroke: "#7a6a4a", "stroke-width": 1.2 }, t);
-    text(t, tx + 5, ty + 12, `${k + 1} · ${SECTIONS[k] || ""}`, { class: "tile-head" });
-    text(t, tx + 117, ty + 12, tile.id, { class: "tile-id", "text-anchor": "end" });
-    wrapText(t, tx + 5, ty + 25, `${tile.vp} VP ${CONDITIONS[tile.condition] || tile.text}`, 26, 2, "tile-text");
-    if (tile.scored) text(t, tx + 117, ty + 46, "scored", { class: "scored-label", "text-anchor": "end" });
+    const face = tip(group(g, { class: `cerda-tile${tile.scored ? " scored" : ""}`, "data-tile": tile.id }), `${SECTIONS[k] || k + 1}: ${CONDITIONS[tile.condition] ? `${tile.vp} ${t("bcn.vp")} ${CONDITIONS[tile.condition]}` : tile.text}${tile.scored ? ` (${t("bcn.scored")})` : ""}`);
+    svg("rect", { x: tx, y: ty, width: 122, height: 50, rx: 5, fill: tile.scored ? "#e4e1da" : "#fff8e6", stroke: "#7a6a4a", "stroke-width": 1.2 }, face);
+    text(face, tx + 5, ty + 12, `${k + 1} · ${SECTIONS[k] || ""}`, { class: "tile-head" });
+    text(face, tx + 117, ty + 12, tile.id, { class: "tile-id", "text-anchor": "end" });
+    wrapText(face, tx + 5, ty + 25, `${tile.vp} ${t("bcn.vp")} ${CONDITIONS[tile.condition] || tile.text}`, 26, 2, "tile-text");
+    if (tile.scored) text(face, tx + 117, ty + 46, t("bcn.scored"), { class: "scored-label", "text-anchor": "end" });
   });
 }
 
@@ -971,8 +1014,8 @@ function drawOffer(ctx, g) {
   const modernisme = ctx.view.modernisme || { offer: [], stack: 0, discard: [] };
   const x = RIGHT;
   const y = 202;
-  const choosing = ctx.take ? "now click a project space on your board" : "";
-  panel(g, x, y, 392, 84, "Modernisme offer", choosing || `stack ${modernisme.stack} · discard ${(modernisme.discard || []).length}`);
+  const choosing = ctx.take ? t("bcn.panel.chooseProject") : "";
+  panel(g, x, y, 392, 84, t("bcn.panel.offer"), choosing || t("bcn.panel.offerNote", { stack: modernisme.stack, discard: (modernisme.discard || []).length }));
   (modernisme.offer || []).forEach((tile, k) => {
     const tx = x + 8 + k * 96;
     const ty = y + 20;
@@ -980,16 +1023,16 @@ function drawOffer(ctx, g) {
       svg("rect", { x: tx, y: ty, width: 92, height: 58, rx: 5, fill: "none", stroke: "#bbb", "stroke-dasharray": "4 3" }, g);
       return;
     }
-    const t = tip(group(g, { class: "mod-tile", "data-tile": tile.id }), `${tile.id}: ${tile.text}`);
-    drawModernismeTile(t, tx, ty, 92, 58, tile);
+    const face = tip(group(g, { class: "mod-tile", "data-tile": tile.id }), `${tile.id}: ${tileText(tile)}`);
+    drawModernismeTile(face, tx, ty, 92, 58, tile);
     const spaces = ctx.legal.take.get(tile.id);
     if (spaces) {
       for (const n of spaces) ctx.handled.add(`take ${tile.id} into ${n}`);
       const attrs = { x: tx - 2, y: ty - 2, width: 96, height: 62, rx: 6, "data-take": tile.id };
       if (spaces.length === 1) {
-        target(ctx, g, `take ${tile.id} into ${spaces[0]}`, "rect", attrs, `${tile.text} into project space ${spaces[0]}`);
+        target(ctx, g, `take ${tile.id} into ${spaces[0]}`, "rect", attrs, tr("bcn.tip.takeInto", { tile: tileText(tile), space: spaces[0] }));
       } else {
-        stepTarget(ctx, g, "rect", attrs, `take ${tile.id}: then choose a project space (${spaces.join(", ")})`, ctx.take === tile.id, () => {
+        stepTarget(ctx, g, "rect", attrs, tr("bcn.tip.takeThen", { tile: tile.id, spaces: spaces.join(", ") }), ctx.take === tile.id, () => {
           local.take = local.take === tile.id ? null : tile.id;
           local.buildSpace = null;
           redraw();
@@ -1003,7 +1046,7 @@ function drawOffer(ctx, g) {
 function drawModernismeTile(parent, x, y, w, h, tile) {
   svg("rect", { x, y, width: w, height: h, rx: 5, fill: "#fbf1dc", stroke: "#8a6a3a", "stroke-width": 1.2 }, parent);
   svg("rect", { x, y, width: w, height: 14, rx: 5, fill: "#e9cf9f" }, parent);
-  text(parent, x + 5, y + 11, `${tile.vp} VP`, { class: "tile-head" });
+  text(parent, x + 5, y + 11, `${tile.vp} ${t("bcn.vp")}`, { class: "tile-head" });
   text(parent, x + w - 4, y + 11, tile.id, { class: "tile-id", "text-anchor": "end" });
   const chars = Math.floor(w / 4.6);
   wrapText(parent, x + 4, y + 24, CONDITIONS[tile.condition] || tile.text || "", chars, Math.floor((h - 16) / 10), "tile-text");
@@ -1020,11 +1063,16 @@ function drawServices(ctx, g) {
   const services = ctx.view.public_services || [];
   const x = RIGHT;
   const y = 290;
-  panel(g, x, y, 392, 92, "Public Services", "+2 Cerdà steps each");
+  panel(g, x, y, 392, 92, t("bcn.panel.services"), t("bcn.panel.servicesNote"));
   services.forEach((service, k) => {
     const sx = x + 8 + k * 77;
     const sy = y + 18;
-    const s = tip(group(g, { class: "service", "data-service": service.id }), `${service.name}: ${SERVICE_EFFECTS[service.effect] || service.effect}; ${service.left} left${service.left ? `, next costs ${service.next_cost} coins for ${service.next_vp} VP` : ""}${service.built_by && service.built_by.length ? `; built by ${service.built_by.map((p) => seatStyle(p).letter).join(", ")}` : ""}`);
+    const s = tip(group(g, { class: "service", "data-service": service.id }), [
+      `${service.name}: ${SERVICE_EFFECTS[service.effect] || service.effect}`,
+      t("bcn.tip.serviceLeft", { count: service.left }),
+      service.left ? t("bcn.tip.serviceNext", { cost: service.next_cost, vp: service.next_vp }) : "",
+      service.built_by && service.built_by.length ? t("bcn.tip.builtBy", { letters: service.built_by.map((p) => seatStyle(p).letter).join(", ") }) : "",
+    ].filter(Boolean).join("; "));
     svg("rect", { x: sx, y: sy, width: 73, height: 70, rx: 5, fill: service.left ? "#eef6f0" : "#e2e2e2", stroke: "#4f7a5c", "stroke-width": 1.2 }, s);
     const [line1, line2] = serviceName(service);
     text(s, sx + 36.5, sy + 11, clip(line1, 15), { class: "service-name" });
@@ -1037,10 +1085,10 @@ function drawServices(ctx, g) {
       text(s, sx + 44, sy + 53.5, `${service.next_vp}VP`, { class: "chip-text light", "font-size": 8.5 });
       text(s, sx + 70, sy + 54, `×${service.left}`, { class: "tiny-text", "text-anchor": "end" });
     } else {
-      text(s, sx + 36.5, sy + 54, "none left", { class: "tiny-text", "text-anchor": "middle" });
+      text(s, sx + 36.5, sy + 54, t("bcn.noneLeft"), { class: "tiny-text", "text-anchor": "middle" });
     }
     (service.built_by || []).forEach((seat, j) => seatToken(s, seat, sx + 9 + j * 15, sy + 64, 5));
-    target(ctx, g, `service ${service.id}`, "rect", { x: sx - 2, y: sy - 2, width: 77, height: 74, rx: 6 }, `${service.name}: pay ${service.next_cost} coins, gain ${service.next_vp} VP`);
+    target(ctx, g, `service ${service.id}`, "rect", { x: sx - 2, y: sy - 2, width: 77, height: 74, rx: 6 }, t("bcn.tip.serviceBuy", { service: service.name, cost: service.next_cost, vp: service.next_vp }));
   });
 }
 
@@ -1049,7 +1097,7 @@ function drawSidewalk(ctx, g) {
   const x = RIGHT;
   const y = 386;
   const cell = 36;
-  panel(g, x, y, 198, 204, "Sidewalk", "next to a cobblestone");
+  panel(g, x, y, 198, 204, t("bcn.panel.sidewalk"), t("bcn.panel.sidewalkNote"));
   const left = x + 10;
   const top = y + 20;
   for (const space of sidewalk) {
@@ -1066,13 +1114,13 @@ function drawSidewalk(ctx, g) {
       drawBenefit(s, sx + (cell - 2) / 2, sy + (cell - 2) / 2, space.benefit, benefitParts(space.benefit).length > 1 ? 0.74 : 1);
       tip(s, `${space.id}: ${benefitText(space.benefit)}`);
     } else if (stone === "start") {
-      tip(s, `${space.id}: the printed starting cobblestone`);
-      text(s, sx + (cell - 2) / 2, sy + 20, "start", { class: "tiny-text", "text-anchor": "middle" });
+      tip(s, t("bcn.tip.startCobble", { space: space.id }));
+      text(s, sx + (cell - 2) / 2, sy + 20, t("bcn.start"), { class: "tiny-text", "text-anchor": "middle" });
     } else {
-      tip(s, `${space.id}: cobblestone of ${seatStyle(stone).letter} (${benefitText(space.benefit)})`);
+      tip(s, t("bcn.tip.cobbleOf", { space: space.id, letter: seatStyle(stone).letter, benefit: benefitText(space.benefit) }));
       seatToken(s, stone, sx + (cell - 2) / 2, sy + (cell - 2) / 2, 8);
     }
-    target(ctx, g, `cobble ${space.id}`, "rect", { x: sx - 1, y: sy - 1, width: cell, height: cell, rx: 4 }, `gain ${benefitText(space.benefit)}`);
+    target(ctx, g, `cobble ${space.id}`, "rect", { x: sx - 1, y: sy - 1, width: cell, height: cell, rx: 4 }, t("bcn.tip.gain", { benefit: benefitText(space.benefit) }));
   }
 }
 
@@ -1080,32 +1128,32 @@ function drawSagradaOffer(ctx, g) {
   const offer = ctx.view.sagrada_offer || [];
   const x = RIGHT + 204;
   const y = 386;
-  panel(g, x, y, 188, 130, "Sagrada Família tiles", "");
+  panel(g, x, y, 188, 130, t("bcn.panel.sagrada"), "");
   for (let level = 1; level <= 4; level += 1) {
     const ly = y + 22 + (level - 1) * 26;
     text(g, x + 8, ly + 16, `L${level}`, { class: "tile-head" });
     offer.filter((tile) => tile.level === level).forEach((tile, k) => {
       const tx = x + 24 + k * 41;
-      const t = tip(group(g, { class: "sagrada-tile", "data-tile": tile.id }), `${tile.id} (level ${level}): ${benefitText(tile.benefit)}`);
-      svg("rect", { x: tx, y: ly, width: 40, height: 23, rx: 4, fill: "#f6ecd2", stroke: "#7a5a1e", "stroke-width": 1 }, t);
+      const face = tip(group(g, { class: "sagrada-tile", "data-tile": tile.id }), t("bcn.tip.sagradaTile", { tile: tile.id, level, benefit: benefitText(tile.benefit) }));
+      svg("rect", { x: tx, y: ly, width: 40, height: 23, rx: 4, fill: "#f6ecd2", stroke: "#7a5a1e", "stroke-width": 1 }, face);
       const parts = benefitParts(tile.benefit).length;
-      drawBenefit(t, tx + 20, ly + 11.5, tile.benefit, parts > 1 ? 0.72 : 0.85);
+      drawBenefit(face, tx + 20, ly + 11.5, tile.benefit, parts > 1 ? 0.72 : 0.85);
       target(ctx, g, `sagrada ${tile.id}`, "rect", { x: tx - 2, y: ly - 2, width: 44, height: 27, rx: 5 }, benefitText(tile.benefit));
     });
   }
   // building stock and citizen reminder below
   const stock = ctx.view.building_stock || {};
   const sy = y + 134;
-  panel(g, x, sy, 188, 70, "Building tiles left", "");
+  panel(g, x, sy, 188, 70, t("bcn.panel.stock"), "");
   ["corner", "L1", "L2", "L3"].forEach((type, k) => {
     const info = BUILDINGS[type];
     const bx = x + 6 + k * 45;
-    const b = tip(group(g, { class: "stock" }), `${info.label} buildings left: ${stock[type] ?? 0}`);
+    const b = tip(group(g, { class: "stock" }), t("bcn.tip.stock", { type: info.label, count: stock[type] ?? 0 }));
     svg("rect", { x: bx, y: sy + 20, width: 41, height: 20, rx: 3, fill: info.fill, stroke: "#3b2a1a" }, b);
     text(b, bx + 20.5, sy + 34, `${info.short} ×${stock[type] ?? 0}`, { class: "stock-text", fill: info.ink });
   });
-  text(g, x + 8, sy + 53, "Corner, L1: any 2 citizens", { class: "tiny-text", "text-anchor": "start" });
-  text(g, x + 8, sy + 64, "L2: M + any · L3: U + any 2", { class: "tiny-text", "text-anchor": "start" });
+  text(g, x + 8, sy + 53, t("bcn.needs1"), { class: "tiny-text", "text-anchor": "start" });
+  text(g, x + 8, sy + 64, t("bcn.needs2"), { class: "tiny-text", "text-anchor": "start" });
 }
 
 // -- the Citizen tracks ---------------------------------------------------------------------------------
@@ -1115,7 +1163,7 @@ function drawTracks(ctx, g) {
   const tracks = view.tracks || {};
   const x = 4;
   const y = TRACKS_Y;
-  panel(g, x, y, W - 8, 146, "Citizen tracks", "");
+  panel(g, x, y, W - 8, 146, t("bcn.panel.tracks"), "");
   const labelW = 88;
   const left = x + labelW;
   const sample = tracks.W || tracks.M || tracks.U;
@@ -1123,8 +1171,8 @@ function drawTracks(ctx, g) {
   const n = sample.values.length;
   const cell = (W - 8 - labelW - 34) / n;
   const lowest = view.lowest_visible;
-  text(g, x + 100, y + 14, `a Building now scores ${lowest ?? "—"} VP (the lowest visible value)`, { class: "panel-note" });
-  text(g, W - 14, y + 14, "red flag: Cerdà Scoring space · thick line: section end", { class: "panel-note", "text-anchor": "end" });
+  text(g, x + 100, y + 14, t("bcn.panel.tracksNote", { vp: lowest ?? "—" }), { class: "panel-note" });
+  text(g, W - 14, y + 14, t("bcn.panel.tracksLegend"), { class: "panel-note", "text-anchor": "end" });
   // section headings, with the Cerdà Scoring tile each section scores
   const sections = sample.sections;
   for (let s = 0; s < 3; s += 1) {
@@ -1133,7 +1181,7 @@ function drawTracks(ctx, g) {
     if (first < 0) continue;
     const tile = (view.cerda_scoring || [])[s];
     const mid = left + ((first + last + 1) / 2) * cell;
-    text(g, mid, y + 29, `${SECTIONS[s]}${tile ? ` · ${tile.id}${tile.scored ? " scored" : ""}` : ""}`, { class: "section-head" });
+    text(g, mid, y + 29, `${SECTIONS[s]}${tile ? ` · ${tile.id}${tile.scored ? ` ${t("bcn.scored")}` : ""}` : ""}`, { class: "section-head" });
   }
   ["W", "M", "U"].forEach((kind, k) => {
     const track = tracks[kind];
@@ -1141,7 +1189,7 @@ function drawTracks(ctx, g) {
     const ty = y + 34 + k * 37;
     const row = group(g, { class: "citizen-track", "data-track": kind });
     citizenDisc(row, kind, x + 16, ty + 16, 9);
-    text(row, x + 29, ty + 20, CITIZENS[kind].name.split(" ")[0], { class: "track-name" });
+    text(row, x + 29, ty + 20, CITIZENS[kind].track, { class: "track-name" });
     track.values.forEach((value, i) => {
       const sx = left + i * cell;
       const filled = track.filled[i];
@@ -1164,7 +1212,7 @@ function drawTracks(ctx, g) {
       }
       if (filled) citizenDisc(c, kind, sx + cell / 2, ty + 16, 11);
       else text(c, sx + cell / 2, ty + 21, value, { class: isLowest ? "track-value lowest" : "track-value" });
-      tip(c, `${CITIZENS[kind].name} track, space ${i + 1}: ${value} VP${filled ? " (covered)" : ""}${trigger ? ", Cerdà Scoring space" : ""}`);
+      tip(c, `${t("bcn.tip.trackSpace", { track: CITIZENS[kind].name, space: i + 1, vp: value })}${filled ? ` (${t("bcn.tip.covered")})` : ""}${trigger ? `, ${t("bcn.panel.cerdaScoring")}` : ""}`);
       if (i > 0 && track.sections[i - 1] !== section) {
         svg("line", { x1: sx, x2: sx, y1: ty - 3, y2: ty + 35, stroke: "#3b2a1a", "stroke-width": 2.5 }, row);
       }
@@ -1187,21 +1235,21 @@ function drawPlayerBoard(ctx, player, x, y) {
   svg("rect", { x: 0, y: 0, width: BOARD_W, height: 30, rx: 8, fill: tint(seat, "33") }, g);
   svg("rect", { x: 0, y: 0, width: 8, height: BOARD_H, rx: 4, fill: style.colour }, g);
   seatToken(g, seat, 22, 15, 9);
-  const name = ctx.names[seat] || `P${seat + 1}`;
-  text(g, 36, 20, `${clip(name, 22)}${mine ? " (you)" : ""}`, { class: "board-name" });
+  const name = ctx.names[seat] || seatStyle(seat).letter;
+  text(g, 36, 20, `${clip(name, 22)}${mine ? ` (${t("seat.you")})` : ""}`, { class: "board-name" });
   if (ctx.view.first_player === seat) {
-    const f = tip(group(g, {}), "First player");
+    const f = tip(group(g, {}), t("bcn.firstPlayer"));
     svg("rect", { x: 196, y: 7, width: 26, height: 16, rx: 3, fill: "#23303d" }, f);
-    text(f, 209, 19, "1st", { class: "chip-text light", "font-size": 9 });
+    text(f, 209, 19, t("bcn.firstShort"), { class: "chip-text light", "font-size": 9 });
   }
-  if (current && !ctx.view.terminal) text(g, 230, 20, "▶ to play", { class: "board-turn" });
+  if (current && !ctx.view.terminal) text(g, 230, 20, `▶ ${t("seat.toPlay")}`, { class: "board-turn" });
   // hand
   const hand = Array.isArray(player.hand) ? player.hand : null;
-  if (!player.name || hand || player.hand_size) text(g, 318, 20, "hand", { class: "board-small", "text-anchor": "end" });
+  if (!player.name || hand || player.hand_size) text(g, 318, 20, t("bcn.hand"), { class: "board-small", "text-anchor": "end" });
   if (hand) hand.forEach((kind, k) => citizenDisc(g, kind, 331 + k * 19, 15, 8));
   else {
     for (let k = 0; k < (player.hand_size || 0); k += 1) {
-      const h = tip(group(g, {}), "a hidden citizen");
+      const h = tip(group(g, {}), t("bcn.tip.hiddenCitizen"));
       svg("circle", { cx: 331 + k * 19, cy: 15, r: 8, fill: "#ddd", stroke: "#666", "stroke-dasharray": "2 2" }, h);
       text(h, 331 + k * 19, 19, "?", { class: "tok-letter", "font-size": 9, fill: "#444" });
     }
@@ -1239,7 +1287,7 @@ function nextOnRow(row, taken) {
 
 function nextText(info) {
   if (!info) return "";
-  return info.next === null ? "none left" : `next one: ${info.next} VP (+${info.gain})`;
+  return info.next === null ? t("bcn.noneLeft") : t("bcn.nextOne", { vp: info.next, gain: info.gain });
 }
 
 // A small printed VP cell: dark once uncovered, outlined when it is the next one.
@@ -1256,7 +1304,7 @@ function drawWarehouse(ctx, g, player) {
   const removed = Array.isArray(row) ? row.length - 1 - player.cobblestones_left : 0;
   const info = nextOnRow(row, removed);
   const total = Math.min(12, player.capacity + player.cobblestones_left);
-  section(g, x, y, 284, 64, "Warehouse", `${player.coins} coins · ${player.cloth} cloth · room ${player.capacity}`);
+  section(g, x, y, 284, 64, t("bcn.panel.warehouse"), t("bcn.panel.warehouseNote", { coins: player.coins, cloth: player.cloth, room: player.capacity }));
   const items = [];
   for (let k = 0; k < player.coins; k += 1) items.push("coin");
   for (let k = 0; k < player.cloth; k += 1) items.push("cloth");
@@ -1273,15 +1321,15 @@ function drawWarehouse(ctx, g, player) {
       // the VP printed under this cobblestone: shown once it and those left of it are removed
       const k = i - player.capacity;
       const vp = Array.isArray(row) ? row[removed + 1 + k] : undefined;
-      if (vp === undefined) tip(s, "a cobblestone still in the Warehouse");
+      if (vp === undefined) tip(s, t("bcn.tip.cobbleInWarehouse"));
       else {
-        tip(s, `a cobblestone still in the Warehouse: with it removed the Warehouse shows ${vp} VP${k === 0 ? " (the next one)" : ""}`);
+        tip(s, t(k === 0 ? "bcn.tip.cobbleNext" : "bcn.tip.cobbleLater", { vp }));
         vpCell(s, sx + 1.5, sy + 12, w - 5, 11, vp, k === 0 ? "next" : "hidden");
       }
     }
   }
   const now = info ? info.now : player.cobblestone_vp_now;
-  const parts = [`cobblestones: ${player.cobblestones_left} left`, `${now} VP now`];
+  const parts = [t("bcn.cobblesLeft", { count: player.cobblestones_left }), t("bcn.vpNow", { vp: now })];
   if (info && info.next !== null) parts.push(nextText(info));
   text(g, x + 6, y + 57, parts.join(" · "), { class: "board-small", "data-next": "cobblestone" });
 }
@@ -1294,19 +1342,19 @@ function drawTramArea(ctx, g, player) {
   const placed = (player.passengers || []).filter((passenger) => passenger.placed).length;
   const info = nextOnRow(row, placed);
   const now = info ? info.now : player.passenger_vp_now;
-  section(g, x, y, 178, 64, "Passengers", "");
-  text(g, x + 172, y + 12, info && info.next !== null ? `${now} VP · next ${info.next} (+${info.gain})` : `${now} VP now`, {
+  section(g, x, y, 178, 64, t("bcn.panel.passengers"), "");
+  text(g, x + 172, y + 12, info && info.next !== null ? t("bcn.vpNext", { vp: now, next: info.next, gain: info.gain }) : t("bcn.vpNow", { vp: now }), {
     class: "section-note",
     "text-anchor": "end",
     "data-next": "passenger",
   });
-  if (!player.tram) drawTram(g, seat, x + 20, y + 31, "Tram still on the player board");
+  if (!player.tram) drawTram(g, seat, x + 20, y + 31, t("bcn.tip.tramHome"));
   else text(g, x + 20, y + 35, player.tram, { class: "board-small", "text-anchor": "middle" });
   (player.passengers || []).forEach((passenger, k) => {
     const px = x + 46 + k * 26;
     const vp = Array.isArray(row) ? row[k + 1] : undefined;
-    const label = `Passenger ${k + 1}: costs ${passenger.coin} coin, ${passenger.cloth} cloth${passenger.placed ? " (placed)" : ""}`;
-    const p = tip(group(g, {}), vp === undefined ? label : `${label}; with it placed the board shows ${vp} VP`);
+    const label = t(passenger.placed ? "bcn.tip.passengerPlaced" : "bcn.tip.passenger", { n: k + 1, coin: passenger.coin, cloth: passenger.cloth });
+    const p = tip(group(g, {}), vp === undefined ? label : t("bcn.tip.withPlaced", { label, vp }));
     svg("rect", { x: px, y: y + 17, width: 24, height: 31, rx: 3, fill: passenger.placed ? "#efece5" : "#fff", stroke: "#b3a78e" }, p);
     if (!passenger.placed) drawPassenger(p, seat, px + 12, y + 25);
     else text(p, px + 12, y + 29, "✓", { class: "board-small", "text-anchor": "middle" });
@@ -1328,10 +1376,10 @@ function drawIntersections(g, player) {
   const seat = player.seat;
   const built = (player.intersections || []).filter((i) => i.built).length;
   const choose = built >= 5 ? 3 : built >= 3 ? 2 : built >= 1 ? 1 : 0;
-  section(g, x, y, 284, 64, "Intersections", choose ? `on yours: pick ${choose} benefit${choose > 1 ? "s" : ""}` : "none built");
+  section(g, x, y, 284, 64, t("bcn.panel.intersections"), choose ? t("bcn.panel.pickBenefits", { count: choose }) : t("bcn.panel.noneBuilt"));
   (player.intersections || []).forEach((space, k) => {
     const sx = x + 8 + k * 55;
-    const s = tip(group(g, {}), `Intersection ${k + 1}: costs ${space.cost} coins; benefit ${benefitText(space.benefit)}${space.built ? " (built: unlocked)" : ""}`);
+    const s = tip(group(g, {}), t(space.built ? "bcn.tip.intersectionBuilt" : "bcn.tip.intersection", { n: k + 1, cost: space.cost, benefit: benefitText(space.benefit) }));
     svg("rect", { x: sx, y: y + 16, width: 51, height: 44, rx: 4, fill: space.built ? "#fff8d8" : "#f7f4ee", stroke: "#b3a78e" }, s);
     const benefit = group(s, { opacity: space.built ? 1 : 0.55 });
     drawBenefit(benefit, sx + 25.5, y + 51, space.benefit, 0.8);
@@ -1339,7 +1387,7 @@ function drawIntersections(g, player) {
       svg("polygon", { points: octagon(sx + 25.5, y + 31, 11), fill: seatStyle(seat).colour, stroke: "#000", "stroke-width": 1 }, s);
       if (space.cost) coin(s, sx + 40, y + 26, 6, space.cost);
     } else {
-      text(s, sx + 25.5, y + 35, "✓ built", { class: "board-small", "text-anchor": "middle" });
+      text(s, sx + 25.5, y + 35, `✓ ${t("bcn.built")}`, { class: "board-small", "text-anchor": "middle" });
     }
   });
 }
@@ -1348,7 +1396,7 @@ function drawStacks(g, player) {
   const x = 304;
   const y = 106;
   const seat = player.seat;
-  section(g, x, y, 178, 64, "Street tiles · Building markers", "");
+  section(g, x, y, 178, 64, t("bcn.panel.stacks"), "");
   const colour = seatStyle(seat).colour;
   const piles = [
     ...(player.narrow_stacks || []).map((n) => ["narrow", n]),
@@ -1357,7 +1405,7 @@ function drawStacks(g, player) {
   piles.forEach(([kind, n], k) => {
     const px = x + 8 + k * 30;
     const w = kind === "wide" ? 14 : 8;
-    const p = tip(group(g, {}), `${kind} Street tiles in this stack: ${n}`);
+    const p = tip(group(g, {}), t(kind === "wide" ? "bcn.tip.wideStack" : "bcn.tip.narrowStack", { count: n }));
     for (let j = Math.min(n, 3) - 1; j >= 0; j -= 1) {
       svg("rect", { x: px + j * 2, y: y + 17 - j * 2, width: w, height: 18, rx: 2, fill: colour, stroke: "#000", "stroke-width": 0.8 }, p);
     }
@@ -1366,7 +1414,7 @@ function drawStacks(g, player) {
   });
   (player.marker_stacks || []).forEach((n, k) => {
     const mx = x + 14 + k * 33;
-    const m = tip(group(g, {}), `Building markers in this stack: ${n}`);
+    const m = tip(group(g, {}), t("bcn.tip.markerStack", { count: n }));
     if (n) {
       seatToken(m, seat, mx, y + 50, 7.5);
       if (n > 1) text(m, mx + 10, y + 47, `×${n}`, { class: "board-small", "text-anchor": "start" });
@@ -1378,7 +1426,7 @@ function drawProjects(ctx, g, player, mine) {
   const x = 14;
   const y = 176;
   const seat = player.seat;
-  section(g, x, y, 468, 76, "Modernisme projects", "take cost · improve cost (cloth) · multiplier");
+  section(g, x, y, 468, 76, t("bcn.panel.projects"), t("bcn.panel.projectsNote"));
   (player.modernisme || []).forEach((space, k) => {
     const n = k + 1;
     const sx = x + 6 + k * 92.5;
@@ -1386,13 +1434,13 @@ function drawProjects(ctx, g, player, mine) {
     const s = group(g, { class: "project", "data-project": n });
     const info = space.tile ? catalogueTile(ctx.view, "modernisme", space.tile) : null;
     if (space.tile) {
-      tip(s, `${space.tile}: ${info ? info.text : "Modernisme tile"} (×${space.multiplier} now)`);
+      tip(s, t("bcn.tip.project", { tile: space.tile, text: info ? tileText(info) : t("bcn.modernismeTile"), multiplier: space.multiplier }));
       drawModernismeTile(s, sx, sy, 62, 44, info ? { ...info, id: space.tile } : { id: space.tile, vp: "?", condition: "", text: "" });
     } else {
-      tip(s, `Project space ${n}: empty; taking a tile here costs ${space.take_cloth} cloth`);
+      tip(s, t("bcn.tip.projectEmpty", { n, cloth: space.take_cloth }));
       svg("rect", { x: sx, y: sy, width: 62, height: 44, rx: 5, fill: "#faf7f0", stroke: "#b3a78e", "stroke-dasharray": "4 3" }, s);
-      text(s, sx + 31, sy + 20, `space ${n}`, { class: "board-small", "text-anchor": "middle" });
-      text(s, sx + 31, sy + 33, "empty", { class: "board-small faint", "text-anchor": "middle" });
+      text(s, sx + 31, sy + 20, t("bcn.spaceN", { n }), { class: "board-small", "text-anchor": "middle" });
+      text(s, sx + 31, sy + 33, t("bcn.empty"), { class: "board-small faint", "text-anchor": "middle" });
     }
     // marker column: top and bottom positions
     const mx = sx + 63;
@@ -1405,14 +1453,14 @@ function drawProjects(ctx, g, player, mine) {
     svg("rect", { x: mx + 18, y: markerY, width: 7, height: 7, fill: seatStyle(seat).colour, stroke: "#000", "stroke-width": 0.8 }, s);
     // costs
     const cost = group(s, {});
-    text(cost, sx + 2, sy + 56, "take", { class: "board-tiny" });
+    text(cost, sx + 2, sy + 56, t("bcn.takeShort"), { class: "board-tiny" });
     cloth(cost, sx + 26, sy + 53, 4.5, space.take_cloth);
-    text(cost, sx + 36, sy + 56, "impr.", { class: "board-tiny" });
+    text(cost, sx + 36, sy + 56, t("bcn.improveShort"), { class: "board-tiny" });
     cloth(cost, sx + 63, sy + 53, 4.5, space.improve_cloth);
     if (mine) {
-      target(ctx, g, `improve ${n}`, "rect", { x: mx - 2, y: sy - 2, width: 31, height: 48, rx: 4 }, `move marker ${n} to ×${space.top_multiplier} for ${space.improve_cloth} cloth`);
+      target(ctx, g, `improve ${n}`, "rect", { x: mx - 2, y: sy - 2, width: 31, height: 48, rx: 4 }, t("bcn.tip.improve", { n, multiplier: space.top_multiplier, cloth: space.improve_cloth }));
       if (ctx.take && (ctx.legal.take.get(ctx.take) || []).includes(n)) {
-        target(ctx, g, `take ${ctx.take} into ${n}`, "rect", { x: sx - 2, y: sy - 2, width: 66, height: 48, rx: 5 }, `project space ${n} (costs ${space.take_cloth} cloth)`);
+        target(ctx, g, `take ${ctx.take} into ${n}`, "rect", { x: sx - 2, y: sy - 2, width: 66, height: 48, rx: 5 }, t("bcn.tip.projectSpace", { n, cloth: space.take_cloth }));
       }
     }
   });
@@ -1423,7 +1471,7 @@ function drawSagradaTrack(ctx, g, player) {
   const y = 258;
   const seat = player.seat;
   const track = ctx.view.sagrada_track || { top: 10, slots: [] };
-  section(g, x, y, 286, 36, "Sagrada", "");
+  section(g, x, y, 286, 36, t("bcn.panel.sagradaTrack"), "");
   const n = track.top + 1;
   const cell = Math.min(21, 228 / n);
   const left = x + 56;
@@ -1432,12 +1480,12 @@ function drawSagradaTrack(ctx, g, player) {
     const sx = left + i * cell;
     const level = track.slots[i] || 0;
     const c = group(g, {});
-    let label = `Sagrada Família space ${i}`;
+    let label = t("bcn.tip.sagradaSpace", { n: i });
     let tile = null;
     if (level) {
       tile = (player.sagrada_tiles || [])[taken];
       taken += 1;
-      label += `: tile slot of level ${level}${tile ? `, ${tile} taken` : ""}`;
+      label += `: ${t("bcn.tip.sagradaSlot", { level })}${tile ? `, ${t("bcn.tip.taken", { tile })}` : ""}`;
       const known = tile && catalogueTile(ctx.view, "sagrada", tile);
       if (known) label += ` (${benefitText(known.benefit)})`;
     }
@@ -1452,7 +1500,7 @@ function drawBuiltServices(ctx, g, player) {
   const x = 306;
   const y = 258;
   const services = player.services || [];
-  section(g, x, y, 176, 36, "Services", services.length ? "" : "none yet");
+  section(g, x, y, 176, 36, t("bcn.panel.builtServices"), services.length ? "" : t("bcn.noneYet"));
   const known = new Map((ctx.view.public_services || []).map((s) => [s.id, s]));
   services.forEach((id, k) => {
     const sx = x + 54 + (k % 3) * 40;
@@ -1468,43 +1516,55 @@ function drawBuiltServices(ctx, g, player) {
 
 const OUTCOME_FILL = { won: "#d8efd9", lost: "#f6d5cf", tied: "#f6ecc8" };
 
+// The difficulty in the page's language (the lobby's words), and a card's direction.
+function difficultyWords(level) {
+  return hasKey(`lobby.difficulty.${level}`) ? t(`lobby.difficulty.${level}`) : level;
+}
+
+function directionWords(direction) {
+  return hasKey(`bcn.direction.${direction}`) ? t(`bcn.direction.${direction}`) : direction;
+}
+
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
 function drawSolo(ctx, g, y) {
   const solo = ctx.view.solo;
-  const name = solo.opponent || "Gaudí's Assistant";
+  const name = t("bcn.solo.assistant");
   const player = solo.seat === 0 ? 1 : 0;
-  const you = ctx.viewer === player ? "You" : ctx.names[player] || "The player";
-  panel(g, 4, y, W - 8, 72, `${name} — ${solo.difficulty}: its VP count ${solo.multiplier_percent}%`, "its turn runs right after yours; every step is in the log");
+  const mine = ctx.viewer === player;
+  const you = mine ? t("bcn.solo.you") : ctx.names[player] || t("bcn.solo.thePlayer");
+  const difficulty = difficultyWords(solo.difficulty);
+  panel(g, 4, y, W - 8, 72, t("bcn.solo.panel", { name, difficulty, percent: solo.multiplier_percent }), t("bcn.solo.panelNote"));
   const card = solo.card;
   const cx0 = 16;
   const cy0 = y + 22;
-  const c = tip(group(g, { class: "solo-card" }), card ? `Solo card ${card.number}: ${card.title}, direction ${card.direction}` : "No card drawn yet");
+  const c = tip(group(g, { class: "solo-card" }), card ? t("bcn.solo.cardTip", { n: card.number, title: card.title, direction: directionWords(card.direction) }) : t("bcn.solo.noCardTip"));
   svg("rect", { x: cx0, y: cy0, width: 150, height: 44, rx: 5, fill: "#f0ede6", stroke: "#555" }, c);
   if (card) {
-    text(c, cx0 + 8, cy0 + 17, `Card ${card.number}`, { class: "tile-head" });
+    text(c, cx0 + 8, cy0 + 17, t("bcn.solo.card", { n: card.number }), { class: "tile-head" });
     text(c, cx0 + 8, cy0 + 34, card.title, { class: "info-text" });
     const arrow = { north: 0, east: 90, south: 180, west: 270 }[card.direction] ?? 0;
     svg("path", { d: `M${cx0 + 130} ${cy0 + 10} l8 14 h-5 v12 h-6 v-12 h-5 z`, fill: "#333", transform: `rotate(${arrow} ${cx0 + 130} ${cy0 + 23})` }, c);
-    text(c, cx0 + 112, cy0 + 17, card.direction, { class: "board-tiny", "text-anchor": "end" });
-  } else text(c, cx0 + 8, cy0 + 26, "no card yet", { class: "info-text" });
-  text(g, 178, y + 36, `Meeple on ${solo.meeple}`, { class: "info-text" });
-  text(g, 178, y + 54, `Deck: ${solo.deck_left} left · drawn ${(solo.drawn || []).join(", ") || "none"}`, { class: "info-text" });
+    text(c, cx0 + 112, cy0 + 17, directionWords(card.direction), { class: "board-tiny", "text-anchor": "end" });
+  } else text(c, cx0 + 8, cy0 + 26, t("bcn.solo.noCard"), { class: "info-text" });
+  text(g, 178, y + 36, t("bcn.solo.meeple", { crossing: solo.meeple }), { class: "info-text" });
+  text(g, 178, y + 54, t("bcn.solo.deck", { left: solo.deck_left, drawn: (solo.drawn || []).join(", ") || t("bcn.solo.none") }), { class: "info-text" });
   const scores = group(g, { class: "solo-scores" });
-  text(scores, 352, y + 36, `${you} ${solo.player_vp} VP`, { class: "info-strong" });
-  text(scores, 352, y + 54, `${name} ${solo.automa_vp} VP (${solo.automa_vp_before_multiplier} × ${solo.multiplier_percent}%)`, { class: "info-text" });
+  text(scores, 352, y + 36, t("bcn.solo.score", { who: you, vp: solo.player_vp }), { class: "info-strong" });
+  text(scores, 352, y + 54, t("bcn.solo.automaScore", { name, vp: solo.automa_vp, before: solo.automa_vp_before_multiplier, percent: solo.multiplier_percent }), { class: "info-text" });
   const bx = 600;
   const banner = group(g, { class: "solo-result", "data-result": solo.result || "playing" });
   if (solo.result) {
     const summary = resultSummary(ctx.view, { seat: ctx.viewer, seats: ctx.seats });
     svg("rect", { x: bx, y: y + 20, width: W - 14 - bx, height: 46, rx: 6, fill: OUTCOME_FILL[solo.result] || "#eee", stroke: "#3b2f1b", "stroke-width": 1.5 }, banner);
     text(banner, bx + 10, y + 39, summary.headline, { class: "solo-headline" });
-    text(banner, bx + 10, y + 57, `margin ${signed(solo.margin)} VP · ${solo.difficulty}`, { class: "info-text" });
+    text(banner, bx + 10, y + 57, t("bcn.solo.marginLine", { margin: signed(solo.margin), difficulty }), { class: "info-text" });
   } else {
-    const lead = solo.margin > 0 ? `${you} lead${you === "You" ? "" : "s"} by ${solo.margin}` : solo.margin < 0 ? `${you} trail${you === "You" ? "" : "s"} by ${-solo.margin}` : "Level";
-    text(banner, bx, y + 36, `Margin ${signed(solo.margin)} VP`, { class: "info-strong" });
+    const key = solo.margin > 0 ? (mine ? "bcn.solo.leadYou" : "bcn.solo.leadOther") : mine ? "bcn.solo.trailYou" : "bcn.solo.trailOther";
+    const lead = solo.margin === 0 ? t("bcn.solo.level") : t(key, { who: you, n: Math.abs(solo.margin) });
+    text(banner, bx, y + 36, t("bcn.solo.margin", { margin: signed(solo.margin) }), { class: "info-strong" });
     text(banner, bx, y + 54, lead, { class: "info-text" });
   }
 }
@@ -1514,20 +1574,30 @@ function drawSolo(ctx, g, y) {
 export function resultSummary(view, { seat = null, seats = [] } = {}) {
   const solo = view && view.solo;
   if (!solo || !solo.result) return null;
-  const name = solo.opponent || "Gaudí's Assistant";
+  const name = t("bcn.solo.assistant");
   const player = solo.seat === 0 ? 1 : 0;
   const viewer = Number.isInteger(view.viewer) ? view.viewer : seat;
   const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === player) : null;
   const mine = viewer === player;
-  const who = mine ? "You" : (entry && entry.name) || "The player";
+  const who = mine ? t("bcn.solo.you") : (entry && entry.name) || t("bcn.solo.thePlayer");
   const by = Math.abs(solo.margin);
-  let headline;
+  let key;
   if (solo.result === "won") {
-    headline = by ? `${who} beat ${name} by ${by} VP` : `${who} beat ${name} on the tie-breakers`;
+    key = mine ? (by ? "bcn.solo.wonYou" : "bcn.solo.wonYouTie") : by ? "bcn.solo.wonOther" : "bcn.solo.wonOtherTie";
   } else if (solo.result === "lost") {
-    headline = by ? `${name} beat ${mine ? "you" : who} by ${by} VP` : `${name} wins on the tie-breakers`;
-  } else headline = `A shared victory: ${who.toLowerCase() === "you" ? "you" : who} and ${name} tie`;
-  const detail = `${who} ${solo.player_vp} VP, ${name} ${solo.automa_vp} VP (${solo.automa_vp_before_multiplier} VP × ${solo.multiplier_percent}% on ${solo.difficulty}): margin ${signed(solo.margin)}.`;
+    key = by ? (mine ? "bcn.solo.lostYou" : "bcn.solo.lostOther") : "bcn.solo.lostTie";
+  } else key = mine ? "bcn.solo.tieYou" : "bcn.solo.tieOther";
+  const headline = t(key, { who, name, by });
+  const detail = t("bcn.solo.detail", {
+    who,
+    player: solo.player_vp,
+    name,
+    automa: solo.automa_vp,
+    before: solo.automa_vp_before_multiplier,
+    percent: solo.multiplier_percent,
+    difficulty: difficultyWords(solo.difficulty),
+    margin: signed(solo.margin),
+  });
   return { headline, detail, outcome: solo.result, margin: solo.margin };
 }
 
@@ -1548,13 +1618,13 @@ function drawBuildChoice(ctx, g, space) {
   const above = y - PITCH / 2 - h + 6;
   const top = above >= 8 ? above : y + PITCH / 2 - 6;
   svg("rect", { x: left, y: top, width: w, height: h, rx: 8, class: "choice-panel" }, g);
-  text(g, left + 10, top + 15, `Build on ${space}:`, { class: "panel-title" });
+  text(g, left + 10, top + 15, t("bcn.buildOn", { space }), { class: "panel-title" });
   const close = group(g, { class: "choice-close" });
   svg("circle", { cx: left + w - 12, cy: top + 11, r: 8, fill: "#eee", stroke: "#555" }, close);
   text(close, left + w - 12, top + 15, "×", { class: "tok-letter", "font-size": 11, fill: "#000" });
   close.setAttribute("role", "button");
   close.setAttribute("tabindex", "0");
-  close.setAttribute("aria-label", "close");
+  close.setAttribute("aria-label", t("bcn.close"));
   activate(close, () => {
     local.buildSpace = null;
     redraw();
@@ -1565,6 +1635,6 @@ function drawBuildChoice(ctx, g, space) {
     const by = top + 22;
     svg("rect", { x: bx, y: by, width: 54, height: 28, rx: 5, fill: info.fill, stroke: "#000" }, g);
     text(g, bx + 27, by + 18, info.label, { class: "choice-text", fill: info.ink });
-    target(ctx, g, `build ${type} ${space}`, "rect", { x: bx - 1, y: by - 1, width: 56, height: 30, rx: 6 }, `${info.label} building on ${space}`);
+    target(ctx, g, `build ${type} ${space}`, "rect", { x: bx - 1, y: by - 1, width: 56, height: 30, rx: 6 }, t("bcn.tip.buildingOn", { type: info.label, space }));
   });
 }

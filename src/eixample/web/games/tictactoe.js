@@ -1,6 +1,7 @@
 // Board renderer for tic-tac-toe: a 3×3 grid. X is seat A (a cross in A's colour), O is seat B
 // (a ring in B's colour); empty cells that may be marked now are clickable.
 
+import { t } from "../js/i18n.js";
 import { seatStyle, svg } from "../js/players.js";
 
 const CELL = 100;
@@ -35,7 +36,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sel
         "data-action": action,
         role: "button",
         tabindex: 0,
-        "aria-label": `${action}: row ${Math.floor(index / 3) + 1}, column ${(index % 3) + 1}`,
+        "aria-label": actionLabel(action),
       }, cell);
       target.addEventListener("click", () => onAction(action));
       target.addEventListener("keydown", (event) => {
@@ -85,6 +86,18 @@ function drawRing(parent, x, y) {
 }
 
 function describe(board) {
-  const rows = [0, 1, 2].map((r) => board.slice(r * 3, r * 3 + 3).map((m) => (m === "." ? "empty" : m)).join(", "));
-  return `Tic-tac-toe board. ${rows.map((row, r) => `Row ${r + 1}: ${row}`).join(". ")}.`;
+  const rows = [0, 1, 2].map((r) => board.slice(r * 3, r * 3 + 3).map((m) => (m === "." ? t("ttt.empty") : m)).join(", "));
+  return t("ttt.describe", { rows: rows.map((row, r) => t("ttt.row", { row: r + 1, marks: row })).join(". ") });
+}
+
+// "mark 4" in words: the cell's row and column.
+export function actionLabel(action) {
+  const match = /^mark ([0-8])$/.exec(action);
+  if (!match) return action;
+  const index = Number(match[1]);
+  return t("ttt.mark", { row: Math.floor(index / 3) + 1, column: (index % 3) + 1 });
+}
+
+export function groupLabel(word) {
+  return word === "mark" ? t("ttt.cells") : null;
 }

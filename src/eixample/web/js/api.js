@@ -1,5 +1,7 @@
 // Small helpers shared by the pages: JSON requests with clear errors, DOM building, the seat token.
 
+import { t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -15,7 +17,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
-    throw new ApiError(0, `the server cannot be reached (${error.message})`);
+    throw new ApiError(0, t("errors.unreachable", { error: error.message }));
   }
   let data = null;
   try {
@@ -24,7 +26,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
     data = null;
   }
   if (!response.ok) {
-    throw new ApiError(response.status, (data && data.error) || `request failed with status ${response.status}`);
+    throw new ApiError(response.status, (data && data.error) || t("errors.status", { status: response.status }));
   }
   return data;
 }

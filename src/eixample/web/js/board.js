@@ -50,3 +50,17 @@ export function drawBoard(svgRoot, fallback, renderer, view, options) {
   clear(fallback).append(el("pre", { class: "raw-view" }, JSON.stringify(view, null, 1)));
   return new Set();
 }
+
+// The words for an action: the renderer's actionLabel(action, {view, seat, seats}) if it has
+// one (the game's action grammar worded through the catalogs), else the action text itself.
+export function actionLabel(renderer, action, context) {
+  if (renderer && typeof renderer.actionLabel === "function") {
+    try {
+      const words = renderer.actionLabel(action, context);
+      if (words) return words;
+    } catch (error) {
+      console.error("action label failed", error);
+    }
+  }
+  return action;
+}

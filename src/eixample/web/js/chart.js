@@ -1,6 +1,7 @@
 // The score-over-time chart: one line per seat, in its colour, with its own dash pattern and its
 // shape and letter at the end of the line.
 
+import { t } from "./i18n.js";
 import { seatMarker, seatStyle, svg } from "./players.js";
 import { clear } from "./api.js";
 
@@ -14,9 +15,9 @@ export function renderScoreChart(root, history, seats, { step = null } = {}) {
   root.setAttribute("role", "img");
   const points = (history || []).map((entry, index) => ({ index, scores: entry })).filter((p) => Array.isArray(p.scores));
   if (!points.length) {
-    root.setAttribute("aria-label", "no scores to chart");
+    root.setAttribute("aria-label", t("chart.none"));
     svg("text", { x: WIDTH / 2, y: HEIGHT / 2, "text-anchor": "middle", class: "chart-empty" }, root).textContent =
-      "No scores yet";
+      t("chart.noneYet");
     return;
   }
   const moves = Math.max(1, history.length - 1);
@@ -35,7 +36,7 @@ export function renderScoreChart(root, history, seats, { step = null } = {}) {
   }
   svg("text", { x: PAD.left, y: HEIGHT - 6 }, axes).textContent = "0";
   svg("text", { x: WIDTH - PAD.right, y: HEIGHT - 6, "text-anchor": "end" }, axes).textContent =
-    `move ${history.length - 1}`;
+    t("chart.move", { move: history.length - 1 });
 
   const players = points[0].scores.length;
   const labels = [];
@@ -58,7 +59,7 @@ export function renderScoreChart(root, history, seats, { step = null } = {}) {
   if (step !== null && step !== undefined) {
     svg("line", { x1: x(step), y1: PAD.top, x2: x(step), y2: y(bottom), class: "chart-step" }, root);
   }
-  root.setAttribute("aria-label", `Scores over time. Latest: ${labels.join(", ")}`);
+  root.setAttribute("aria-label", t("chart.label", { latest: labels.join(", ") }));
 }
 
 function niceTicks(low, high) {

@@ -6,10 +6,14 @@
 // are marked, and the lines of a turn they played appear one after the other.
 
 import { clear, el, gameIdFromPath, seatFromHash, wsUrl } from "./api.js";
-import { drawBoard, loadRenderer } from "./board.js";
+import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
-import { seatBadge, seatStyle } from "./players.js";
+import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
+import { seatBadge, seatStyle, withNames } from "./players.js";
 import { renderBreakdown } from "./results.js";
+import { trackSheetHeight } from "./sheet.js";
+import { TurnAlerts } from "./turn.js";
+import { BoardViewport } from "./viewport.js";
 
 const gameId = gameIdFromPath();
 const { token } = seatFromHash();
@@ -19,8 +23,12 @@ const dom = {
   connection: $("connection"),
   seats: $("seats"),
   board: $("board"),
+  toolbar: $("board-toolbar"),
+  decisionPanel: $("decision-panel"),
   fallback: $("board-fallback"),
   decision: $("decision"),
+  decisionHelp: $("decision-help"),
+  decisionHelpText: $("decision-help-text"),
   error: $("error"),
   actions: $("actions"),
   keysHelp: $("keys-help"),
@@ -46,6 +54,8 @@ let selected = -1;
 let digits = "";
 let digitTimer = null;
 let logShown = 0; // log lines already on the page: newer ones appear one by one
+let viewport = null;
+let alerts = null;
 
 function setConnection(text, kind) {
   dom.connection.textContent = text;
@@ -58,7 +68,7 @@ function showError(message) {
 }
 
 function connect() {
-  setConnection("connecting…", "wait");
+  setConnection(t("connection.connecting"), "wait");
   socket = new WebSocket(wsUrl(`/ws/games/${encodeURIComponent(gameId)}`));
   socket.addEventListener("open", () => {
     socket.send(JSON.stringify({ type: "hello", token }));
@@ -76,13 +86,13 @@ function connect() {
     pending = null;
     if (event.code >= 4000 && event.code < 5000) {
       refused = true;
-      setConnection("not connected", "bad");
+      setConnection(t("connection.refused"), "bad");
       return;
     }
     if (refused) return;
     const wait = Math.min(8000, 400 * 2 ** retries);
     retries += 1;
-    setConnection(`reconnecting in ${Math.round(wait / 1000)} s…`, "wait");
+    setConnection(t("connection.reconnecting", { seconds: Math.round(wait / 1000) }), "wait");
     setTimeout(connect, wait);
   });
 }
@@ -90,7 +100,7 @@ function connect() {
 async function onMessage(message) {
   if (message.type === "state") {
     retries = 0;
-    setConnection(message.seat === null ? "watching" : "connected", "good");
+    setConnection(message.seat === null ? t("connection.watching") : t("connection.connected"), "good");
     const first = state === null;
     state = message;
     pending = null;
@@ -104,7 +114,7 @@ async function onMessage(message) {
     if (!message.request_id || pending === message.request_id) pending = null;
     showError(message.error);
     updateEnabled();
-    if (state === null) dom.title.textContent = "This game cannot be opened";
+    if (state === null) dom.title.textContent = t("game.cannotOpen");
   }
 }
 
@@ -129,13 +139,17 @@ function undo() {
 // -- rendering -------------------------------------------------------------------------------
 
 async function render() {
-  document.title = `${state.title} — Eixample`;
   dom.title.textContent = `${state.title}`;
+  showRulesLink(state.game);
   if (renderer === null) renderer = (await loadRenderer(state.game)) || false;
 
   renderSeats();
-  dom.decision.textContent = state.decision;
+  dom.decision.textContent = withNames(message(state.decision), state.seats);
   dom.decision.classList.toggle("your-turn", state.your_turn);
+  dom.decision.dataset.yourTurn = t("game.yourTurn");
+  const help = state.your_turn ? decisionHelp() : null;
+  dom.decisionHelpText.textContent = help || "";
+  dom.decisionHelp.hidden = !help;
   if (!ordered.length || !sameActions(ordered, state.legal_actions)) selected = -1;
   const handled = renderBoardNow();
   renderActions(handled);
@@ -144,6 +158,7 @@ async function render() {
   renderScoreChart(dom.chart, state.score_history, state.seats);
   renderFinal();
   updateEnabled();
+  alerts.update({ yourTurn: Boolean(state.your_turn), title: state.title, decision: dom.decision.textContent });
   // for tests and styling: what the page shows now
   document.body.dataset.moveNumber = String(state.move_number);
   document.body.dataset.yourTurn = String(state.your_turn);
@@ -155,13 +170,16 @@ function sameActions(a, b) {
 }
 
 function renderBoardNow() {
-  return drawBoard(dom.board, dom.fallback, renderer || null, state.view, {
+  const context = {
     legalActions: state.your_turn && !pending ? state.legal_actions : [],
     onAction: playAction,
     seat: state.seat,
     seats: state.seats,
     selected: selected >= 0 ? ordered[selected] : null,
-  });
+  };
+  const handled = drawBoard(dom.board, dom.fallback, renderer || null, state.view, context);
+  viewport.update(renderer || null, state.view, context);
+  return handled;
 }
 
 function renderSeats() {
@@ -173,26 +191,29 @@ function renderSeats() {
       { class: `seat-card seat-border-${seat.seat}`, dataset: { seat: String(seat.seat) } },
       seatBadge(seat.seat),
       el("span", { class: "seat-name" }, seat.name),
-      seat.seat === state.seat ? el("span", { class: "you" }, "you") : null,
+      seat.seat === state.seat ? el("span", { class: "you" }, t("seat.you")) : null,
       el("span", { class: "seat-kind" }, seatKind(seat)),
       seat.kind === "automa"
         ? null
         : el(
             "span",
-            { class: `presence ${seat.connected ? "online" : "offline"}`, title: seat.connected ? "connected" : "not connected" },
-            seat.connected ? "online" : "offline",
+            { class: `presence ${seat.connected ? "online" : "offline"}`, title: seat.connected ? t("seat.connectedTitle") : t("seat.offlineTitle") },
+            seat.connected ? t("seat.online") : t("seat.offline"),
           ),
-      scores ? el("span", { class: "seat-score", dataset: { seat: String(seat.seat) } }, `${scores[seat.seat]} pts`) : null,
+      scores ? el("span", { class: "seat-score", dataset: { seat: String(seat.seat) } }, t("seat.points", { vp: scores[seat.seat] })) : null,
     );
-    if (state.current_player === seat.seat) item.classList.add("to-move");
+    if (state.current_player === seat.seat) {
+      item.classList.add("to-move");
+      item.append(el("span", { class: "to-move-note" }, t("seat.toPlay")));
+    }
     dom.seats.append(item);
   }
 }
 
 function seatKind(seat) {
-  if (seat.kind === "bot") return `bot · ${seat.bot}`;
-  if (seat.kind === "automa") return "automa · plays by itself";
-  return seat.joined ? "person" : "invited";
+  if (seat.kind === "bot") return t("seat.bot", { bot: seat.bot });
+  if (seat.kind === "automa") return t("seat.automa");
+  return seat.joined ? t("seat.person") : t("seat.invited");
 }
 
 function renderActions(handled) {
@@ -221,7 +242,7 @@ function renderActions(handled) {
           onclick: () => playAction(action),
         },
         el("span", { class: "key" }, String(index + 1)),
-        action,
+        actionLabel(renderer || null, action, labelContext()),
       );
     });
     const containsSelected = list.includes(ordered[selected]);
@@ -229,13 +250,13 @@ function renderActions(handled) {
       const details = el(
         "details",
         { class: "action-group on-board", open: containsSelected },
-        el("summary", {}, `${word} — ${list.length} on the board`),
+        el("summary", {}, t("actions.onBoard", { group: groupLabel(word), count: list.length })),
         el("div", { class: "buttons" }, buttons),
       );
       dom.actions.append(details);
     } else {
       dom.actions.append(
-        el("fieldset", { class: "action-group" }, el("legend", {}, `${word} (${list.length})`), el("div", { class: "buttons" }, buttons)),
+        el("fieldset", { class: "action-group" }, el("legend", {}, t("actions.group", { group: groupLabel(word), count: list.length })), el("div", { class: "buttons" }, buttons)),
       );
     }
   }
@@ -256,7 +277,7 @@ function renderLog() {
   // nor after an undo shortened the log)
   const fresh = logShown > 0 && log.length > logShown ? logShown : log.length;
   log.forEach((entry, index) => {
-    const line = String(entry);
+    const line = withNames(message(entry), state.seats);
     const by = automa.find((seat) => line.startsWith(`${seat.name} `));
     const item = el("li", by ? { class: "log-automa", dataset: { seat: String(by.seat) } } : {}, by ? seatBadge(by.seat) : null, by ? " " : null, line);
     if (index >= fresh) {
@@ -287,7 +308,7 @@ function renderFinal() {
     return;
   }
   dom.final.hidden = false;
-  const names = state.result.winners.map((seat) => `${state.seats[seat] ? state.seats[seat].name : "seat"} (${seatStyle(seat).letter})`);
+  const names = state.result.winners.map((seat) => `${state.seats[seat] ? state.seats[seat].name : seatStyle(seat).letter} (${seatStyle(seat).letter})`);
   const summary = resultSummary();
   if (summary && summary.outcome) dom.final.dataset.outcome = summary.outcome;
   else delete dom.final.dataset.outcome;
@@ -297,8 +318,8 @@ function renderFinal() {
   else {
     dom.winners.textContent =
       names.length === state.seats.length && names.length > 1
-        ? "A draw: every player shares the victory."
-        : `${names.length > 1 ? "Winners" : "Winner"}: ${names.join(", ")}`;
+        ? t("final.draw")
+        : t(names.length > 1 ? "final.winners" : "final.winner", { names: names.join(", ") });
   }
   const breakdown = Array.isArray(state.view.score_breakdown) ? state.view.score_breakdown : state.result.score_breakdown;
   renderBreakdown(dom.finalScores, state.seats, state.result.scores, breakdown);
@@ -361,12 +382,61 @@ function onKey(event) {
   }
 }
 
-dom.undo.addEventListener("click", undo);
-document.addEventListener("keydown", onKey);
-window.addEventListener("hashchange", () => location.reload());
-if (!gameId) {
-  showError("No game id in the address.");
-} else {
-  connect();
-  if (!token) setConnection("watching", "good");
+// The renderer's words for an action (Barcelona: "Take 1 coin and 1 cloth"), else its text.
+function labelContext() {
+  return { view: state.view, seat: state.seat, seats: state.seats };
 }
+
+// The renderer's help for the pending decision: what it means and why these choices are legal.
+function decisionHelp() {
+  if (!renderer || typeof renderer.decisionHelp !== "function") return null;
+  try {
+    return renderer.decisionHelp(state.view);
+  } catch (error) {
+    console.error("decision help failed", error);
+    return null;
+  }
+}
+
+function groupLabel(word) {
+  if (renderer && typeof renderer.groupLabel === "function") {
+    const label = renderer.groupLabel(word);
+    if (label) return label;
+  }
+  return word;
+}
+
+// The game's rules page, in the page's language (js/rules.js).
+function showRulesLink(game) {
+  const link = document.getElementById("rules-link");
+  link.href = `/static/rules.html?game=${encodeURIComponent(game)}&lang=${language()}`;
+  link.hidden = false;
+}
+
+async function start() {
+  await setupI18n();
+  $("language-slot").replaceWith(languageMenu());
+  viewport = new BoardViewport(dom.board, dom.toolbar);
+  alerts = new TurnAlerts({
+    icon: $("favicon"),
+    toggle: $("settings-toggle"),
+    panel: $("settings"),
+    sound: $("sound-setting"),
+    notify: $("notify-setting"),
+    note: $("notify-state"),
+  });
+  trackSheetHeight(dom.decisionPanel);
+  // the help starts open where there is room for it; on a phone it is one tap away
+  dom.decisionHelp.open = !window.matchMedia("(max-width: 800px)").matches;
+  dom.undo.addEventListener("click", undo);
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", () => location.reload());
+  if (!gameId) {
+    showError(t("game.noGameId"));
+  } else {
+    connect();
+    if (!token) setConnection(t("connection.watching"), "good");
+  }
+}
+
+start();

@@ -5,6 +5,7 @@
 // option, which is only sent for a one-seat game.
 
 import { api, clear, el, forgetGame, myGames, rememberGame } from "./api.js";
+import { hasKey, languageMenu, setupI18n, t } from "./i18n.js";
 import { seatBadge, seatStyle } from "./players.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,13 +13,14 @@ let catalog = { games: [], bots: [] };
 let listStatus = "open";
 const DIFFICULTIES = ["easy", "normal", "hard"];
 const optionValues = {}; // kept while options come and go with the number of seats
-const SEAT_NOTES = { bot: " (bot)", automa: " (automa)" };
 
 async function start() {
+  await setupI18n();
+  $("language-slot").replaceWith(languageMenu());
   try {
     catalog = await api("/api/catalog");
   } catch (error) {
-    showCreateError(`Cannot load the list of games: ${error.message}`);
+    showCreateError(t("lobby.catalogError", { error: error.message }));
     return;
   }
   const select = $("game-select");
@@ -59,7 +61,7 @@ function onGameChange() {
   clear(count);
   const automa = game.automa || [];
   for (let n = game.min_players; n <= game.max_players; n += 1) {
-    const label = n === 1 && automa.length ? `1 (solo against ${automa.join(", ")})` : String(n);
+    const label = n === 1 && automa.length ? t("lobby.soloAgainst", { automa: automa.join(", ") }) : String(n);
     count.append(el("option", { value: String(n) }, label));
   }
   count.value = String(Math.min(game.max_players, Math.max(game.min_players, previous)));
@@ -78,19 +80,19 @@ function renderOptions() {
   const options = $("options");
   for (const input of options.querySelectorAll(".option-input")) optionValues[input.dataset.option] = input.value;
   const before = optionValues;
-  clear(options).append(el("legend", {}, "Options"));
+  clear(options).append(el("legend", {}, t("lobby.options")));
   let shown = 0;
   for (const name of game.options) {
     let input;
     if (name === "difficulty") {
       // a solo game's level: only for a one-seat game
       if (!solo()) continue;
-      input = el("select", { class: "option-input", name, "data-option": name }, DIFFICULTIES.map((level) => el("option", { value: level }, level)));
+      input = el("select", { class: "option-input", name, "data-option": name }, DIFFICULTIES.map((level) => el("option", { value: level }, t(`lobby.difficulty.${level}`))));
       input.value = DIFFICULTIES.includes(before[name]) ? before[name] : "normal";
     } else {
-      input = el("input", { type: "text", class: "option-input", name, "data-option": name, placeholder: "default", value: before[name] || "" });
+      input = el("input", { type: "text", class: "option-input", name, "data-option": name, placeholder: t("lobby.optionDefault"), value: before[name] || "" });
     }
-    options.append(el("label", {}, name.replace(/_/g, " "), " ", input));
+    options.append(el("label", {}, optionLabel(name), " ", input));
     shown += 1;
   }
   options.hidden = shown === 0;
@@ -99,31 +101,31 @@ function renderOptions() {
 function renderSeatRows() {
   const rows = $("seat-rows");
   const existing = Array.from(rows.querySelectorAll(".seat-row:not(.automa-row)")).map(readSeatRow);
-  clear(rows).append(el("legend", {}, "Seats"));
+  clear(rows).append(el("legend", {}, t("lobby.seats")));
   const count = Number($("player-count").value);
   for (let seat = 0; seat < count; seat += 1) {
     const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", bot: catalog.bots[0] || "random" };
     const kind = el(
       "select",
-      { class: "seat-kind", "aria-label": `Seat ${seatStyle(seat).letter}: person or bot`, dataset: { seat: String(seat) } },
-      el("option", { value: "person" }, "Person"),
-      el("option", { value: "bot" }, "Bot"),
+      { class: "seat-kind", "aria-label": t("lobby.seatKindLabel", { letter: seatStyle(seat).letter }), dataset: { seat: String(seat) } },
+      el("option", { value: "person" }, t("lobby.person")),
+      el("option", { value: "bot" }, t("lobby.bot")),
     );
     kind.value = before.kind;
     const name = el("input", {
       class: "seat-name-input",
       type: "text",
       maxlength: 40,
-      placeholder: "name (optional)",
+      placeholder: t("lobby.namePlaceholder"),
       value: before.name || "",
-      "aria-label": `Seat ${seatStyle(seat).letter}: name`,
+      "aria-label": t("lobby.seatNameLabel", { letter: seatStyle(seat).letter }),
     });
     const bot = el("input", {
       class: "seat-bot",
       type: "text",
       list: "bot-specs",
       value: before.bot || "random",
-      "aria-label": `Seat ${seatStyle(seat).letter}: bot level`,
+      "aria-label": t("lobby.seatBotLabel", { letter: seatStyle(seat).letter }),
     });
     const row = el("div", { class: "seat-row", dataset: { seat: String(seat) } }, seatBadge(seat), kind, name, bot);
     const sync = () => {
@@ -143,7 +145,7 @@ function renderSeatRows() {
           { class: "seat-row automa-row", dataset: { seat: String(count + k) } },
           seatBadge(count + k),
           el("span", { class: "seat-name" }, name),
-          el("span", { class: "muted" }, "played by the game: its turns run by themselves"),
+          el("span", { class: "muted" }, t("lobby.automaNote")),
         ),
       );
     });
@@ -211,15 +213,15 @@ async function onCreate(event) {
 }
 
 function copyButton(text) {
-  const button = el("button", { type: "button", class: "copy" }, "Copy");
+  const button = el("button", { type: "button", class: "copy" }, t("lobby.copy"));
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(text);
-      button.textContent = "Copied";
+      button.textContent = t("lobby.copied");
     } catch {
-      button.textContent = "Select and copy";
+      button.textContent = t("lobby.selectAndCopy");
     }
-    setTimeout(() => (button.textContent = "Copy"), 1500);
+    setTimeout(() => (button.textContent = t("lobby.copy")), 1500);
   });
   return button;
 }
@@ -234,13 +236,13 @@ function showInvitations(entry) {
           { class: "invitation" },
           seatBadge(seat.seat),
           el("span", { class: "seat-name" }, seat.name),
-          el("input", { type: "text", readonly: true, value: seat.link, class: "link", "aria-label": `Link for ${seat.name}` }),
+          el("input", { type: "text", readonly: true, value: seat.link, class: "link", "aria-label": t("lobby.linkFor", { name: seat.name }) }),
           copyButton(seat.link),
-          el("a", { class: "play-link", href: seat.link, dataset: { seat: String(seat.seat) } }, `Play as ${seat.name}`),
+          el("a", { class: "play-link", href: seat.link, dataset: { seat: String(seat.seat) } }, t("lobby.playAs", { name: seat.name })),
         ),
       );
     } else {
-      const note = seat.kind === "automa" ? "played by the game" : `bot: ${seat.bot}`;
+      const note = seat.kind === "automa" ? t("lobby.playedByGame") : t("lobby.botNote", { bot: seat.bot });
       list.append(el("li", { class: "invitation" }, seatBadge(seat.seat), el("span", { class: "seat-name" }, seat.name), el("span", { class: "muted" }, note)));
     }
   }
@@ -248,10 +250,10 @@ function showInvitations(entry) {
     el(
       "li",
       { class: "invitation" },
-      el("span", { class: "seat-name" }, "Spectators"),
-      el("input", { type: "text", readonly: true, value: entry.spectator_link, class: "link", "aria-label": "Spectator link" }),
+      el("span", { class: "seat-name" }, t("lobby.spectators")),
+      el("input", { type: "text", readonly: true, value: entry.spectator_link, class: "link", "aria-label": t("lobby.spectatorLink") }),
       copyButton(entry.spectator_link),
-      el("a", { class: "watch-link", href: entry.spectator_link }, "Watch"),
+      el("a", { class: "watch-link", href: entry.spectator_link }, t("lobby.watch")),
     ),
   );
   $("invitations").hidden = false;
@@ -260,12 +262,12 @@ function showInvitations(entry) {
 function renderMyGames() {
   const list = clear($("my-games"));
   const games = myGames();
-  if (!games.length) list.append(el("li", { class: "muted" }, "Games you create appear here, with their seat links."));
+  if (!games.length) list.append(el("li", { class: "muted" }, t("lobby.mineEmpty")));
   for (const game of games.slice(0, 10)) {
     const links = game.seats
       .filter((seat) => seat.link)
       .map((seat) => el("a", { href: seat.link, class: "seat-link" }, seatBadge(seat.seat), ` ${seat.name}`));
-    const forget = el("button", { type: "button", class: "link-button" }, "forget");
+    const forget = el("button", { type: "button", class: "link-button" }, t("lobby.forget"));
     forget.addEventListener("click", () => {
       forgetGame(game.game_id);
       renderMyGames();
@@ -275,8 +277,8 @@ function renderMyGames() {
         "li",
         { class: "game-line" },
         el("strong", {}, game.title || game.game),
-        el("span", { class: "muted" }, ` ${new Date(game.created).toLocaleString()}`),
-        el("span", { class: "links" }, links, el("a", { href: `/play/${game.game_id}` }, "watch"), el("a", { href: `/replay/${game.game_id}` }, "replay"), forget),
+        el("span", { class: "muted" }, ` ${new Date(game.created).toLocaleString(document.documentElement.lang)}`),
+        el("span", { class: "links" }, links, el("a", { href: `/play/${game.game_id}` }, t("lobby.watchLower")), el("a", { href: `/replay/${game.game_id}` }, t("lobby.replay")), forget),
       ),
     );
   }
@@ -291,14 +293,14 @@ async function refreshList() {
     return;
   }
   const list = clear($("game-list"));
-  if (!data.games.length) list.append(el("li", { class: "muted" }, `No ${listStatus} games.`));
+  if (!data.games.length) list.append(el("li", { class: "muted" }, t(`lobby.none.${listStatus}`)));
   for (const game of data.games) {
     const seats = game.seats.map((seat) =>
-      el("span", { class: "seat-chip" }, seatBadge(seat.seat), ` ${seat.name}${SEAT_NOTES[seat.kind] || (seat.joined ? "" : " (invited)")}`),
+      el("span", { class: "seat-chip" }, seatBadge(seat.seat), ` ${seat.name}${seatNote(seat)}`),
     );
     const result = game.result
-      ? el("span", { class: "result" }, `scores ${game.result.scores.join(" – ")}`)
-      : el("span", { class: "muted" }, `move ${game.move_number}`);
+      ? el("span", { class: "result" }, t("lobby.scores", { scores: game.result.scores.join(" – ") }))
+      : el("span", { class: "muted" }, t("lobby.move", { move: game.move_number }));
     list.append(
       el(
         "li",
@@ -309,12 +311,24 @@ async function refreshList() {
         el(
           "span",
           { class: "links" },
-          el("a", { href: game.links.watch }, game.status === "finished" ? "final position" : "watch"),
-          game.links.replay ? el("a", { href: game.links.replay }, "replay") : null,
+          el("a", { href: game.links.watch }, game.status === "finished" ? t("lobby.finalPosition") : t("lobby.watchLower")),
+          game.links.replay ? el("a", { href: game.links.replay }, t("lobby.replay")) : null,
         ),
       ),
     );
   }
+}
+
+function seatNote(seat) {
+  if (seat.kind === "bot") return t("lobby.noteBot");
+  if (seat.kind === "automa") return t("lobby.noteAutoma");
+  return seat.joined ? "" : t("lobby.noteInvited");
+}
+
+// A game option's label: from the catalog when it has one, else its name in words.
+function optionLabel(name) {
+  const key = `lobby.option.${name}`;
+  return hasKey(key) ? t(key) : name.replace(/_/g, " ");
 }
 
 start();

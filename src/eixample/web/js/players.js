@@ -1,6 +1,8 @@
 // Seat colours from the Okabe-Ito palette (safe for the common colour-vision deficiencies),
 // each paired with a letter and a shape so that no information depends on colour alone.
 
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export const SEATS = [
@@ -62,7 +64,15 @@ export function seatBadge(seat) {
   const style = seatStyle(seat);
   const badge = document.createElement("span");
   badge.className = `seat-badge seat-${seat}`;
-  badge.title = `seat ${style.letter} (${style.name}, ${style.shape})`;
+  badge.title = t("seat.badge", { letter: style.letter, colour: t(`seat.colour.${style.letter}`), shape: t(`seat.shape.${style.shape}`) });
   badge.textContent = `${SHAPE_GLYPHS[style.shape]} ${style.letter}`;
   return badge;
+}
+
+// Engine texts name seats "P1", "P2"…: the page shows the players' names instead.
+export function withNames(text, seats) {
+  return String(text).replace(/\bP([1-9])\b/g, (whole, number) => {
+    const entry = (seats || []).find((seat) => seat && seat.seat === Number(number) - 1);
+    return entry && entry.name ? entry.name : whole;
+  });
 }

@@ -2,10 +2,13 @@
 // and sends the spectator's view of it.
 
 import { api, clear, el, gameIdFromPath } from "./api.js";
-import { drawBoard, loadRenderer } from "./board.js";
+import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
-import { seatBadge, seatStyle } from "./players.js";
+import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
+import { seatBadge, seatStyle, withNames } from "./players.js";
 import { renderBreakdown } from "./results.js";
+import { trackSheetHeight } from "./sheet.js";
+import { BoardViewport } from "./viewport.js";
 
 const gameId = gameIdFromPath();
 const $ = (id) => document.getElementById(id);
@@ -14,6 +17,7 @@ let renderer = null;
 let step = null;
 let playing = null;
 let loading = Promise.resolve();
+let viewport = null;
 
 function showError(message) {
   $("error").textContent = message;
@@ -39,9 +43,10 @@ async function go(target) {
 
 async function render() {
   if (renderer === null) renderer = (await loadRenderer(frame.game)) || false;
-  document.title = `Replay: ${frame.title} — Eixample`;
-  $("title").textContent = `Replay: ${frame.title}`;
-  $("position").textContent = `step ${frame.step} of ${frame.steps}`;
+  document.title = `${t("replay.heading", { title: frame.title })} — Eixample`;
+  $("title").textContent = t("replay.heading", { title: frame.title });
+  showRulesLink(frame.game);
+  $("position").textContent = t("replay.position", { step: frame.step, steps: frame.steps });
   $("slider").max = String(frame.steps);
   $("slider").value = String(frame.step);
   const seats = clear($("seats"));
@@ -52,26 +57,29 @@ async function render() {
       { class: `seat-card seat-border-${seat.seat}` },
       seatBadge(seat.seat),
       el("span", { class: "seat-name" }, seat.name),
-      el("span", { class: "seat-kind" }, seat.kind === "bot" ? `bot · ${seat.bot}` : seat.kind === "automa" ? "automa" : "person"),
-      scores ? el("span", { class: "seat-score" }, `${scores[seat.seat]} pts`) : null,
+      el("span", { class: "seat-kind" }, seat.kind === "bot" ? t("seat.bot", { bot: seat.bot }) : seat.kind === "automa" ? t("seat.automaShort") : t("seat.person")),
+      scores ? el("span", { class: "seat-score" }, t("seat.points", { vp: scores[seat.seat] })) : null,
     );
     if (frame.current_player === seat.seat) item.classList.add("to-move");
     seats.append(item);
   }
-  drawBoard($("board"), $("board-fallback"), renderer || null, frame.view, { legalActions: [], onAction: () => {}, seat: null, seats: frame.seats });
+  const context = { legalActions: [], onAction: () => {}, seat: null, seats: frame.seats };
+  drawBoard($("board"), $("board-fallback"), renderer || null, frame.view, context);
+  viewport.update(renderer || null, frame.view, context);
   if (frame.step === 0) {
-    $("step-action").textContent = `Start of the game. ${frame.decision}`;
+    $("step-action").textContent = t("replay.start", { decision: withNames(message(frame.decision), frame.seats) });
   } else {
     const seat = frame.action_seats[frame.step - 1];
-    $("step-action").textContent = `${frame.seats[seat].name} (${seatStyle(seat).letter}): ${frame.actions[frame.step - 1]}`;
+    const words = actionLabel(renderer || null, frame.actions[frame.step - 1], { view: frame.view, seat, seats: frame.seats });
+    $("step-action").textContent = t("replay.stepAction", { name: frame.seats[seat].name, letter: seatStyle(seat).letter, action: words });
   }
   const log = clear($("log"));
-  for (const line of Array.isArray(frame.view.log) ? frame.view.log : []) log.append(el("li", {}, String(line)));
+  for (const line of Array.isArray(frame.view.log) ? frame.view.log : []) log.append(el("li", {}, withNames(message(line), frame.seats)));
   log.scrollTop = log.scrollHeight;
   renderScoreChart($("chart"), frame.score_history, frame.seats, { step: frame.step });
   const names = frame.result.winners.map((seat) => `${frame.seats[seat].name} (${seatStyle(seat).letter})`);
   $("winners").textContent =
-    names.length === frame.seats.length && names.length > 1 ? "A draw." : `${names.length > 1 ? "Winners" : "Winner"}: ${names.join(", ")}`;
+    names.length === frame.seats.length && names.length > 1 ? t("final.drawShort") : t(names.length > 1 ? "final.winners" : "final.winner", { names: names.join(", ") });
   renderBreakdown($("final-scores"), frame.seats, frame.result.scores, frame.result.score_breakdown);
   document.body.dataset.step = String(frame.step);
 }
@@ -79,7 +87,7 @@ async function render() {
 function stop() {
   if (playing) clearInterval(playing);
   playing = null;
-  $("play").textContent = "play";
+  $("play").textContent = t("replay.play");
 }
 
 function togglePlay() {
@@ -88,11 +96,26 @@ function togglePlay() {
     return;
   }
   if (frame && step >= frame.steps) go(0);
-  $("play").textContent = "pause";
+  $("play").textContent = t("replay.pause");
   playing = setInterval(() => {
     if (!frame || step >= frame.steps) stop();
     else go(step + 1);
   }, 700);
+}
+
+// The game's rules page, in the page's language (js/rules.js).
+function showRulesLink(game) {
+  const link = document.getElementById("rules-link");
+  link.href = `/static/rules.html?game=${encodeURIComponent(game)}&lang=${language()}`;
+  link.hidden = false;
+}
+
+async function start() {
+  await setupI18n();
+  $("language-slot").replaceWith(languageMenu());
+  viewport = new BoardViewport($("board"), $("board-toolbar"));
+  trackSheetHeight($("decision-panel"));
+  go(0);
 }
 
 $("first").addEventListener("click", () => go(0));
@@ -119,4 +142,4 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-go(0);
+start();

@@ -1,0 +1,76 @@
+"""Accessibility (issue 13): axe-core (through axe-playwright-python, which bundles it) finds no
+serious or critical violation on the lobby, the game page (Barcelona and tic-tac-toe, during the
+player's turn and at the end), the replay page and the rules page, at 1280x800 and 390x844.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.browser import TIMEOUT_MS
+from tests.server.harness import ServerProcess, create_game, wait_for
+
+pytestmark = pytest.mark.browser
+
+BLOCKING = {"serious", "critical"}
+
+
+@pytest.fixture(scope="module")
+def a11y_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path_factory.mktemp("a11y-data")).start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="module")
+def pages(a11y_server: ServerProcess) -> dict[str, tuple[str, str]]:
+    """Each page's address and the selector that says it is ready."""
+    with a11y_server.client() as client:
+        people = [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}]
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        bcn = create_game(client, "barcelona", people, seed=6)
+        ttt = create_game(client, "tictactoe", people, seed=6)
+        done = create_game(client, "barcelona", bots, seed=7)
+        wait_for(
+            lambda: client.get(f"/api/games/{done['game_id']}").json()["status"] == "finished",
+            60,
+            "a bot game to end",
+        )
+    turn = "body[data-your-turn='true'][data-busy='false']"
+    return {
+        "lobby": (f"{a11y_server.url}/", "#game-select option"),
+        "barcelona": (bcn["seats"][0]["link"], turn),
+        "tictactoe": (ttt["seats"][0]["link"], turn),
+        "finished": (done["spectator_link"], "body[data-status='finished']"),
+        "replay": (f"{a11y_server.url}/replay/{done['game_id']}", "body[data-step='0']"),
+        "rules": (f"{a11y_server.url}/static/rules.html?game=barcelona&lang=en", "body[data-rules]"),
+    }
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)], ids=["1280", "390"])
+@pytest.mark.parametrize("name", ["lobby", "barcelona", "tictactoe", "finished", "replay", "rules"])
+def test_no_serious_axe_violations(
+    browser: Any, pages: dict[str, tuple[str, str]], name: str, width: int, height: int
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    url, ready = pages[name]
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    try:
+        tab.goto(url)
+        tab.wait_for_selector(ready, state="attached")
+        tab.wait_for_timeout(200)
+        results = Axe().run(tab)
+        blocking = [
+            f"{v['id']} ({v['impact']}): {v['help']} — {[node['target'] for node in v['nodes'][:4]]}"
+            for v in results.response["violations"]
+            if v.get("impact") in BLOCKING
+        ]
+        assert not blocking, "\n".join(blocking)
+    finally:
+        context.close()

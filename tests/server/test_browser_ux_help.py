@@ -1,0 +1,166 @@
+"""Understanding the game (issue 13), in a real browser:
+
+- the game page links to the game's rules page (docs/rules/<game>.<lang>.md), in the page's
+  language or, while that is not written, in English with a note saying so;
+- every Barcelona action text met in a random game reads as words on screen, never as the raw
+  text ("Take 1 coin and 1 cloth", not "mix coin 1 cloth 1");
+- seats appear by name, not P1/P2;
+- the end screen of a 4-player game fits the window at 1280 px and on a phone.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from eixample.games import barcelona
+from tests.server.browser import ARTIFACTS, TIMEOUT_MS
+from tests.server.harness import ServerProcess, create_game, wait_for
+
+pytestmark = pytest.mark.browser
+
+RAW_SEAT = re.compile(r"\bP[1-4]\b")
+
+
+@pytest.fixture(scope="module")
+def help_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path_factory.mktemp("help-data")).start()
+    yield process
+    process.stop()
+
+
+def new_tab(browser: Any, width: int = 1280, height: int = 800) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    tab.problems = []
+    tab.on("pageerror", lambda error: tab.problems.append(str(error)))
+    return tab
+
+
+def test_rules_page_from_the_game_page(browser: Any, help_server: ServerProcess) -> None:
+    with help_server.client() as client:
+        game = create_game(
+            client,
+            "barcelona",
+            [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}],
+            seed=2,
+        )
+    tab = new_tab(browser)
+    try:
+        tab.goto(game["seats"][0]["link"])
+        tab.wait_for_selector("body[data-your-turn='true']")
+        decision = tab.locator("#decision").inner_text()
+        assert "Ana" in decision and not RAW_SEAT.search(decision), decision
+        with tab.context.expect_page() as opened:
+            tab.click("#rules-link")
+        rules = opened.value
+        rules.wait_for_selector("body[data-rules='barcelona']")
+        assert rules.locator("#rules h1").inner_text() == "Barcelona"
+        assert rules.locator("#rules h2").count() >= 5
+        assert rules.locator("#rules-note").is_hidden()
+        # French is written: its own page, no note
+        rules.goto(rules.url.replace("lang=en", "lang=fr"))
+        rules.wait_for_selector("body[data-rules='barcelona']")
+        assert rules.evaluate("document.documentElement.lang") == "fr"
+        assert rules.locator("#rules-note").is_hidden()
+        assert "Décompte Cerdà" in rules.locator("#rules").inner_text()
+        # tic-tac-toe in Czech is still to come: the English text with a note
+        rules.goto(rules.url.split("?")[0] + "?game=tictactoe&lang=cs")
+        rules.wait_for_selector("body[data-rules='tictactoe']")
+        assert rules.evaluate("document.documentElement.lang") == "cs"
+        assert "anglicky" in rules.locator("#rules-note").inner_text()
+        assert rules.locator("#rules h1").inner_text() == "Tic-tac-toe"
+        rules.goto(rules.url.split("?")[0] + "?game=../../etc&lang=en")
+        rules.wait_for_selector("#rules-note:not([hidden])")
+        assert rules.locator("#rules").inner_text() == ""
+        assert not tab.problems, tab.problems
+    finally:
+        tab.context.close()
+
+
+def barcelona_actions(seed: int, players: int, limit: int = 400) -> list[str]:
+    """Every distinct legal action met along a random game."""
+    state = barcelona.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    seen: dict[str, None] = {}
+    for _ in range(limit):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        for action in legal:
+            seen.setdefault(action, None)
+        state.apply(rng.choice(legal))
+    return list(seen)
+
+
+def test_barcelona_actions_read_as_words(browser: Any, help_server: ServerProcess) -> None:
+    actions = barcelona_actions(seed=11, players=3)
+    verbs = {action.split()[0] for action in actions}
+    assert {"place", "act", "build", "use"} <= verbs, verbs
+    tab = new_tab(browser)
+    try:
+        tab.goto(f"{help_server.url}/?lang=en")
+        tab.wait_for_selector("#game-select option", state="attached")
+        words = tab.evaluate(
+            "(actions) => import('/static/games/barcelona.js')"
+            ".then((m) => actions.map((a) => m.actionLabel(a)))",
+            actions,
+        )
+        for action, label in zip(actions, words, strict=True):
+            assert label != action, f"{action!r} is shown raw"
+            assert not label.startswith(action.split()[0] + " "), f"{action!r} reads {label!r}"
+        sample = dict(zip(actions, words, strict=True))
+        mixes = [a for a in actions if a.startswith("mix ")]
+        for action in mixes:
+            coins, cloth = int(action.split()[2]), int(action.split()[4])
+            if coins == 1 and cloth == 1:
+                assert sample[action] == "Take 1 coin and 1 cloth"
+    finally:
+        tab.context.close()
+
+
+@pytest.fixture(scope="module")
+def four_player_game(help_server: ServerProcess) -> str:
+    with help_server.client() as client:
+        seats = [
+            {"kind": "bot", "bot": "random", "name": name}
+            for name in ("Ana Ferrer", "Biel Puig", "Carla Soler", "Dídac Vidal")
+        ]
+        game = create_game(client, "barcelona", seats, seed=21)
+        wait_for(
+            lambda: client.get(f"/api/games/{game['game_id']}").json()["status"] == "finished",
+            90,
+            "a 4-player bot game to end",
+        )
+    return str(game["spectator_link"])
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)], ids=["1280", "390"])
+def test_end_screen_fits_four_players(browser: Any, four_player_game: str, width: int, height: int) -> None:
+    tab = new_tab(browser, width, height)
+    try:
+        tab.goto(four_player_game)
+        tab.wait_for_selector("body[data-status='finished']")
+        final = tab.locator("#final")
+        final.scroll_into_view_if_needed()
+        assert len(tab.locator("#final-scores .final-score").all_inner_texts()) == 4
+        names = tab.locator("#final-scores thead").inner_text()
+        for name in ("Ana Ferrer", "Biel Puig", "Carla Soler", "Dídac Vidal"):
+            assert name in names
+        assert not RAW_SEAT.search(tab.locator("#log").inner_text())
+        table = tab.locator("#final-scores").bounding_box()
+        panel = final.bounding_box()
+        assert table is not None and panel is not None
+        assert (
+            table["x"] >= panel["x"] - 0.5
+            and table["x"] + table["width"] <= panel["x"] + panel["width"] + 0.5
+        ), (table, panel)
+        assert tab.evaluate("document.documentElement.scrollWidth") <= width
+        final.screenshot(path=str(ARTIFACTS / f"ux-final-4p-{width}.png"))
+    finally:
+        tab.context.close()

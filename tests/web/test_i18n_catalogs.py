@@ -1,0 +1,180 @@
+"""The web app's message catalogs (src/eixample/web/i18n/<lang>.json, issue 13).
+
+Every language has every key of every other (plural keys with the plural forms its language
+needs), the same {{placeholders}} as English, and no key that the pages and renderers never use.
+The catalogs also cover what the games can send: each Barcelona decision kind has help text,
+each scoring condition and Public Service effect a wording, each score source a label.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from eixample.games.barcelona.state import DECISION_NAMES, SOURCES
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web"
+DATA = Path(__file__).resolve().parents[2] / "src" / "eixample" / "games" / "barcelona" / "data"
+LANGUAGES = ("en", "fr", "de", "ja", "cs")
+# The plural categories of each language (CLDR, as Intl.PluralRules reports them), which i18next
+# looks up as key_<category>.
+PLURALS = {
+    "en": {"one", "other"},
+    "fr": {"one", "many", "other"},
+    "de": {"one", "other"},
+    "ja": {"other"},
+    "cs": {"one", "few", "many", "other"},
+}
+ALL_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
+PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+
+
+def flatten(tree: dict[str, object], prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in tree.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(flatten(value, f"{path}."))
+        else:
+            assert isinstance(value, str), f"{path}: not a text"
+            out[path] = value
+    return out
+
+
+def split_plural(key: str) -> tuple[str, str | None]:
+    base, _, suffix = key.rpartition("_")
+    if base and suffix in ALL_CATEGORIES:
+        return base, suffix
+    return key, None
+
+
+@pytest.fixture(scope="module")
+def catalogs() -> dict[str, dict[str, str]]:
+    return {
+        lang: flatten(json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8")))
+        for lang in LANGUAGES
+    }
+
+
+def base_keys(catalog: dict[str, str]) -> set[str]:
+    return {split_plural(key)[0] for key in catalog}
+
+
+def plural_bases(catalog: dict[str, str]) -> set[str]:
+    return {base for base, suffix in map(split_plural, catalog) if suffix}
+
+
+def test_every_language_has_every_key(catalogs: dict[str, dict[str, str]]) -> None:
+    english = base_keys(catalogs["en"])
+    for lang in LANGUAGES:
+        keys = base_keys(catalogs[lang])
+        assert not english - keys, f"{lang} lacks {sorted(english - keys)}"
+        assert not keys - english, f"{lang} has keys English lacks: {sorted(keys - english)}"
+
+
+def test_plural_keys_have_the_forms_of_their_language(catalogs: dict[str, dict[str, str]]) -> None:
+    plurals = plural_bases(catalogs["en"])
+    for lang in LANGUAGES:
+        assert plural_bases(catalogs[lang]) == plurals, lang
+        for base in plurals:
+            forms = {suffix for key, suffix in map(split_plural, catalogs[lang]) if key == base}
+            assert forms == PLURALS[lang], (
+                f"{lang} {base}: forms {sorted(forms)}, needs {sorted(PLURALS[lang])}"
+            )
+
+
+def english_text(catalogs: dict[str, dict[str, str]], base: str) -> str:
+    english = catalogs["en"]
+    return english.get(base) or english[f"{base}_other"]
+
+
+def test_placeholders_match_english(catalogs: dict[str, dict[str, str]]) -> None:
+    for lang in LANGUAGES:
+        for key, text in catalogs[lang].items():
+            base, _ = split_plural(key)
+            expected = set(PLACEHOLDER.findall(english_text(catalogs, base)))
+            found = set(PLACEHOLDER.findall(text))
+            assert found == expected, (
+                f"{lang} {key}: placeholders {sorted(found)}, English has {sorted(expected)}"
+            )
+            assert text.strip(), f"{lang} {key} is empty"
+
+
+# -- which keys the code uses -------------------------------------------------------------------
+
+LITERAL = re.compile(r"""["'`]([a-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+)["'`]""")
+TEMPLATE_PREFIX = re.compile(r"`([a-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*\.)\$\{")
+I18N_ATTRIBUTE = re.compile(r'data-i18n="([^"]+)"')
+I18N_ATTRIBUTES = re.compile(r'data-i18n-attr="([^"]+)"')
+
+
+def sources() -> list[Path]:
+    return [path for path in WEB.rglob("*") if path.suffix in {".js", ".html"} and "vendor" not in path.parts]
+
+
+def used_keys(namespaces: set[str]) -> tuple[set[str], set[str]]:
+    """Exact keys named in the code, and prefixes of keys built from a template."""
+    exact: set[str] = set()
+    prefixes: set[str] = set()
+    for path in sources():
+        text = path.read_text(encoding="utf-8")
+        exact |= {key for key in LITERAL.findall(text) if key.split(".")[0] in namespaces}
+        prefixes |= {key for key in TEMPLATE_PREFIX.findall(text) if key.split(".")[0] in namespaces}
+        exact |= set(I18N_ATTRIBUTE.findall(text))
+        for pairs in I18N_ATTRIBUTES.findall(text):
+            exact |= {pair.split(":", 1)[1].strip() for pair in pairs.split(";") if ":" in pair}
+    return exact, prefixes
+
+
+def test_no_key_is_missing_or_unused(catalogs: dict[str, dict[str, str]]) -> None:
+    keys = base_keys(catalogs["en"])
+    namespaces = {key.split(".")[0] for key in keys}
+    exact, prefixes = used_keys(namespaces)
+    missing = {key for key in exact if key not in keys and not any(k.startswith(f"{key}.") for k in keys)}
+    # a literal naming a whole group (e.g. "bcn.help") is a prefix too
+    assert not missing, f"used but in no catalog: {sorted(missing)}"
+    unused = {
+        key for key in keys if key not in exact and not any(key.startswith(prefix) for prefix in prefixes)
+    }
+    assert not unused, f"in the catalogs but never used: {sorted(unused)}"
+
+
+def test_the_checker_sees_a_missing_and_an_unused_key(tmp_path: Path) -> None:
+    catalog = {"a": {"b": "x", "c_one": "1", "c_other": "{{count}}"}}
+    flat = flatten(catalog)
+    assert base_keys(flat) == {"a.b", "a.c"}
+    assert plural_bases(flat) == {"a.c"}
+    assert LITERAL.findall('t("a.b") + t(`a.d`)') == ["a.b", "a.d"]
+    assert TEMPLATE_PREFIX.findall("t(`lobby.none.${status}`)") == ["lobby.none."]
+
+
+# -- what the games send ------------------------------------------------------------------------
+
+
+def test_every_barcelona_decision_kind_has_help(catalogs: dict[str, dict[str, str]]) -> None:
+    kinds = set(DECISION_NAMES.values()) - {"over", "solo_step"}
+    for lang in LANGUAGES:
+        lacking = {kind for kind in kinds if f"bcn.help.{kind}" not in catalogs[lang]}
+        assert not lacking, f"{lang}: no help for {sorted(lacking)}"
+
+
+def test_every_scoring_condition_service_effect_and_source_has_words(
+    catalogs: dict[str, dict[str, str]],
+) -> None:
+    tiles = tomllib.loads((DATA / "tiles.toml").read_text(encoding="utf-8"))
+    side = tomllib.loads((DATA / "side_board.toml").read_text(encoding="utf-8"))
+    conditions = {entry["id"] for entry in tiles["condition"]}
+    effects = {entry["effect"] for entry in side["service"]}
+    services = (
+        {entry["id"] for entry in side["service"]} if all("id" in e for e in side["service"]) else set()
+    )
+    for lang in LANGUAGES:
+        catalog = catalogs[lang]
+        assert not {c for c in conditions if f"bcn.condition.{c}" not in catalog}, lang
+        assert not {e for e in effects if f"bcn.serviceEffect.{e}" not in catalog}, lang
+        assert not {s for s in services if f"bcn.service.{s}" not in catalog}, lang
+        assert not {s for s in SOURCES if f"source.{s}" not in catalog}, lang

@@ -1,0 +1,38 @@
+"""The rules pages (docs/rules/<game>.<lang>.md): Barcelona is written in every language of the
+web app, each page with one title and the same sections and building table as the English one;
+every game of the registry has at least its English page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from eixample.core.registry import get_game
+
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
+LANGUAGES = ("en", "fr", "de", "ja", "cs")
+
+
+def outline(text: str) -> tuple[int, int, int]:
+    """(titles, sections, table rows) of a Markdown page."""
+    titles = len(re.findall(r"^# ", text, re.MULTILINE))
+    sections = len(re.findall(r"^## ", text, re.MULTILINE))
+    rows = len(re.findall(r"^\|", text, re.MULTILINE))
+    return titles, sections, rows
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_barcelona_rules_in_every_language(lang: str) -> None:
+    english = outline((RULES / "barcelona.en.md").read_text(encoding="utf-8"))
+    page = outline((RULES / f"barcelona.{lang}.md").read_text(encoding="utf-8"))
+    assert english[0] == 1 and english[1] >= 5
+    assert page == english
+
+
+@pytest.mark.parametrize("game", ["barcelona", "tictactoe"])
+def test_every_game_has_an_english_rules_page(game: str) -> None:
+    get_game(game)  # a game the platform knows
+    page = (RULES / f"{game}.en.md").read_text(encoding="utf-8")
+    assert page.startswith("# ")
