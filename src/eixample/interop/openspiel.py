@@ -30,7 +30,6 @@ import pyspiel
 from eixample.core.protocol import State
 from eixample.core.rng import Rng
 from eixample.interop.table import (
-    MAX_PLAYERS_HERE,
     OBSERVATION_SIZE,
     GameTable,
     encode_view,
@@ -60,8 +59,6 @@ class EixampleGame(pyspiel.Game):
         name, game_type = self.NAME, self.TYPE
         params = {**game_type.parameter_specification, **(params or {})}
         players, seed = int(params["players"]), int(params["seed"])
-        if not 1 <= players <= MAX_PLAYERS_HERE:
-            raise ValueError(f"players must be 1..{MAX_PLAYERS_HERE}, not {players}")
         self.table = GameTable.build(name, players)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.table.actions),

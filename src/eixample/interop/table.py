@@ -30,9 +30,6 @@ other keys say. An information state keeps the log (`encode_view(..., history=Tr
 UTILITY_SCALE = 10.0
 """VP margin that gives a utility of tanh(1) = 0.76."""
 
-MAX_PLAYERS_HERE = 8
-"""Seats a research interface accepts at most (a limit on untrusted parameters)."""
-
 
 def research_games() -> list[str]:
     """Registered games that provide the global action numbering (`all_actions`)."""
@@ -54,7 +51,8 @@ class GameTable:
         game = get_game(name)
         if not callable(getattr(game, "all_actions", None)):
             raise ValueError(f"game '{name}' has no global action numbering (all_actions)")
-        if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
+        if not isinstance(players, int) or isinstance(players, bool) or not (
+                game.min_players <= players <= game.max_players):
             raise ValueError(f"{game.title} takes {game.min_players} to {game.max_players} players, "
                              f"not {players!r}")
         actions = tuple(game.all_actions(players, **options))
