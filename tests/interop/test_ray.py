@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 from eixample.ai.match import MatchResult, MatchTask
 from eixample.cli import runner as runner_module
 from eixample.cli.runner import play_batch, ray_requested, run_matches
-from tests.cli.helpers import invoke
+from tests.cli.helpers import assert_clear_failure, invoke
 
 SIMULATE = ("simulate", "--game", "tictactoe", "--games", "40", "--seed", "3", "--bots", "greedy,random",
             "--json")
@@ -109,3 +110,21 @@ def test_local_processes_are_fed_lazily_with_a_bounded_window() -> None:
         assert next(stream)[0].record["seed"] == 0
         assert len(taken) <= 4
         assert [batch[0].record["seed"] for batch in stream] == list(range(1, 12))
+
+
+def test_without_ray_installed_the_commands_say_so(runner: CliRunner,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
+    assert_clear_failure(invoke(runner, *SIMULATE, "--ray"), "Ray is not installed", "eixample[ray]")
+    assert_clear_failure(invoke(runner, *TOURNAMENT, "--ray"), "Ray is not installed")
+
+
+def test_an_unreachable_cluster_is_named(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(**_: object) -> None:
+        raise ConnectionError("no cluster there")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", refuse)
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
+    result = invoke(runner, *SIMULATE)
+    assert_clear_failure(result, "cannot start or reach the Ray cluster at 127.0.0.1:1", "no cluster there")

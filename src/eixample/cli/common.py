@@ -22,8 +22,6 @@ TABLE_WIDTH = 120
 
 GAME_HELP = f"Game to use (default: {DEFAULT_GAME})."
 WORKERS_HELP = "Worker processes (default: every core)."
-RAY_HELP = ("Play the games as Ray tasks: on the cluster named by RAY_ADDRESS (setting it is enough), "
-            "else on a local Ray instance with --workers CPUs. Install the 'ray' extra.")
 
 
 def console() -> Console:

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from eixample.ai.match import MatchResult, MatchTask, play_match
+from eixample.core.errors import EixampleError
 
 MAX_BATCH = 64
 """Games per batch at most: a batch is the unit of work sent to a process or a Ray task."""
@@ -38,7 +39,14 @@ RAY_RETRIES = 3
 RAY_LOCAL_STORE = 256 * 1024 * 1024
 """Object store of a Ray instance started here (bytes); results are small."""
 
+RAY_HELP = ("Play the games as Ray tasks: on the cluster named by RAY_ADDRESS (setting it is enough), "
+            "else on a local Ray instance with --workers CPUs. Needs the 'ray' extra.")
+
 PlayBatch = Callable[[Sequence[MatchTask]], list[MatchResult]]
+
+
+class RayUnavailable(EixampleError):
+    """Ray is not installed, or the cluster cannot be reached."""
 
 
 def default_workers() -> int:
@@ -71,7 +79,7 @@ def run_matches(tasks: Iterable[MatchTask], total: int, workers: int, use_ray: b
     process; `use_ray` sends the batches to Ray (the cluster at RAY_ADDRESS, else a local
     instance with `workers` CPUs)."""
     if use_ray:
-        parallelism = connect_ray(workers)
+        parallelism = connect_ray(workers)  # before the first result is asked for, it fails early
         groups = batches(tasks, batch_size(total, parallelism))
         for batch in _ray_batches(groups, parallelism * WINDOW_PER_WORKER, play):
             yield from batch
@@ -99,15 +107,32 @@ def _pool_batches(pool: Any, groups: Iterator[list[MatchTask]], window: int,
 def connect_ray(workers: int) -> int:
     """Join the Ray cluster at RAY_ADDRESS, or start a local instance with `workers` CPUs (or use
     the one this process already joined). Returns the CPUs the cluster offers."""
-    import ray
-
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailable("Ray is not installed: pip install 'eixample[ray]'") from None
+    address = os.environ.get("RAY_ADDRESS")
     if not ray.is_initialized():
-        if os.environ.get("RAY_ADDRESS"):
-            ray.init(log_to_driver=False)
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
-                     object_store_memory=RAY_LOCAL_STORE)
+        try:
+            if address:
+                ray.init(log_to_driver=False)
+            else:
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                         object_store_memory=RAY_LOCAL_STORE)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise RayUnavailable(f"cannot start or reach {where}: {error}") from error
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def connect_ray_or_fail(workers: int) -> None:
+    """`connect_ray` for a command: a clear message and exit code 2 when Ray is not there."""
+    from eixample.cli.common import fail
+
+    try:
+        connect_ray(workers)
+    except RayUnavailable as error:
+        fail(str(error))
 
 
 def _ray_batches(groups: Iterator[list[MatchTask]], window: int,

@@ -17,7 +17,6 @@ from eixample.ai.match import MatchResult, MatchTask, lineup
 from eixample.ai.stats import Summary, summarise
 from eixample.cli.common import (
     GAME_HELP,
-    RAY_HELP,
     WORKERS_HELP,
     check_players,
     console,
@@ -28,7 +27,13 @@ from eixample.cli.common import (
     parse_bots,
     seat_label,
 )
-from eixample.cli.runner import default_workers, ray_requested, run_with_progress
+from eixample.cli.runner import (
+    RAY_HELP,
+    connect_ray_or_fail,
+    default_workers,
+    ray_requested,
+    run_with_progress,
+)
 from eixample.core.errors import EixampleError
 from eixample.core.protocol import Game
 
@@ -52,11 +57,13 @@ def simulate_command(
     game = load_game(game_name)
     specs = parse_bots(bots)
     count = check_players(game, players or default_players(game))
+    use_ray = ray_requested(use_ray)
+    if use_ray:
+        connect_ray_or_fail(workers or default_workers())
     tasks = (MatchTask(game.name, seed + index, lineup(specs, count, index)) for index in range(games))
     display = None if as_json else error_console()
     with _records_file(out) as stream:
-        results = run_with_progress(tasks, games, workers or default_workers(), "Playing", display,
-                                    ray_requested(use_ray))
+        results = run_with_progress(tasks, games, workers or default_workers(), "Playing", display, use_ray)
         summary = _summarise_or_fail(_written(results, stream), specs)
     saved = save_plots_or_fail(summary, plots) if plots is not None else []
     if as_json:

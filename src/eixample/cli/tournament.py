@@ -11,7 +11,6 @@ from eixample.ai.match import MatchTask
 from eixample.ai.tournament import Ratings, schedule
 from eixample.cli.common import (
     GAME_HELP,
-    RAY_HELP,
     WORKERS_HELP,
     check_players,
     console,
@@ -20,7 +19,13 @@ from eixample.cli.common import (
     load_game,
     parse_bots,
 )
-from eixample.cli.runner import default_workers, ray_requested, run_with_progress
+from eixample.cli.runner import (
+    RAY_HELP,
+    connect_ray_or_fail,
+    default_workers,
+    ray_requested,
+    run_with_progress,
+)
 from eixample.core.errors import EixampleError
 
 
@@ -43,12 +48,15 @@ def tournament_command(
         lineups = schedule(specs, players, games_per_pair)
     except ValueError as error:
         fail(str(error))
+    use_ray = ray_requested(use_ray)
+    if use_ray:
+        connect_ray_or_fail(workers or default_workers())
     tasks = (MatchTask(game.name, seed + index, bots) for index, bots in enumerate(lineups))
     ratings = Ratings(specs)
     played = 0
     try:
         for result in run_with_progress(tasks, len(lineups), workers or default_workers(), "Playing",
-                                        error_console(), ray_requested(use_ray)):
+                                        error_console(), use_ray):
             ratings.update(result)
             played += 1
     except (EixampleError, ValueError, RuntimeError) as error:
