@@ -55,6 +55,7 @@ def test_a_whole_game_agrees_with_the_engine(name: str, players: int, options: d
     game = load(name, players, seed=11)
     state = game.new_initial_state()
     pick = random.Random(3)
+    own: list[list[str]] = [[] for _ in range(game.num_players())]
     while not state.is_terminal():
         engine = state.engine
         seat = engine.current_player()
@@ -64,10 +65,13 @@ def test_a_whole_game_agrees_with_the_engine(name: str, players: int, options: d
         for player in range(game.num_players()):
             view = engine.view(player)
             assert state.observation_string(player) == view_text(view)
-            assert state.information_state_string(player) == view_text(view, history=True)
             assert np.array_equal(state.observation_tensor(player), encode_view(view))
-            assert np.array_equal(state.information_state_tensor(player), encode_view(view, history=True))
-        state.apply_action(pick.choice(state.legal_actions()))
+            known = {**view, "own_actions": own[player]}
+            assert state.information_state_string(player) == view_text(known, history=True)
+            assert np.array_equal(state.information_state_tensor(player), encode_view(known, history=True))
+        action = pick.choice(state.legal_actions())
+        own[seat].append(state.action_to_string(seat, action))
+        state.apply_action(action)
     assert state.returns() == pytest.approx(utility(state.engine))
     best = max(state.engine.scores())
     for seat, value in enumerate(state.returns()):

@@ -15,7 +15,9 @@ as `eixample_<name>` (`eixample_barcelona`, `eixample_rose_of_fire`, ...), with 
   divided by 10);
 - one observer for observations and information states, built from `view(player)` only: the
   string is the view as canonical JSON, the tensor its fixed-size encoding (`table.encode_view`);
-  an information state adds the public log to both;
+  an information state adds the public log and the player's own past actions to both (the view
+  alone does not say, for instance, which street's action a player already took at a crossing
+  when two streets offer the same kind);
 - `resample_from_infostate` is the engine's `resample`.
 """
 
@@ -27,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from eixample.core.protocol import State
+from eixample.core.protocol import JsonDict, State
 from eixample.core.rng import Rng
 from eixample.interop.table import (
     OBSERVATION_SIZE,
@@ -88,7 +90,7 @@ class EixampleState(pyspiel.State):
     def __init__(self, game: EixampleGame, engine: State):
         super().__init__(game)
         self.table = game.table
-        self._held = _Held(engine)
+        self._held = _Held(engine, ((),) * engine.num_players)
 
     @property
     def engine(self) -> State:
@@ -96,7 +98,7 @@ class EixampleState(pyspiel.State):
 
     @engine.setter
     def engine(self, state: State) -> None:
-        self._held = _Held(state)
+        self._held = _Held(state, self._held.own_actions)
 
     def current_player(self) -> int:
         if self.engine.is_terminal():
@@ -109,14 +111,26 @@ class EixampleState(pyspiel.State):
         return self.table.legal_ids(self.engine)
 
     def _apply_action(self, action: int) -> None:
+        seat = self.engine.current_player()
         self.table.apply(self.engine, action)
-        self._held.encodings.clear()
+        held = self._held
+        held.own_actions = tuple((*mine, self.table.actions[action]) if p == seat else mine
+                                 for p, mine in enumerate(held.own_actions))
+        held.encodings.clear()
+
+    def seen_by(self, player: int, history: bool) -> JsonDict:
+        """What the observer encodes: `view(player)`; for an information state (history) the
+        view with its log plus the player's own past actions, in order."""
+        view = self.engine.view(player)
+        if history:
+            view["own_actions"] = list(self._held.own_actions[player])
+        return view
 
     def encoding(self, player: int, history: bool) -> npt.NDArray[np.float32]:
-        """`encode_view(view(player))`, kept until the next action (OpenSpiel asks often)."""
+        """The encoded `seen_by`, kept until the next action (OpenSpiel asks often)."""
         key = (player, history)
         if key not in self._held.encodings:
-            self._held.encodings[key] = encode_view(self.engine.view(player), history=history)
+            self._held.encodings[key] = encode_view(self.seen_by(player, history), history=history)
         return self._held.encodings[key]
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -144,14 +158,15 @@ class _Held:
     """The engine state inside an OpenSpiel state: pyspiel clones a Python state by deep-copying
     its attributes, and the engine's own `clone` is the fast way to copy it."""
 
-    __slots__ = ("encodings", "state")
+    __slots__ = ("encodings", "own_actions", "state")
 
-    def __init__(self, state: State):
+    def __init__(self, state: State, own_actions: tuple[tuple[str, ...], ...]):
         self.state = state
+        self.own_actions = own_actions  # per seat, the texts of its own decisions
         self.encodings: dict[tuple[int, bool], npt.NDArray[np.float32]] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.clone())
+        return _Held(self.state.clone(), self.own_actions)
 
 
 class ViewObserver:
@@ -166,7 +181,7 @@ class ViewObserver:
         self.tensor[:] = state.encoding(player, self.history)
 
     def string_from(self, state: EixampleState, player: int) -> str:
-        return view_text(state.engine.view(player), history=self.history)
+        return view_text(state.seen_by(player, self.history), history=self.history)
 
 
 def _game_type(name: str, title: str, max_players: int, min_players: int) -> pyspiel.GameType:
