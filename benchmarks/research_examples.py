@@ -3,6 +3,7 @@
     python benchmarks/research_examples.py openspiel --games 6 --simulations 100
     python benchmarks/research_examples.py pettingzoo --games 20
     python benchmarks/research_examples.py gymnasium --games 20
+    python benchmarks/research_examples.py encoding
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def openspiel_example(games: int, simulations: int) -> None:
     from eixample.ai.specs import make_bot
     from eixample.interop.table import UTILITY_SCALE
 
-    class EngineEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    class EngineEvaluator(mcts.Evaluator):
         """A leaf's value: tanh of each seat's estimated VP margin (the engine's `evaluation()`)."""
 
         def evaluate(self, state: pyspiel.State) -> np.ndarray:
@@ -71,11 +72,12 @@ def pettingzoo_example(games: int) -> None:
 
     aec = env(game="barcelona", players=3)
     pick = random.Random(0)
-    lengths, returns = [], {agent: [] for agent in aec.possible_agents}  # type: ignore[attr-defined]
+    lengths: list[int] = []
+    returns: dict[str, list[float]] = {agent: [] for agent in aec.possible_agents}
     start = time.perf_counter()
     for index in range(games):
         aec.reset(seed=index)
-        total = dict.fromkeys(aec.possible_agents, 0.0)  # type: ignore[attr-defined]
+        total = dict.fromkeys(aec.possible_agents, 0.0)
         steps = 0
         for agent in aec.agent_iter():
             observation, reward, termination, truncation, _ = aec.last()
@@ -108,27 +110,64 @@ def gymnasium_example(games: int) -> None:
         "first legal action": lambda mask: int(np.flatnonzero(mask)[0]),
     }
     for name, policy in policies.items():
-        rewards, wins = [], 0
+        rewards: list[float] = []
+        wins = 0
         for index in range(games):
             _, info = env.reset(seed=index)
             terminated = False
             while not terminated:
                 _, reward, terminated, _, info = env.step(policy(info["action_mask"]))
             rewards.append(float(reward))
-            wins += reward > 0
+            wins += float(reward) > 0
         print(f"{name:20} vs greedy, {games} games: mean reward {statistics.fmean(rewards):+.3f}, "
               f"won {wins} ({wins / games:.0%})")
+
+
+def encoding_figures(sizes: tuple[int, ...] = (8192, 32768)) -> None:
+    """How many features of Barcelona views change during play, and how many of them share a
+    hashed slot with another changing one (random games, 2 to 4 players)."""
+    from collections import Counter, defaultdict
+
+    from eixample.games import barcelona
+    from eixample.interop.table import LEFT_OUT, _collect, _json_leaf, _slot
+
+    values: dict[str, set[float]] = defaultdict(set)
+    present: Counter[str] = Counter()
+    views = 0
+    for players in (2, 3, 4):
+        for seed in range(4):
+            state, pick = barcelona.new_game(players, seed), random.Random(seed)
+            while not state.is_terminal():
+                leaves: list[tuple[str, object]] = []
+                for key, value in state.view(0).items():
+                    if key not in LEFT_OUT:
+                        _collect(value, key, leaves)
+                views += 1
+                for path, value in leaves:
+                    number = type(value) in (int, float)
+                    feature = path if number else f"{path}={_json_leaf(value)}"
+                    values[feature].add(float(value) if number else 1.0)  # type: ignore[arg-type]
+                    present[feature] += 1
+                state.apply(pick.choice(state.legal_actions()))
+    changing = [f for f in values if len(values[f]) > 1 or present[f] < views]
+    print(f"{views} views of 12 random games: {len(values)} features, {len(changing)} change during play")
+    for size in sizes:
+        slots = Counter(_slot(feature, size) for feature in changing)
+        shared = sum(count for count in slots.values() if count > 1)
+        print(f"  size {size}: {shared} changing features ({shared / len(changing):.0%}) share a slot")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("interface", choices=("openspiel", "pettingzoo", "gymnasium"))
+    parser.add_argument("interface", choices=("openspiel", "pettingzoo", "gymnasium", "encoding"))
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--simulations", type=int, default=100)
     args = parser.parse_args()
     if args.interface == "openspiel":
         openspiel_example(args.games, args.simulations)
+    elif args.interface == "encoding":
+        encoding_figures()
     elif args.interface == "pettingzoo":
         pettingzoo_example(args.games)
     else:

@@ -12,7 +12,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from eixample.interop import openspiel
-from eixample.interop.table import encode_view, research_games, utility, view_text
+from eixample.interop.table import OBSERVATION_SIZE, encode_view, research_games, utility, view_text
 from tests.interop.helpers import first_setup_per_game
 
 
@@ -34,7 +34,7 @@ def test_barcelona_game_type_and_info() -> None:
     assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert game.num_players() == 3
     assert game.num_distinct_actions() == len(openspiel.GameTable.build("barcelona", 3).actions)
-    assert game.observation_tensor_shape() == game.information_state_tensor_shape() == [8192]
+    assert game.observation_tensor_shape() == game.information_state_tensor_shape() == [OBSERVATION_SIZE]
     with pytest.raises(ValueError, match="1 to 4 players"):
         pyspiel.load_game("eixample_barcelona", {"players": 5})
 

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.registry import game_names, get_game
 
-OBSERVATION_SIZE = 8192
+OBSERVATION_SIZE = 32768
 """Length of the encoded view (see `encode_view`)."""
 
 LEFT_OUT = frozenset({"log", "decision"})
