@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 from rich.console import Console
@@ -26,7 +27,13 @@ from eixample.cli.common import (
     parse_bots,
     seat_label,
 )
-from eixample.cli.runner import default_workers, run_with_progress
+from eixample.cli.runner import (
+    RAY_HELP,
+    connect_ray_or_fail,
+    default_workers,
+    ray_requested,
+    run_with_progress,
+)
 from eixample.core.errors import EixampleError
 from eixample.core.protocol import Game
 
@@ -44,16 +51,20 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON summary.")] = False,
     workers: Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)] = None,
     game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
+    use_ray: Annotated[bool, typer.Option("--ray", help=RAY_HELP)] = False,
 ) -> None:
     """Play bots against each other and report win rates, scores and points by source."""
     game = load_game(game_name)
     specs = parse_bots(bots)
     count = check_players(game, players or default_players(game))
-    tasks = [MatchTask(game.name, seed + index, lineup(specs, count, index)) for index in range(games)]
-    results = _play(tasks, workers or default_workers(), None if as_json else error_console())
-    summary = summarise(results, specs)
-    if out is not None:
-        write_records(out, results)
+    use_ray = ray_requested(use_ray)
+    if use_ray:
+        connect_ray_or_fail(workers or default_workers())
+    tasks = (MatchTask(game.name, seed + index, lineup(specs, count, index)) for index in range(games))
+    display = None if as_json else error_console()
+    with _records_file(out) as stream:
+        results = run_with_progress(tasks, games, workers or default_workers(), "Playing", display, use_ray)
+        summary = _summarise_or_fail(_written(results, stream), specs)
     saved = save_plots_or_fail(summary, plots) if plots is not None else []
     if as_json:
         typer.echo(json.dumps(summary.json()))
@@ -62,23 +73,37 @@ def simulate_command(
     for path in saved:
         console().print(Text(f"Saved plot {path}"), soft_wrap=True)
     if out is not None:
-        console().print(Text(f"Wrote {len(results)} records to {out}"), soft_wrap=True)
+        console().print(Text(f"Wrote {summary.games} records to {out}"), soft_wrap=True)
 
 
-def _play(tasks: Sequence[MatchTask], workers: int, display: Console | None) -> list[MatchResult]:
+def _summarise_or_fail(results: Iterable[MatchResult], specs: Sequence[str]) -> Summary:
     try:
-        return run_with_progress(tasks, workers, "Playing", display)
+        return summarise(results, specs)
     except (EixampleError, ValueError, RuntimeError) as error:
         fail(f"a game failed: {error}")
+    except OSError as error:
+        fail(f"cannot write the records: {error.strerror or error}")
 
 
-def write_records(path: Path, results: Sequence[MatchResult]) -> None:
+@contextmanager
+def _records_file(path: Path | None) -> Iterator[TextIO | None]:
+    if path is None:
+        yield None
+        return
     try:
-        with path.open("w", encoding="utf-8") as stream:
-            for result in results:
-                stream.write(json.dumps(result.line()) + "\n")
+        stream = path.open("w", encoding="utf-8")
     except OSError as error:
         fail(f"cannot write {path}: {error.strerror or error}")
+    with stream:
+        yield stream
+
+
+def _written(results: Iterable[MatchResult], stream: TextIO | None) -> Iterator[MatchResult]:
+    """The results, each written as a JSON line as it arrives (so records are not kept)."""
+    for result in results:
+        if stream is not None:
+            stream.write(json.dumps(result.line()) + "\n")
+        yield result
 
 
 def save_plots_or_fail(summary: Summary, folder: Path) -> list[Path]:

@@ -19,7 +19,13 @@ from eixample.cli.common import (
     load_game,
     parse_bots,
 )
-from eixample.cli.runner import default_workers, run_with_progress
+from eixample.cli.runner import (
+    RAY_HELP,
+    connect_ray_or_fail,
+    default_workers,
+    ray_requested,
+    run_with_progress,
+)
 from eixample.core.errors import EixampleError
 
 
@@ -32,6 +38,7 @@ def tournament_command(
     seed: Annotated[int, typer.Option(help="Seed of the first game; game g uses seed + g.")] = 0,
     workers: Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)] = None,
     game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
+    use_ray: Annotated[bool, typer.Option("--ray", help=RAY_HELP)] = False,
 ) -> None:
     """Round robin between bot configurations; Plackett-Luce ratings in a table."""
     game = load_game(game_name)
@@ -41,16 +48,21 @@ def tournament_command(
         lineups = schedule(specs, players, games_per_pair)
     except ValueError as error:
         fail(str(error))
-    tasks = [MatchTask(game.name, seed + index, bots) for index, bots in enumerate(lineups)]
+    use_ray = ray_requested(use_ray)
+    if use_ray:
+        connect_ray_or_fail(workers or default_workers())
+    tasks = (MatchTask(game.name, seed + index, bots) for index, bots in enumerate(lineups))
+    ratings = Ratings(specs)
+    played = 0
     try:
-        results = run_with_progress(tasks, workers or default_workers(), "Playing", error_console())
+        for result in run_with_progress(tasks, len(lineups), workers or default_workers(), "Playing",
+                                        error_console(), use_ray):
+            ratings.update(result)
+            played += 1
     except (EixampleError, ValueError, RuntimeError) as error:
         fail(f"a game failed: {error}")
-    ratings = Ratings(specs)
-    for result in results:
-        ratings.update(result)
     out = console()
-    out.print(standings_table(ratings, len(results), game.title))
+    out.print(standings_table(ratings, played, game.title))
     if players == 2:
         out.print(head_to_head_table(ratings))
 

@@ -107,3 +107,8 @@ class Game(Protocol):
     def option_names(self) -> list[str]:
         """Options `new_game` accepts besides players and seed."""
         ...
+
+    def all_actions(self, players: int, **options: Any) -> list[str]:
+        """Every action text that can ever be legal in a game with these options, in a fixed
+        order: the global action numbering of the research interfaces (`eixample.interop`)."""
+        ...

@@ -39,6 +39,11 @@ class Barcelona:
     def option_names(self) -> list[str]:
         return list(OPTIONS)
 
+    def all_actions(self, players: int, **options: Any) -> list[str]:
+        from eixample.games.barcelona.catalog import all_actions
+
+        return all_actions(players, **options)
+
 
 GAME = Barcelona()
 register(GAME)

@@ -128,5 +128,9 @@ class TicTacToe:
     def option_names(self) -> list[str]:
         return []
 
+    def all_actions(self, players: int, **options: Any) -> list[str]:
+        self.new_game(players, 0, **options)  # the same checks
+        return [f"mark {i}" for i in range(9)]
+
 
 GAME = register(TicTacToe())

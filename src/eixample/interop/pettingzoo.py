@@ -1,0 +1,117 @@
+"""The platform's games as PettingZoo AEC environments.
+
+    from eixample.interop.pettingzoo import env
+    aec = env(game="barcelona", players=3)
+    aec.reset(seed=7)
+    for agent in aec.agent_iter():
+        observation, reward, termination, truncation, info = aec.last()
+        mask = observation["action_mask"]
+        aec.step(None if termination or truncation else int(mask.nonzero()[0][0]))
+
+Agents are `player_0`.. (one per player; in a solo game of Barcelona the automa is not an
+agent). The engine decides who moves next, so turns follow the rules, not a fixed cycle. An
+observation is `{"observation": encode_view(view(seat)), "action_mask": int8 mask}`; actions
+are numbers in the game's `all_actions` list; the reward, given at the end, is the utility
+(`table.utility`). An illegal action ends the game with reward -1 for its agent (PettingZoo's
+`TerminateIllegalWrapper`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from eixample.core.protocol import State
+from eixample.interop.table import OBSERVATION_SIZE, GameTable, encode_view, utility, view_text
+
+_SEED_RANGE = 1 << 62
+
+
+def env(game: str = "barcelona", players: int = 2, render_mode: str | None = None, **options: Any) -> AECEnv:
+    """The environment with PettingZoo's usual safety wrappers."""
+    wrapped: AECEnv = raw_env(game, players, render_mode, **options)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv):  # the name PettingZoo's own environments use
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, game: str = "barcelona", players: int = 2, render_mode: str | None = None,
+                 **options: Any):
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.table = GameTable.build(game, players, **options)
+        self.render_mode = render_mode
+        self.metadata = {**raw_env.metadata, "name": f"eixample_{game.replace('-', '_')}_v0"}  # type: ignore[misc]
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        actions = len(self.table.actions)
+        self._action_space = spaces.Discrete(actions)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+        })
+        self._seeds = np.random.default_rng()
+        self.state: State = self.table.new_state(0)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        self.state = self.table.new_state(int(self._seeds.integers(_SEED_RANGE)))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._select_next()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(len(self.table.actions), dtype=np.int8)
+        if agent == self.agent_selection and not self.state.is_terminal():
+            mask = self.table.mask(self.state)
+        return {"observation": encode_view(self.state.view(seat)), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert action is not None
+        self._cumulative_rewards[agent] = 0.0
+        self.table.apply(self.state, int(action))
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.state.is_terminal():
+            values = utility(self.state)
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] = values[seat]
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self._select_next()
+
+    def _select_next(self) -> None:
+        if self.state.is_terminal():  # every agent steps once more with None to leave
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_player()]
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return view_text(self.state.view(None))
+        return None
+
+    def close(self) -> None:
+        pass
