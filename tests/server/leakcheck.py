@@ -62,7 +62,8 @@ def play_and_capture(
     game_name: str,
     seats: list[dict[str, Any]],
     *,
-    seed: int,
+    seed: int | None,
+    seed_shown: bool = False,
     options: dict[str, Any] | None = None,
     policy_seed: int = 0,
     max_steps: int = 3000,
@@ -72,7 +73,8 @@ def play_and_capture(
     client receives (REST answers included) is captured."""
     rng = random.Random(policy_seed)
     with server.client() as api:
-        created = create_game(api, game_name, seats, seed=seed, options=options or {})
+        chosen = {} if seed is None else {"seed": seed, "seed_shown": seed_shown}
+        created = create_game(api, game_name, seats, options=options or {}, **chosen)
         gid = created["game_id"]
         tokens: dict[int, str] = {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
         captures = {seat: Capture(seat) for seat in tokens}
@@ -133,7 +135,7 @@ def play_and_capture(
             watcher.add(text, at)
         record = api.get(f"/api/games/{gid}/record")
         assert record.status_code == 200, record.text
-    return Traffic(gid, record.json(), seed, [*captures.values(), watcher])
+    return Traffic(gid, record.json(), record.json()["seed"], [*captures.values(), watcher])
 
 
 def _latest_state(client: WsClient, newest: dict[str, Any] | None, wait: float) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -31,12 +32,14 @@ class Connection:
     Messages wait in a queue and a writer task sends them in order, so a slow client never
     holds up the game."""
 
-    def __init__(self, websocket: Any, seat: int | None) -> None:
+    def __init__(self, websocket: Any, seat: int | None, address: str = "") -> None:
         self.websocket = websocket
         self.seat = seat
+        self.address = address
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
         self.too_slow = False
+        self.close_code: tuple[int, str] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -52,13 +55,21 @@ class Connection:
             self.closed = True
             self.queue.put_nowait(None)
 
+    def end(self, code: int, reason: str) -> None:
+        """Close the connection from the server's side, with a close code and reason."""
+        if not self.closed:
+            self.close_code = (code, reason)
+            self.close()
+
     async def writer(self) -> None:
         while True:
             message = await self.queue.get()
             if message is None:
                 if self.too_slow:
+                    self.close_code = (1013, "too many unread messages")
+                if self.close_code is not None:
                     with contextlib.suppress(Exception):
-                        await self.websocket.close(code=1013, reason="too many unread messages")
+                        await self.websocket.close(code=self.close_code[0], reason=self.close_code[1])
                 return
             try:
                 await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
@@ -85,6 +96,28 @@ class LiveGame:
     connections: set[Connection] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    seed_shown: bool = False
+    creator_hash: str | None = None
+    seat_links: dict[int, int] = field(default_factory=dict)
+    """Open connections per seat, so that presence is known without walking the connections."""
+    last_used: float = field(default_factory=time.monotonic)
+
+    def touch(self) -> None:
+        self.last_used = time.monotonic()
+
+    def link_seat(self, seat: int) -> bool:
+        """Count a new connection of `seat`; True if the seat was not connected before."""
+        self.seat_links[seat] = self.seat_links.get(seat, 0) + 1
+        return self.seat_links[seat] == 1
+
+    def unlink_seat(self, seat: int) -> bool:
+        """Count a connection of `seat` gone; True if it was the seat's last one."""
+        left = self.seat_links.get(seat, 0) - 1
+        if left > 0:
+            self.seat_links[seat] = left
+            return False
+        self.seat_links.pop(seat, None)
+        return True
 
     @property
     def move_number(self) -> int:
@@ -109,7 +142,7 @@ class LiveGame:
         return f"{info.name} ({SEAT_LETTERS[seat]})"
 
     def connected_seats(self) -> set[int]:
-        return {conn.seat for conn in self.connections if conn.seat is not None and not conn.closed}
+        return set(self.seat_links)
 
     def undo_allowed(self, seat: int) -> bool:
         """The seat decides now and the last action is its own, taken back within its turn."""

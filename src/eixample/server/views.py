@@ -3,8 +3,10 @@
 The rule that keeps hidden information hidden: a seat is only ever shown `state.view(seat)`, a
 spectator `state.view(None)`; the pending decision in words and the legal actions go only to the
 seat that must decide; the full state (`to_json()`) is never sent, and the record (with its seed)
-only once the game is over. `seat_message` is the single function that builds a game message
-for a seat or a spectator; REST answers and WebSocket pushes both come from it.
+only once the game is over (a game created with "seed shown" shows its seed from the start).
+`seat_message` is the single function that builds a game message for a seat or a spectator;
+REST answers and WebSocket pushes both come from it; `presence_message` says only who is at the
+table.
 """
 
 from __future__ import annotations
@@ -44,6 +46,19 @@ def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
         "view": state.view(seat),
         "score_history": list(live.history),
         "result": final_result(state) if finished else None,
+        "seed_shown": live.seed_shown,
+        "seed": live.seed if live.seed_shown else None,
+    }
+
+
+def presence_message(live: LiveGame) -> JsonDict:
+    """Who is at the table: the same small message for every client, sent when a seat connects,
+    leaves, joins or is claimed (clients keep the rest of their last state message)."""
+    return {
+        "type": "presence",
+        "game_id": live.id,
+        "status": live.status,
+        "seats": seats_public(live.seats, live.connected_seats()),
     }
 
 
@@ -109,6 +124,7 @@ def seats_public(seats: list[SeatData], connected: set[int] | None = None) -> li
             "name": info.name,
             "bot": info.bot,
             "joined": info.joined or played_here,
+            "claimed": info.claim_hash is not None,
         }
         if connected is not None:
             entry["connected"] = played_here or info.seat in connected
@@ -153,6 +169,8 @@ def game_summary(data: GameData, game: Game | None) -> JsonDict:
         "created_at": _utc(data.created_at),
         "updated_at": _utc(data.updated_at),
         "result": data.result if data.status == "finished" else None,
+        "seed_shown": data.seed_shown,
+        "seed": data.seed if data.seed_shown else None,
         "links": {
             "watch": f"/play/{data.id}",
             "replay": f"/replay/{data.id}" if data.status == "finished" else None,
