@@ -33,9 +33,17 @@ def serve_command(
     data_dir: Annotated[
         str | None, typer.Option("--data-dir", help="Folder of the SQLite database (default: ./data).")
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="Another host name the server answers for (besides the listen address and "
+            "localhost), e.g. its public DNS name; repeat for more.",
+        ),
+    ] = None,
 ) -> None:
     """Start the web app (SQLite in the data folder; $DATABASE_URL selects another database)."""
     run = load_server()
-    given = (("host", host), ("port", port), ("data_dir", data_dir))
-    options = {key: value for key, value in given if value is not None}
+    given = (("host", host), ("port", port), ("data_dir", data_dir), ("allowed_hosts", allowed_host))
+    options = {key: value for key, value in given if value is not None and value != []}
     run(**options)
