@@ -5,14 +5,15 @@
 // Seats of kind "automa" are played by the game itself (a solo game's opponent): their log lines
 // are marked, and the lines of a turn they played appear one after the other.
 
-import { clear, el, gameIdFromPath, seatFromHash, wsUrl } from "./api.js";
+import { clear, el, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
 import { seatBadge, seatStyle } from "./players.js";
 import { renderBreakdown } from "./results.js";
 
 const gameId = gameIdFromPath();
-const { token } = seatFromHash();
+const invitation = seatFromHash();
+let token = invitation.token;
 const $ = (id) => document.getElementById(id);
 const dom = {
   title: $("title"),
@@ -96,6 +97,11 @@ async function onMessage(message) {
     pending = null;
     if (first) showError("");
     await render();
+  } else if (message.type === "presence") {
+    if (state === null) return;
+    state = { ...state, seats: message.seats, status: message.status };
+    renderSeats();
+    document.body.dataset.status = state.status;
   } else if (message.type === "ack") {
     if (pending === message.request_id) pending = null;
     showError("");
@@ -130,7 +136,7 @@ function undo() {
 
 async function render() {
   document.title = `${state.title} — Eixample`;
-  dom.title.textContent = `${state.title}`;
+  dom.title.textContent = state.seed_shown ? `${state.title} · seed ${state.seed}` : `${state.title}`;
   if (renderer === null) renderer = (await loadRenderer(state.game)) || false;
 
   renderSeats();
@@ -367,6 +373,9 @@ window.addEventListener("hashchange", () => location.reload());
 if (!gameId) {
   showError("No game id in the address.");
 } else {
-  connect();
-  if (!token) setConnection("watching", "good");
+  seatToken(gameId, invitation.seat, invitation.token).then((claimed) => {
+    token = claimed;
+    connect();
+    if (!token) setConnection("watching", "good");
+  });
 }
