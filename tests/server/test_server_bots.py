@@ -157,3 +157,15 @@ def test_ctrl_c_stops_the_server_and_bots_resume_identically(
         wait_for(lambda: api.get(f"/api/games/{again}").json()["status"] == "finished", timeout=60,
                  what="the second game")
         assert api.get(f"/api/games/{again}/record").json()["actions"] == resumed["actions"]
+
+
+def test_workers_end_with_a_killed_server(new_server: Callable[..., ServerProcess]) -> None:
+    server = new_server().start()
+    assert server.process is not None
+    with server.client() as api:
+        create_game(api, "barcelona", [{"kind": "bot", "bot": "mcts:seconds=5"}] * 2)
+        wait_for(lambda: len(children(server.process.pid)) >= 1, what="the bot workers")  # type: ignore[union-attr]
+        workers = children(server.process.pid)
+    server.kill9()
+    wait_for(lambda: all(not Path(f"/proc/{pid}").exists() for pid in workers), timeout=10,
+             what="the workers of the killed server to end")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import importlib
 import logging
 import multiprocessing
@@ -22,6 +23,8 @@ import os
 import random
 import re
 import signal
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol
@@ -35,6 +38,7 @@ SPEC_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*(:[A-Za-z0-9_.=\-]+)*$")
 CEILINGS: dict[str, float] = {"seconds": 10.0, "iterations": 100_000, "samples": 64, "depth": 200}
 """The most a bot spec on the server may ask for, per parameter."""
 WORKER_NICENESS = 5
+PR_SET_PDEATHSIG = 1
 
 
 class Bot(Protocol):
@@ -125,13 +129,24 @@ def think(spec: str, seed: int, state: State, player: int, fallback_seed: int) -
 
 
 def _worker_started() -> None:
-    """In each worker: leave the server's signal handling to the server, think at a lower priority."""
+    """In each worker: leave the server's signal handling to the server, think at a lower priority,
+    and end with the server, even a killed one (kill -9 gives it no chance to end its workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     with contextlib.suppress(ValueError, OSError):
         signal.set_wakeup_fd(-1)
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
+    server = os.getppid()
+    with contextlib.suppress(Exception):  # Linux: a signal the moment the server ends
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    threading.Thread(target=_end_with, args=(server,), daemon=True, name="end-with-server").start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _ready() -> bool:
