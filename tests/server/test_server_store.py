@@ -4,6 +4,7 @@ stays bounded (games leave memory and come back from the database)."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -207,3 +208,36 @@ def test_lobby_flooding_is_limited(tmp_path: Path) -> None:
                  for _ in range(ServerLimits().games_per_minute + 5)]
     assert codes.count(201) == ServerLimits().games_per_minute and codes[-1] == 429
     assert httpx.codes.TOO_MANY_REQUESTS == 429
+
+
+def test_moves_arriving_together_share_one_commit(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"  # make_app's database
+    with TestClient(make_app(tmp_path), base_url="http://127.0.0.1") as client:
+        games = [client.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE}).json()["game_id"]
+                 for _ in range(6)]
+    store = Store(url)
+    fields: dict[str, Any] = {"status": "running", "to_move": 1, "result": None}
+    store.writer.submit(lambda _session: time.sleep(0.3)).result(timeout=10)  # the writer is running
+    store.writer.submit(lambda _session: time.sleep(0.3))  # and busy while the moves queue up
+    moves = [store.append_action_later(gid, 0, 0, "mark 4", **fields) for gid in games]
+    stale = store.append_action_later(games[0], 5, 0, "mark 1", **fields)
+    for future in moves:
+        assert future.result(timeout=10) is None
+    with pytest.raises(StaleWriteError):
+        stale.result(timeout=10)
+    assert store.writer.commits <= 3  # the two pauses, and the six moves shared one commit
+
+    def broken(_session: Any) -> None:
+        raise RuntimeError("a faulty write")
+
+    store.writer.submit(lambda _session: time.sleep(0.3))
+    faulty = store.writer.submit(broken)
+    more = store.append_action_later(games[1], 1, 1, "mark 0", **fields)
+    assert more.result(timeout=10) is None  # the batch is rolled back and run again one by one
+    with pytest.raises(RuntimeError, match="faulty"):
+        faulty.result(timeout=10)
+    for gid in games:
+        data = store.load_game(gid)
+        assert data is not None
+        assert data.actions == ([(0, "mark 4"), (1, "mark 0")] if gid == games[1] else [(0, "mark 4")])
+    store.close()

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -36,6 +39,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    insert,
     inspect,
     select,
     text,
@@ -219,10 +223,12 @@ class Store:
             self._lock = lock
         self.engine = _make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.writer = GroupWriter(self._sessions)
         Base.metadata.create_all(self.engine)
         _add_later_columns(self.engine)
 
     def close(self) -> None:
+        self.writer.close()
         self.engine.dispose()
         if self._lock is not None:
             self._lock.release()
@@ -286,39 +292,64 @@ class Store:
         joined_seat: int | None = None,
     ) -> None:
         """Store action number `idx` (0-based) if the game holds exactly `idx` actions."""
+        self.append_action_later(
+            game_id, idx, seat, action, status=status, to_move=to_move, result=result, joined_seat=joined_seat
+        ).result()
+
+    def append_action_later(
+        self,
+        game_id: str,
+        idx: int,
+        seat: int,
+        action: str,
+        *,
+        status: str,
+        to_move: int,
+        result: dict[str, Any] | None,
+        joined_seat: int | None = None,
+    ) -> Future[None]:
+        """`append_action` through the group writer: done once committed (StaleWriteError if the
+        game is not at move `idx`)."""
         stamp = now()
-        try:
-            with self._transaction() as session:
-                changed = session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.move_count == idx)
-                    .values(
-                        move_count=idx + 1, status=status, to_move=to_move, result=result, updated_at=stamp
-                    )
-                ).rowcount  # type: ignore[attr-defined]
-                if changed != 1:
-                    raise StaleWriteError(f"game {game_id} is not at move {idx}")
-                session.add(ActionRow(game_id=game_id, idx=idx, seat=seat, action=action, created_at=stamp))
-                if joined_seat is not None:
-                    session.execute(
-                        update(SeatRow)
-                        .where(SeatRow.game_id == game_id, SeatRow.seat == joined_seat)
-                        .values(joined=True)
-                    )
-        except IntegrityError as error:
-            raise StaleWriteError(f"game {game_id} already has action {idx}") from error
+
+        def write(session: Session) -> None:
+            changed = session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.move_count == idx)
+                .values(move_count=idx + 1, status=status, to_move=to_move, result=result, updated_at=stamp)
+            ).rowcount  # type: ignore[attr-defined]
+            if changed != 1:
+                raise StaleWriteError(f"game {game_id} is not at move {idx}")
+            row = {"game_id": game_id, "idx": idx, "seat": seat, "action": action, "created_at": stamp}
+            session.execute(insert(ActionRow).values(**row))
+            if joined_seat is not None:
+                session.execute(
+                    update(SeatRow)
+                    .where(SeatRow.game_id == game_id, SeatRow.seat == joined_seat)
+                    .values(joined=True)
+                )
+
+        return self.writer.submit(write)
 
     def remove_last_action(self, game_id: str, idx: int, *, status: str, to_move: int) -> None:
         """Delete action number `idx` if it is the last one."""
-        with self._transaction() as session:
+        self.remove_last_action_later(game_id, idx, status=status, to_move=to_move).result()
+
+    def remove_last_action_later(self, game_id: str, idx: int, *, status: str, to_move: int) -> Future[None]:
+        """`remove_last_action` through the group writer."""
+        stamp = now()
+
+        def write(session: Session) -> None:
             changed = session.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.move_count == idx + 1)
-                .values(move_count=idx, status=status, to_move=to_move, result=None, updated_at=now())
+                .values(move_count=idx, status=status, to_move=to_move, result=None, updated_at=stamp)
             ).rowcount  # type: ignore[attr-defined]
             if changed != 1:
                 raise StaleWriteError(f"game {game_id} is not at move {idx + 1}")
             session.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.idx == idx))
+
+        return self.writer.submit(write)
 
     def mark_joined(self, game_id: str, seat: int, status: str) -> None:
         with self._transaction() as session:
@@ -404,6 +435,91 @@ class Store:
                 rows = session.execute(select(table)).mappings()
                 out[table.name] = sorted((dict(row) for row in rows), key=repr)
         return out
+
+
+Write = Callable[[Session], Any]
+
+
+class GroupWriter:
+    """One thread makes the moves' writes: writes that arrive while a commit is under way share
+    the next transaction and its single commit (one flush to disk for many moves: group commit).
+    Each write's future is done only after that commit, so "acknowledged" still means "durable".
+
+    A write refuses (StaleWriteError) before it changes anything, so a refused write leaves the
+    shared transaction clean; any other failure rolls the batch back and runs its writes again one
+    by one, so that only the faulty write fails."""
+
+    MAX_BATCH = 64
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+        self._queue: queue.SimpleQueue[tuple[Write, Future[Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start = threading.Lock()
+        self.commits = 0
+
+    def submit(self, write: Write) -> Future[Any]:
+        future: Future[Any] = Future()
+        with self._start:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="group-writer", daemon=True)
+                self._thread.start()
+        self._queue.put((write, future))
+        return future
+
+    def close(self) -> None:
+        with self._start:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stopping = False
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+            if stopping:
+                return
+
+    def _commit(self, batch: list[tuple[Write, Future[Any]]]) -> None:
+        outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
+        try:
+            with self._sessions() as session, session.begin():
+                for write, future in batch:
+                    try:
+                        outcomes.append((future, write(session), None))
+                    except StaleWriteError as refusal:
+                        outcomes.append((future, None, refusal))
+        except Exception as error:
+            if len(batch) == 1:
+                if isinstance(error, IntegrityError):  # a row another writer made first
+                    stale = StaleWriteError("the game has changed")
+                    stale.__cause__ = error
+                    error = stale
+                batch[0][1].set_exception(error)
+                return
+            for one in batch:
+                self._commit([one])
+            return
+        self.commits += 1
+        for future, value, refused in outcomes:
+            if refused is None:
+                future.set_result(value)
+            else:
+                future.set_exception(refused)
 
 
 def _game_data(row: GameRow) -> GameData:

@@ -7,6 +7,8 @@
   handshake is refused).
 - A request body is read in pieces and refused with 413 as soon as it grows past the limit (or at
   once, by its `Content-Length`); it is never held in memory beyond the limit.
+- Every answer gets the security headers (caching, no sniffing, no referrer, Content-Security-Policy
+  except on the interactive API pages).
 """
 
 from __future__ import annotations
@@ -40,10 +42,13 @@ def _hostname(netloc: str) -> str | None:
 
 
 class Guard:
-    def __init__(self, app: ASGIApp, *, allowed_hosts: frozenset[str], max_body_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, *, allowed_hosts: frozenset[str], max_body_bytes: int, csp: str = ""
+    ) -> None:
         self.app = app
         self.allowed_hosts = allowed_hosts
         self.max_body_bytes = max_body_bytes
+        self.csp = csp.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -98,7 +103,23 @@ class Guard:
         async def replay() -> Message:
             return pending.pop() if pending else await receive()
 
-        await self.app(scope, replay, send)
+        path = str(scope.get("path", ""))
+        extra = [
+            (b"cache-control", b"no-store" if path.startswith("/api/") else b"no-cache"),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"no-referrer"),
+        ]
+        if self.csp and not path.startswith(("/docs", "/redoc")):
+            extra.append((b"content-security-policy", self.csp))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name for name, _value in extra}
+                headers = [(n, v) for n, v in message.get("headers", []) if n.lower() not in names]
+                message = {**message, "headers": [*headers, *extra]}
+            await send(message)
+
+        await self.app(scope, replay, send_with_headers)
 
     async def _too_large(self, send: Send) -> None:
         await _send_json(send, 413, f"the request body is larger than {self.max_body_bytes} bytes")

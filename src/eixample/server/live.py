@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from eixample.core.protocol import Game, State
+import orjson
+
+from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.records import can_undo
 from eixample.server.bots import Bot
 from eixample.server.db import SeatData
@@ -26,6 +27,11 @@ MAX_PENDING = 256
 whole current view)."""
 
 
+def encode(message: JsonDict) -> str:
+    """A message as compact JSON text (orjson: several times faster than the json module)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 class Connection:
     """One WebSocket client of one game, as a seat (0-based) or as a spectator (None).
 
@@ -36,19 +42,23 @@ class Connection:
         self.websocket = websocket
         self.seat = seat
         self.address = address
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.too_slow = False
         self.close_code: tuple[int, str] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (one encoding shared by many connections)."""
         if self.closed:
             return
         if self.queue.qsize() >= MAX_PENDING:
             self.too_slow = True
             self.close()
             return
-        self.queue.put_nowait(message)
+        self.queue.put_nowait(text)
 
     def close(self) -> None:
         if not self.closed:
@@ -72,7 +82,7 @@ class Connection:
                         await self.websocket.close(code=self.close_code[0], reason=self.close_code[1])
                 return
             try:
-                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+                await self.websocket.send_text(message)
             except Exception:
                 self.closed = True
                 return
@@ -101,6 +111,14 @@ class LiveGame:
     seat_links: dict[int, int] = field(default_factory=dict)
     """Open connections per seat, so that presence is known without walking the connections."""
     last_used: float = field(default_factory=time.monotonic)
+    view_cache: tuple[State | None, dict[int | None, JsonDict]] = (None, {})
+
+    def views_of(self, state: State) -> dict[int | None, JsonDict]:
+        """The views of `state` built so far, by seat (None: a spectator's): each view of a state
+        is built once however many clients and requests show it."""
+        if self.view_cache[0] is not state:
+            self.view_cache = (state, {})
+        return self.view_cache[1]
 
     def touch(self) -> None:
         self.last_used = time.monotonic()

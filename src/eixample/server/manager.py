@@ -42,7 +42,7 @@ from eixample.server.errors import (
     unavailable,
 )
 from eixample.server.limits import ServerLimits
-from eixample.server.live import AUTOMA, SEAT_LETTERS, Connection, LiveGame
+from eixample.server.live import AUTOMA, SEAT_LETTERS, Connection, LiveGame, encode
 from eixample.server.schemas import CreateGame
 
 log = logging.getLogger(__name__)
@@ -490,8 +490,7 @@ class GameManager:
             joining = seat if not live.seats[seat].joined else None
             seats = [SeatData(**{**vars(s), "joined": s.joined or s.seat == joining}) for s in live.seats]
             try:
-                await self._db(
-                    self.store.append_action,
+                written = self.store.append_action_later(
                     live.id,
                     live.move_number,
                     seat,
@@ -501,12 +500,13 @@ class GameManager:
                     result=result_of(next_state),
                     joined_seat=joining,
                 )
+                await asyncio.wrap_future(written)
             except StaleWriteError as error:
                 self._evict(live)  # the database is ahead: the next request rebuilds from it
                 raise conflict(f"stale move: the game has changed ({error}); decide again") from error
             live.state = next_state
             live.actions.append((seat, action))
-            live.history.append(views.public_scores(next_state))
+            live.history.append(views.public_scores(next_state, live.views_of(next_state)))
             if joining is not None:
                 live.seats[joining].joined = True
             live.updated_at = now()
@@ -531,13 +531,13 @@ class GameManager:
             except IllegalActionError as error:
                 raise conflict(str(error)) from error
             try:
-                await self._db(
-                    self.store.remove_last_action,
+                written = self.store.remove_last_action_later(
                     live.id,
                     live.move_number - 1,
                     status=status_of(live.seats, False),
                     to_move=previous.current_player(),
                 )
+                await asyncio.wrap_future(written)
             except StaleWriteError as error:
                 self._evict(live)
                 raise conflict(f"stale undo: the game has changed ({error}); decide again") from error
@@ -601,21 +601,22 @@ class GameManager:
     # -- connections --------------------------------------------------------------------------
 
     def _broadcast(self, live: LiveGame) -> None:
-        """Push to every connected client the game as its own seat sees it."""
-        messages: dict[int | None, JsonDict] = {}
+        """Push to every connected client the game as its own seat sees it: each seat's message
+        is built and encoded once, and the same text goes to all of that seat's connections."""
+        texts: dict[int | None, str] = {}
         for conn in list(live.connections):
             if conn.closed:
                 live.connections.discard(conn)
                 continue
-            if conn.seat not in messages:
-                messages[conn.seat] = views.seat_message(live, conn.seat)
-            conn.send(messages[conn.seat])
+            if conn.seat not in texts:
+                texts[conn.seat] = encode(views.seat_message(live, conn.seat))
+            conn.send_text(texts[conn.seat])
 
     def _announce_presence(self, live: LiveGame) -> None:
         """One small message, the same for everyone: which seats are taken and connected."""
-        message = views.presence_message(live)
+        text = encode(views.presence_message(live))
         for conn in list(live.connections):
-            conn.send(message)
+            conn.send_text(text)
 
     def admit(self, address: str) -> None:
         """Count a new WebSocket connection from `address`; 429 above the per-address cap."""

@@ -43,7 +43,7 @@ def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
         "legal_actions": list(state.legal_actions()) if deciding else [],
         "can_undo": seat is not None and deciding and live.undo_allowed(seat),
         "seats": seats_public(live.seats, live.connected_seats()),
-        "view": state.view(seat),
+        "view": _cached_view(live, state, seat),
         "score_history": list(live.history),
         "result": final_result(state) if finished else None,
         "seed_shown": live.seed_shown,
@@ -62,9 +62,22 @@ def presence_message(live: LiveGame) -> JsonDict:
     }
 
 
-def public_scores(state: State) -> list[float] | None:
-    """The scores a spectator sees (`view(None)["scores"]`), for the score-over-time chart."""
-    scores = state.view(None).get("scores")
+def _cached_view(live: LiveGame, state: State, seat: int | None) -> JsonDict:
+    cache = live.views_of(state)
+    if seat not in cache:
+        cache[seat] = state.view(seat)
+    return cache[seat]
+
+
+def public_scores(state: State, cache: dict[int | None, JsonDict] | None = None) -> list[float] | None:
+    """The scores a spectator sees (`view(None)["scores"]`), for the score-over-time chart; the
+    spectator's view is kept in `cache` (a LiveGame's `views_of(state)`) for the messages."""
+    view = cache.get(None) if cache is not None else None
+    if view is None:
+        view = state.view(None)
+        if cache is not None:
+            cache[None] = view
+    scores = view.get("scores")
     if isinstance(scores, list) and all(isinstance(s, int | float) for s in scores):
         return [float(s) for s in scores]
     return None
