@@ -8,7 +8,9 @@ REST (random legal moves, from a seeded generator) and one spectator WebSocket t
 push. A finished game is replaced by a new one. After a warm-up, for `--seconds` it counts moves
 and times each move's round trip (POST until the answer is read), and prints moves/s and the
 round-trip percentiles, with `/api/health` round trips measured in the same run as the
-reference. Client and server share the machine (the client's CPU is part of the figures).
+reference, and the server's CPU time per move (from /proc: the figure least disturbed by other
+work on the machine). Client and server share the machine (the client's CPU is part of the
+figures).
 
 The server runs with the per-address limits raised: every client here has the address 127.0.0.1.
 """
@@ -48,8 +50,18 @@ LIMITS = {
 }
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User and system CPU time of a process so far (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class Tally:
+    server_cpu: float | None = None
     measuring: bool = False
     moves: int = 0
     round_trips: list[float] = field(default_factory=list)
@@ -151,7 +163,7 @@ def percentile(samples: list[float], p: float) -> float:
     return statistics.quantiles(samples, n=100, method="inclusive")[int(p) - 1]
 
 
-async def measure(url: str, games: int, seconds: float, warmup: float, game: str) -> Tally:
+async def measure(url: str, pid: int, games: int, seconds: float, warmup: float, game: str) -> Tally:
     tally = Tally()
     stop = asyncio.Event()
     ws_url = url.replace("http://", "ws://")
@@ -169,9 +181,13 @@ async def measure(url: str, games: int, seconds: float, warmup: float, game: str
         busy: list[float] = []
         await asyncio.sleep(warmup)
         tally.measuring = True
+        cpu_start = cpu_seconds(pid)
         reference = asyncio.create_task(health_reference(client, busy, stop))
         await asyncio.sleep(seconds)
         tally.measuring = False
+        cpu_end = cpu_seconds(pid)
+        if cpu_start is not None and cpu_end is not None:
+            tally.server_cpu = cpu_end - cpu_start
         stop.set()
         await asyncio.gather(*tables, reference, return_exceptions=True)
     print(f"reference /api/health round trip: idle p50 {percentile(idle, 50) * 1000:.1f} ms, "
@@ -191,7 +207,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="eixample-load-") as folder:
         process, url = start_server(Path(folder))
         try:
-            tally = asyncio.run(measure(url, args.games, args.seconds, args.warmup, args.game))
+            tally = asyncio.run(measure(url, process.pid, args.games, args.seconds, args.warmup, args.game))
         finally:
             process.terminate()
             process.wait(timeout=10)
@@ -203,6 +219,9 @@ def main() -> None:
     print(f"move round trip: p50 {percentile(trips, 50) * 1000:.1f} ms, "
           f"p90 {percentile(trips, 90) * 1000:.1f} ms, "
           f"p99 {percentile(trips, 99) * 1000:.1f} ms, max {max(trips, default=0) * 1000:.1f} ms")
+    if tally.server_cpu is not None and tally.moves:
+        print(f"server CPU: {tally.server_cpu:.1f} s in {args.seconds:g} s = "
+              f"{tally.server_cpu / tally.moves * 1000:.2f} ms per move")
     pushes = tally.pushes / args.seconds
     size = tally.push_bytes / max(1, tally.pushes)
     print(f"spectator pushes: {pushes:.1f}/s, {size / 1024:.1f} KiB each on average")
