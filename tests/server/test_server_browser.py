@@ -140,4 +140,9 @@ def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess)
     page.reload()  # the same browser keeps its seat
     page.wait_for_selector("body[data-move-number='1'][data-your-turn='true']")
     assert page.locator(".seat-card[data-seat='1'] .you").count() == 1
+    page.goto(f"{server.url}/")  # and the lobby shows the seed too
+    page.click(".tabs [data-status='running']")
+    line = page.locator(f".game-line[data-game-id='{gid}'] .seed-shown")
+    line.wait_for()
+    assert line.inner_text() == "seed 4"
     assert not page.problems, page.problems
