@@ -313,21 +313,21 @@ class Store:
         stamp = now()
 
         def write(session: Session) -> None:
-            changed = session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.move_count == idx)
+            connection = session.connection()  # plain statements: the ORM adds nothing here
+            tables = Base.metadata.tables
+            games, seats = tables["games"], tables["seats"]
+            changed = connection.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.move_count == idx)
                 .values(move_count=idx + 1, status=status, to_move=to_move, result=result, updated_at=stamp)
-            ).rowcount  # type: ignore[attr-defined]
+            ).rowcount
             if changed != 1:
                 raise StaleWriteError(f"game {game_id} is not at move {idx}")
             row = {"game_id": game_id, "idx": idx, "seat": seat, "action": action, "created_at": stamp}
-            session.execute(insert(ActionRow).values(**row))
+            connection.execute(insert(tables["actions"]).values(**row))
             if joined_seat is not None:
-                session.execute(
-                    update(SeatRow)
-                    .where(SeatRow.game_id == game_id, SeatRow.seat == joined_seat)
-                    .values(joined=True)
-                )
+                joined = update(seats).where(seats.c.game_id == game_id, seats.c.seat == joined_seat)
+                connection.execute(joined.values(joined=True))
 
         return self.writer.submit(write)
 

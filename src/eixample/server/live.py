@@ -111,7 +111,7 @@ class LiveGame:
     seat_links: dict[int, int] = field(default_factory=dict)
     """Open connections per seat, so that presence is known without walking the connections."""
     last_used: float = field(default_factory=time.monotonic)
-    view_cache: tuple[State | None, dict[int | None, JsonDict]] = (None, {})
+    view_cache: tuple[State | None, dict[int | None, JsonDict]] = field(default_factory=lambda: (None, {}))
 
     def views_of(self, state: State) -> dict[int | None, JsonDict]:
         """The views of `state` built so far, by seat (None: a spectator's): each view of a state
