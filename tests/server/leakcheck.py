@@ -95,6 +95,14 @@ def play_and_capture(
                 deciding = [seat for seat, state in latest.items() if state["your_turn"]]
                 if not deciding:
                     continue
+                if rng.random() < 0.2:  # while the game runs (afterwards the record is public)
+                    other = rng.choice(list(tokens))
+                    get(captures[other], f"/api/games/{gid}/state", tokens[other])
+                    get(captures[other], f"/api/games/{gid}/record")
+                    get(captures[other], f"/api/games/{gid}/replay")
+                    get(watcher, f"/api/games/{gid}/state")
+                    get(watcher, "/api/games")
+                    get(watcher, f"/api/games/{gid}")
                 seat = deciding[0]
                 state, client, number = latest[seat], clients[seat], latest[seat]["move_number"]
                 roll = rng.random()
@@ -114,14 +122,6 @@ def play_and_capture(
                 else:
                     client.send(request)
                     client.recv_until(lambda m: m["type"] in ("ack", "error"))
-                if rng.random() < 0.2:
-                    other = rng.choice(list(tokens))
-                    get(captures[other], f"/api/games/{gid}/state", tokens[other])
-                    get(captures[other], f"/api/games/{gid}/record")
-                    get(captures[other], f"/api/games/{gid}/replay")
-                    get(watcher, f"/api/games/{gid}/state")
-                    get(watcher, "/api/games")
-                    get(watcher, f"/api/games/{gid}")
             else:
                 raise AssertionError(f"{game_name} did not end within {max_steps} steps")
             _latest_state(spectator, None, 0.05)

@@ -243,7 +243,7 @@ def test_three_hundred_wrong_tokens_meet_a_429(new_server: Callable[..., ServerP
             if response.status_code == 429:
                 assert_too_many(response, "too many wrong tokens")
         first = codes.index(429)
-        assert set(codes[:first]) == {403} and first == 20
+        assert set(codes[:first]) == {403} and 20 <= first <= 21  # 20 a minute, refilled as time passes
         assert set(codes[first:]) == {429}
         # the address is refused token requests for now, the right token included ...
         assert_too_many(api.get(f"/api/games/{gid}/state", headers=seat_headers(token)))

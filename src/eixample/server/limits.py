@@ -1,20 +1,17 @@
 """What one client may ask of the server: sizes, connections and rates, and their enforcement.
 
 The numbers live in `ServerLimits` (documented in docs/api.md); `RateLimits` counts requests per
-client address in moving one-minute windows (the `limits` library) and refuses with 429 and a
-`Retry-After` once a window is full.
+client address in token buckets (a minute's share, refilled continuously) and refuses with 429
+and a `Retry-After` once an address has used its share.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
-
-from limits import RateLimitItem, RateLimitItemPerMinute
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from eixample.server.errors import ApiError, too_many
 
@@ -60,28 +57,79 @@ _WHAT: dict[RateKind, str] = {
 }
 
 
-class RateLimits:
-    """Per-address moving windows of one minute for game creation, moves and token failures."""
+ONE = 1.0 - 1e-9
+"""A whole token, give or take the rounding of the refill arithmetic."""
 
-    def __init__(self, limits: ServerLimits) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
-        self._items: dict[RateKind, RateLimitItem] = {
-            "create": RateLimitItemPerMinute(limits.games_per_minute),
-            "move": RateLimitItemPerMinute(limits.moves_per_minute),
-            "token": RateLimitItemPerMinute(limits.token_failures_per_minute),
+
+class TokenBuckets:
+    """Token buckets, one per key: each holds at most `capacity` tokens, refills at `per_minute`
+    tokens a minute, and a request takes one. O(1) per request, no threads; buckets that have
+    refilled completely are forgotten, so memory follows the keys active in the last minute."""
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = float(max(1, per_minute))
+        self.rate = self.capacity / 60.0
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
+        self._since_prune = 0
+
+    def _tokens(self, key: str, now: float) -> float:
+        tokens, when = self._buckets.get(key, (self.capacity, now))
+        return min(self.capacity, tokens + (now - when) * self.rate)
+
+    def take(self, key: str) -> bool:
+        """Take a token; False (nothing taken) if the bucket is empty."""
+        now = self._clock()
+        tokens = self._tokens(key, now)
+        self._prune(now)
+        if tokens < ONE:
+            self._buckets[key] = (tokens, now)
+            return False
+        self._buckets[key] = (tokens - 1.0, now)
+        return True
+
+    def has(self, key: str) -> bool:
+        """A token is there (nothing taken)."""
+        return self._tokens(key, self._clock()) >= ONE
+
+    def wait(self, key: str) -> int:
+        """Whole seconds until the bucket holds a token again (at least 1)."""
+        missing = ONE - self._tokens(key, self._clock())
+        return max(1, math.ceil(missing / self.rate))
+
+    def _prune(self, now: float) -> None:
+        self._since_prune += 1
+        if self._since_prune < 1000:
+            return
+        self._since_prune = 0
+        full = [key for key in self._buckets if self._tokens(key, now) >= self.capacity]
+        for key in full:
+            del self._buckets[key]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+class RateLimits:
+    """Per-address token buckets for game creation, moves and token failures: each allows its
+    number a minute on average, and as many at once after a quiet minute."""
+
+    def __init__(self, limits: ServerLimits, clock: Callable[[], float] = time.monotonic) -> None:
+        self._buckets: dict[RateKind, TokenBuckets] = {
+            "create": TokenBuckets(limits.games_per_minute, clock),
+            "move": TokenBuckets(limits.moves_per_minute, clock),
+            "token": TokenBuckets(limits.token_failures_per_minute, clock),
         }
 
     def hit(self, kind: RateKind, address: str) -> None:
-        """Count one request; ApiError 429 (nothing counted) once the window is full."""
-        if not self._limiter.hit(self._items[kind], kind, address):
+        """Count one request; ApiError 429 (nothing counted) once the address has used its share."""
+        if not self._buckets[kind].take(address):
             raise self._refusal(kind, address)
 
     def check(self, kind: RateKind, address: str) -> None:
-        """ApiError 429 while the window is full, without counting."""
-        if not self._limiter.test(self._items[kind], kind, address):
+        """ApiError 429 while the address has no share left, without counting."""
+        if not self._buckets[kind].has(address):
             raise self._refusal(kind, address)
 
     def _refusal(self, kind: RateKind, address: str) -> ApiError:
-        stats = self._limiter.get_window_stats(self._items[kind], kind, address)
-        retry_after = max(1, math.ceil(stats.reset_time - time.time()))
-        return too_many(_WHAT[kind], retry_after)
+        return too_many(_WHAT[kind], self._buckets[kind].wait(address))
