@@ -62,6 +62,7 @@ def cpu_seconds(pid: int) -> float | None:
 @dataclass
 class Tally:
     server_cpu: float | None = None
+    client_cpu: float = 0.0
     measuring: bool = False
     moves: int = 0
     round_trips: list[float] = field(default_factory=list)
@@ -182,10 +183,12 @@ async def measure(url: str, pid: int, games: int, seconds: float, warmup: float,
         await asyncio.sleep(warmup)
         tally.measuring = True
         cpu_start = cpu_seconds(pid)
+        client_start = time.process_time()
         reference = asyncio.create_task(health_reference(client, busy, stop))
         await asyncio.sleep(seconds)
         tally.measuring = False
         cpu_end = cpu_seconds(pid)
+        tally.client_cpu = time.process_time() - client_start
         if cpu_start is not None and cpu_end is not None:
             tally.server_cpu = cpu_end - cpu_start
         stop.set()
@@ -221,7 +224,8 @@ def main() -> None:
           f"p99 {percentile(trips, 99) * 1000:.1f} ms, max {max(trips, default=0) * 1000:.1f} ms")
     if tally.server_cpu is not None and tally.moves:
         print(f"server CPU: {tally.server_cpu:.1f} s in {args.seconds:g} s = "
-              f"{tally.server_cpu / tally.moves * 1000:.2f} ms per move")
+              f"{tally.server_cpu / tally.moves * 1000:.2f} ms per move; client CPU: "
+              f"{tally.client_cpu / tally.moves * 1000:.2f} ms per move")
     pushes = tally.pushes / args.seconds
     size = tally.push_bytes / max(1, tally.pushes)
     print(f"spectator pushes: {pushes:.1f}/s, {size / 1024:.1f} KiB each on average")
