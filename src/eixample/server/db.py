@@ -201,7 +201,8 @@ def _add_later_columns(engine: Engine) -> None:
 
 
 class Store:
-    """Synchronous data access; the server calls it from worker threads.
+    """Synchronous data access; the server calls it from worker threads, and moves and undos go
+    through one writer thread that commits those arriving together at once (`GroupWriter`).
 
     `exclusive` (the server's setting) takes the SQLite file's lock file for the life of the
     store: a second server on the same file gets DatabaseInUseError instead of a second writer."""
