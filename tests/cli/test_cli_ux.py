@@ -90,7 +90,11 @@ def test_serve_starts_the_server_with_its_options(runner: CliRunner, monkeypatch
         probe.bind(("127.0.0.1", 0))
         free = probe.getsockname()[1]
     assert invoke(runner, "serve", "--port", str(free), "--data-dir", "elsewhere").exit_code == 0
-    assert calls == [{"host": "127.0.0.1", "port": free, "data_dir": "elsewhere"}]
+    assert invoke(runner, "serve", "--port", str(free), "--allowed-host", "games.example").exit_code == 0
+    assert calls == [
+        {"host": "127.0.0.1", "port": free, "data_dir": "elsewhere", "allowed_hosts": []},
+        {"host": "127.0.0.1", "port": free, "data_dir": "data", "allowed_hosts": ["games.example"]},
+    ]
 
 
 def test_version(runner: CliRunner) -> None:

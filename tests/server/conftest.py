@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,8 +25,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def new_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     made: list[ServerProcess] = []
 
-    def make(bot_delay: float = 0.0) -> ServerProcess:
-        process = ServerProcess(tmp_path / f"data{len(made)}", bot_delay=bot_delay)
+    def make(
+        bot_delay: float = 0.0, limits: dict[str, Any] | None = None, allowed_hosts: tuple[str, ...] = ()
+    ) -> ServerProcess:
+        process = ServerProcess(
+            tmp_path / f"data{len(made)}", bot_delay=bot_delay, limits=limits, allowed_hosts=allowed_hosts
+        )
         process.data_dir.mkdir()
         made.append(process)
         return process

@@ -32,8 +32,17 @@ for index, path in enumerate(config["preload"]):
     spec.loader.exec_module(module)
 from eixample.server.app import run
 run(host="127.0.0.1", port=config["port"], data_dir=config["data_dir"], bot_delay=config["bot_delay"],
-    log_level="warning")
+    log_level="warning", limits=config["limits"], allowed_hosts=config["allowed_hosts"])
 """
+
+GENEROUS_LIMITS: dict[str, Any] = {
+    "games_per_minute": 100_000,
+    "moves_per_minute": 1_000_000,
+    "token_failures_per_minute": 100_000,
+    "ws_per_address": 10_000,
+}
+"""The shared test server's limits: every test talks from 127.0.0.1, so the per-address limits of a
+real server are raised; the tests of the limits use servers with the real ones."""
 
 
 def free_port() -> int:
@@ -45,9 +54,18 @@ def free_port() -> int:
 class ServerProcess:
     """One uvicorn process; `kill9()` and `start()` again simulate a crash and a restart."""
 
-    def __init__(self, data_dir: Path, *, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        bot_delay: float = 0.0,
+        limits: dict[str, Any] | None = None,
+        allowed_hosts: tuple[str, ...] = (),
+    ) -> None:
         self.data_dir = data_dir
         self.bot_delay = bot_delay
+        self.limits = GENEROUS_LIMITS if limits is None else limits
+        self.allowed_hosts = allowed_hosts
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = data_dir / "server.log"
@@ -71,6 +89,8 @@ class ServerProcess:
             "data_dir": str(self.data_dir),
             "bot_delay": self.bot_delay,
             "preload": [str(HIDDEN_CARDS)],
+            "limits": self.limits,
+            "allowed_hosts": list(self.allowed_hosts),
         }
         env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
         self.starts += 1
@@ -193,6 +213,25 @@ def create_game(client: httpx.Client, game: str, seats: list[dict[str, Any]], **
     response = client.post("/api/games", json={"game": game, "seats": seats, **extra})
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
+    return created
+
+
+def create_claimed_game(
+    client: httpx.Client, game: str, seats: list[dict[str, Any]], **extra: Any
+) -> dict[str, Any]:
+    """`create_game`, then every person's seat claimed through the API, so that its token is the
+    private one: pages opened with it act for the seat however often a test opens them."""
+    created = create_game(client, game, seats, **extra)
+    for seat in created["seats"]:
+        if seat.get("token"):
+            response = client.post(
+                f"/api/games/{created['game_id']}/claim", headers=seat_headers(seat["token"])
+            )
+            assert response.status_code == 200, response.text
+            private = response.json()["token"]
+            if seat.get("link"):
+                seat["link"] = seat["link"].replace(seat["token"], private)
+            seat["token"] = private
     return created
 
 

@@ -62,7 +62,8 @@ def play_and_capture(
     game_name: str,
     seats: list[dict[str, Any]],
     *,
-    seed: int,
+    seed: int | None,
+    seed_shown: bool = False,
     options: dict[str, Any] | None = None,
     policy_seed: int = 0,
     max_steps: int = 3000,
@@ -72,7 +73,8 @@ def play_and_capture(
     client receives (REST answers included) is captured."""
     rng = random.Random(policy_seed)
     with server.client() as api:
-        created = create_game(api, game_name, seats, seed=seed, options=options or {})
+        chosen = {} if seed is None else {"seed": seed, "seed_shown": seed_shown}
+        created = create_game(api, game_name, seats, options=options or {}, **chosen)
         gid = created["game_id"]
         tokens: dict[int, str] = {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
         captures = {seat: Capture(seat) for seat in tokens}
@@ -93,6 +95,14 @@ def play_and_capture(
                 deciding = [seat for seat, state in latest.items() if state["your_turn"]]
                 if not deciding:
                     continue
+                if rng.random() < 0.2:  # while the game runs (afterwards the record is public)
+                    other = rng.choice(list(tokens))
+                    get(captures[other], f"/api/games/{gid}/state", tokens[other])
+                    get(captures[other], f"/api/games/{gid}/record")
+                    get(captures[other], f"/api/games/{gid}/replay")
+                    get(watcher, f"/api/games/{gid}/state")
+                    get(watcher, "/api/games")
+                    get(watcher, f"/api/games/{gid}")
                 seat = deciding[0]
                 state, client, number = latest[seat], clients[seat], latest[seat]["move_number"]
                 roll = rng.random()
@@ -112,14 +122,6 @@ def play_and_capture(
                 else:
                     client.send(request)
                     client.recv_until(lambda m: m["type"] in ("ack", "error"))
-                if rng.random() < 0.2:
-                    other = rng.choice(list(tokens))
-                    get(captures[other], f"/api/games/{gid}/state", tokens[other])
-                    get(captures[other], f"/api/games/{gid}/record")
-                    get(captures[other], f"/api/games/{gid}/replay")
-                    get(watcher, f"/api/games/{gid}/state")
-                    get(watcher, "/api/games")
-                    get(watcher, f"/api/games/{gid}")
             else:
                 raise AssertionError(f"{game_name} did not end within {max_steps} steps")
             _latest_state(spectator, None, 0.05)
@@ -133,7 +135,7 @@ def play_and_capture(
             watcher.add(text, at)
         record = api.get(f"/api/games/{gid}/record")
         assert record.status_code == 200, record.text
-    return Traffic(gid, record.json(), seed, [*captures.values(), watcher])
+    return Traffic(gid, record.json(), record.json()["seed"], [*captures.values(), watcher])
 
 
 def _latest_state(client: WsClient, newest: dict[str, Any] | None, wait: float) -> dict[str, Any]:

@@ -198,7 +198,7 @@ COUNT_TARGETS = """(actions) => Object.fromEntries(actions.map((action) => [acti
 
 def test_every_board_target_is_clickable(page: Any, server: ServerProcess) -> None:
     with server.client() as api:
-        game = create_game(api, "barcelona", [{"name": "Ana"}, {"name": "Biel"}], seed=3)
+        game = create_game(api, "barcelona", [{"name": "Ana"}, {"name": "Biel"}], seed=3, seed_shown=True)
     page.goto(game["spectator_link"])
     page.wait_for_selector(f"{BOARD}.bcn-board")
     for kind, (view, legal) in sorted(find_views().items()):
@@ -352,7 +352,7 @@ def find_view_features() -> dict[str, dict[str, Any]]:
 
 def test_board_reads_tiles_rows_and_target_from_the_view(page: Any, server: ServerProcess) -> None:
     with server.client() as api:
-        game = create_game(api, "barcelona", [{"name": "Ana"}, {"name": "Biel"}], seed=3)
+        game = create_game(api, "barcelona", [{"name": "Ana"}, {"name": "Biel"}], seed=3, seed_shown=True)
     page.goto(game["spectator_link"])
     page.wait_for_selector(f"{BOARD}.bcn-board")
     found = find_view_features()

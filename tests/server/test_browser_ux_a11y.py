@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.server.browser import TIMEOUT_MS
-from tests.server.harness import ServerProcess, create_game, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -31,9 +31,9 @@ def pages(a11y_server: ServerProcess) -> dict[str, tuple[str, str]]:
     with a11y_server.client() as client:
         people = [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}]
         bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
-        bcn = create_game(client, "barcelona", people, seed=6)
-        ttt = create_game(client, "tictactoe", people, seed=6)
-        done = create_game(client, "barcelona", bots, seed=7)
+        bcn = create_claimed_game(client, "barcelona", people, seed=6, seed_shown=True)
+        ttt = create_claimed_game(client, "tictactoe", people, seed=6, seed_shown=True)
+        done = create_claimed_game(client, "barcelona", bots, seed=7, seed_shown=True)
         wait_for(
             lambda: client.get(f"/api/games/{done['game_id']}").json()["status"] == "finished",
             60,

@@ -19,7 +19,7 @@ import pytest
 
 from eixample.games import barcelona
 from tests.server.browser import ARTIFACTS, TIMEOUT_MS
-from tests.server.harness import ServerProcess, create_game, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -44,11 +44,12 @@ def new_tab(browser: Any, width: int = 1280, height: int = 800) -> Any:
 
 def test_rules_page_from_the_game_page(browser: Any, help_server: ServerProcess) -> None:
     with help_server.client() as client:
-        game = create_game(
+        game = create_claimed_game(
             client,
             "barcelona",
             [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}],
             seed=2,
+            seed_shown=True,
         )
     tab = new_tab(browser)
     try:
@@ -131,7 +132,7 @@ def four_player_game(help_server: ServerProcess) -> str:
             {"kind": "bot", "bot": "random", "name": name}
             for name in ("Ana Ferrer", "Biel Puig", "Carla Soler", "Dídac Vidal")
         ]
-        game = create_game(client, "barcelona", seats, seed=21)
+        game = create_claimed_game(client, "barcelona", seats, seed=21, seed_shown=True)
         wait_for(
             lambda: client.get(f"/api/games/{game['game_id']}").json()["status"] == "finished",
             90,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.server.browser import ARTIFACTS, TIMEOUT_MS
-from tests.server.harness import ServerProcess, create_game
+from tests.server.harness import ServerProcess, create_claimed_game
 
 pytestmark = pytest.mark.browser
 
@@ -99,11 +99,12 @@ def test_browser_language_is_the_default_and_the_menu_choice_is_remembered(
 
 def test_game_page_board_and_buttons_in_french(browser: Any, i18n_server: ServerProcess) -> None:
     with i18n_server.client() as client:
-        game = create_game(
+        game = create_claimed_game(
             client,
             "barcelona",
             [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}],
             seed=3,
+            seed_shown=True,
         )
     link = game["seats"][0]["link"].replace("#", "?lang=fr#")
     tab = new_tab(browser)

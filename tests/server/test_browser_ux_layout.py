@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.server.browser import ARTIFACTS, TIMEOUT_MS
-from tests.server.harness import ServerProcess, create_game, seat_headers, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, seat_headers, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -78,20 +78,22 @@ def games(ux_server: ServerProcess) -> dict[str, str]:
     """Links to a Barcelona and a tic-tac-toe game where seat A is to play, and to the replays
     of a finished game of each."""
     with ux_server.client() as client:
-        barcelona = create_game(
+        barcelona = create_claimed_game(
             client,
             "barcelona",
             [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}],
             seed=4,
+            seed_shown=True,
         )
-        tictactoe = create_game(
+        tictactoe = create_claimed_game(
             client,
             "tictactoe",
             [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}],
             seed=4,
+            seed_shown=True,
         )
         finished = {
-            name: create_game(
+            name: create_claimed_game(
                 client, name, [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}], seed=5
             )["game_id"]
             for name in ("barcelona", "tictactoe")
@@ -216,7 +218,7 @@ def test_phone_panning_is_kept_while_others_move(browser: Any, ux_server: Server
     """A spectator on a phone pans the zoomed city; moves arriving do not move the view back."""
     with ux_server.client() as client:
         people = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
-        game = create_game(client, "barcelona", people, seed=8)
+        game = create_claimed_game(client, "barcelona", people, seed=8, seed_shown=True)
     tab = open_page(browser, PHONE, game["spectator_link"])
     try:
         tab.wait_for_selector("svg#board[data-region='city']")

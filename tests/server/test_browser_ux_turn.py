@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.server.browser import ARTIFACTS, TIMEOUT_MS
-from tests.server.harness import ServerProcess, create_game, seat_headers
+from tests.server.harness import ServerProcess, create_claimed_game, seat_headers
 
 pytestmark = pytest.mark.browser
 
@@ -70,11 +70,12 @@ def play_as_first(server: ServerProcess, game: dict[str, Any], action: str) -> N
 
 def test_title_badge_sound_and_notification_follow_the_turn(browser: Any, turn_server: ServerProcess) -> None:
     with turn_server.client() as client:
-        game = create_game(
+        game = create_claimed_game(
             client,
             "tictactoe",
             [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}],
             seed=1,
+            seed_shown=True,
         )
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     context.set_default_timeout(TIMEOUT_MS)

@@ -65,7 +65,7 @@ def test_create_gives_links_with_secret_tokens(api: httpx.Client, server: Server
     assert created["game_id"] in listing and person["token"] not in listing
     info = api.get(f"/api/games/{created['game_id']}").json()
     assert info["status"] == "open" and info["seats"][1]["bot"] == "random"
-    assert "seed" not in info
+    assert info["seed"] is None and not info["seed_shown"]  # a drawn seed stays on the server
 
 
 @pytest.mark.parametrize(
@@ -196,7 +196,7 @@ def test_racing_moves_exactly_one_applies(api: httpx.Client, server: ServerProce
 
 
 def test_play_to_the_end_then_record_and_replay(api: httpx.Client) -> None:
-    created = create_game(api, "tictactoe", PEOPLE, seed=1234)
+    created = create_game(api, "tictactoe", PEOPLE, seed=1234, seed_shown=True)
     gid = created["game_id"]
     tokens = [seat["token"] for seat in created["seats"]]
     moves = ["mark 0", "mark 3", "mark 1", "mark 4", "mark 2"]
@@ -244,7 +244,7 @@ def test_lobby_lists_open_running_and_finished(api: httpx.Client) -> None:
 
 
 def test_undo_within_own_turn_never_past_a_draw(api: httpx.Client, server: ServerProcess) -> None:
-    created = create_game(api, "hiddencards", PEOPLE, seed=99)
+    created = create_game(api, "hiddencards", PEOPLE, seed=99, seed_shown=True)
     gid = created["game_id"]
     ana, biel = (seat["token"] for seat in created["seats"])
     start = state_of(api, gid, ana)

@@ -117,3 +117,32 @@ def test_keyboard_undo_buttons_and_replay(page: Any, server: ServerProcess) -> N
     assert page.locator("svg#board .mark").count() == steps
     screenshot(page, "replay-end.png")
     assert not page.problems, page.problems
+
+
+def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess) -> None:
+    with server.client() as api:
+        created = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}], seed=4, seed_shown=True)
+    gid, invitation = created["game_id"], created["seats"][1]["token"]
+    page.goto(created["seats"][1]["link"])
+    page.wait_for_selector("body[data-move-number='0']")
+    assert "seed 4" in page.locator("#title").inner_text()  # a shown seed is on every seat's page
+    kept = page.evaluate(f"localStorage.getItem('eixample.seat.{gid}.1')")
+    assert kept and kept != invitation
+    with server.client() as api:
+        refused = api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": invitation})
+        assert refused.status_code == 403 and "claimed" in refused.json()["error"]
+        assert api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": kept}).json()["seat"] == 1
+        # Ana plays by API; Biel's page hears of it, and of Ana's presence
+        move = {"action": "mark 4", "expected_move": 0}
+        ana = {"X-Seat-Token": created["seats"][0]["token"]}
+        assert api.post(f"/api/games/{gid}/moves", json=move, headers=ana).status_code == 200
+    page.wait_for_selector("body[data-move-number='1'][data-your-turn='true']")
+    page.reload()  # the same browser keeps its seat
+    page.wait_for_selector("body[data-move-number='1'][data-your-turn='true']")
+    assert page.locator(".seat-card[data-seat='1'] .you").count() == 1
+    page.goto(f"{server.url}/")  # and the lobby shows the seed too
+    page.click(".tabs [data-status='running']")
+    line = page.locator(f".game-line[data-game-id='{gid}'] .seed-shown")
+    line.wait_for()
+    assert line.inner_text() == "seed 4"
+    assert not page.problems, page.problems

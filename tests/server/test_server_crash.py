@@ -39,7 +39,7 @@ def test_kill_9_and_restart_loses_nothing(new_server: Callable[..., ServerProces
     server = new_server(bot_delay=0.1).start()
     with server.client() as api:
         # people only: three acknowledged moves
-        people = create_game(api, "tictactoe", PEOPLE, seed=11)
+        people = create_game(api, "tictactoe", PEOPLE, seed=11, seed_shown=True)
         gid = people["game_id"]
         tokens = [seat["token"] for seat in people["seats"]]
         for number, action in enumerate(["mark 0", "mark 4", "mark 8"]):
@@ -47,7 +47,7 @@ def test_kill_9_and_restart_loses_nothing(new_server: Callable[..., ServerProces
         people_before = [state(api, gid, token) for token in [*tokens, None]]
 
         # hidden cards: a decision that can still be undone
-        cards = create_game(api, "hiddencards", PEOPLE, seed=12)
+        cards = create_game(api, "hiddencards", PEOPLE, seed=12, seed_shown=True)
         cards_gid, cards_tokens = cards["game_id"], [seat["token"] for seat in cards["seats"]]
         joined = [state(api, cards_gid, token) for token in cards_tokens]  # both seats taken
         hand = joined[0]["view"]["hand"]

@@ -15,7 +15,9 @@ PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 
 
 def test_every_change_reaches_every_seat_as_its_own_view(api: httpx.Client, server: ServerProcess) -> None:
-    created = create_game(api, "hiddencards", [*PEOPLE, {"kind": "person", "name": "Cesc"}], seed=7)
+    created = create_game(
+        api, "hiddencards", [*PEOPLE, {"kind": "person", "name": "Cesc"}], seed=7, seed_shown=True
+    )
     gid = created["game_id"]
     tokens = [seat["token"] for seat in created["seats"]]
     clients = [server.ws(gid, token) for token in tokens]
@@ -148,7 +150,9 @@ def test_presence_is_pushed(api: httpx.Client, server: ServerProcess) -> None:
     with server.ws(gid, created["seats"][0]["token"]) as ana:
         assert [seat["connected"] for seat in ana.state()["seats"]] == [True, False]
         with server.ws(gid, created["seats"][1]["token"]):
-            joined = ana.recv_until(lambda m: m["type"] == "state" and m["seats"][1]["connected"])
-            assert joined["status"] == "running"
-        left = ana.recv_until(lambda m: m["type"] == "state" and not m["seats"][1]["connected"])
+            joined = ana.recv_until(lambda m: m["type"] == "presence" and m["seats"][1]["connected"])
+            assert joined["status"] == "running" and set(joined) == {"type", "game_id", "status", "seats"}
+        left = ana.recv_until(lambda m: m["type"] == "presence" and not m["seats"][1]["connected"])
         assert left["seats"][1]["joined"]
+        # presence is never a full view: nobody's state message was pushed for it
+        assert all(json.loads(text)["type"] != "state" for text in ana.received[1:])

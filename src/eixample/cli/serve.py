@@ -64,9 +64,17 @@ def serve_command(
     data_dir: Annotated[
         str, typer.Option("--data-dir", help="Folder of the SQLite database.")
     ] = DEFAULT_DATA_DIR,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="Another host name the server answers for (besides the listen address and "
+            "localhost), e.g. its public DNS name; repeat for more.",
+        ),
+    ] = None,
 ) -> None:
     """Start the web app (SQLite in the data folder; $DATABASE_URL selects another database)."""
     check_port(port)
     run = load_server()
     check_free(host, port)
-    run(host=host, port=port, data_dir=data_dir)
+    run(host=host, port=port, data_dir=data_dir, allowed_hosts=allowed_host or [])

@@ -1,4 +1,7 @@
-"""Game records: options + seed + actions. Replaying one rebuilds the identical state."""
+"""Game records: options + seed + actions. Replaying one rebuilds the identical state.
+
+A record comes from outside: `check_record` and `replay` let nothing but MalformedRecordError
+escape, whatever the record holds."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from eixample.core.errors import IllegalActionError, MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 
 RECORD_FORMAT = 1
+MAX_RECORD_ACTIONS = 100_000
 
 
 def make_record(game: str, players: int, seed: int, options: dict[str, Any], actions: list[str]) -> JsonDict:
@@ -35,6 +39,10 @@ def check_record(record: Any, game: Game) -> JsonDict:
         raise MalformedRecordError("game record: 'options' must be an object")
     if not all(isinstance(a, str) for a in record["actions"]):
         raise MalformedRecordError("game record: every action must be a string")
+    if len(record["actions"]) > MAX_RECORD_ACTIONS:
+        raise MalformedRecordError(f"game record: more than {MAX_RECORD_ACTIONS} actions")
+    if not all(isinstance(key, str) for key in options):
+        raise MalformedRecordError("game record: option names must be strings")
     return record
 
 
@@ -43,17 +51,24 @@ def replay(game: Game, record: Any, upto: int | None = None) -> State:
     record = check_record(record, game)
     try:
         state = game.new_game(record["players"], record["seed"], **record.get("options", {}))
-    except (TypeError, ValueError) as error:
-        raise MalformedRecordError(f"game record: cannot set up the game: {error}") from error
+    except MalformedRecordError:
+        raise
+    except Exception as error:  # whatever the options hold, the answer is the documented error
+        raise MalformedRecordError(f"game record: cannot set up the game: {_short(error)}") from error
     actions = record["actions"] if upto is None else record["actions"][:upto]
     for index, action in enumerate(actions):
         try:
             state.apply(action)
         except IllegalActionError as error:
             raise MalformedRecordError(
-                f"game record: action {index} '{action}' is illegal: {error}"
+                f"game record: action {index} '{action[:60]}' is illegal: {_short(error)}"
             ) from error
     return state
+
+
+def _short(error: Exception) -> str:
+    text = str(error)
+    return text if len(text) <= 200 else f"{text[:200]}…"
 
 
 def can_undo(state: State) -> bool:

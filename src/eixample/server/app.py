@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+import sys
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -24,15 +25,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from eixample.server import views
-from eixample.server.db import Store
+from eixample.server.db import DatabaseInUseError, Store
 from eixample.server.db import database_url as resolve_database_url
-from eixample.server.errors import ApiError, unauthorized
-from eixample.server.live import Connection, LiveGame
+from eixample.server.errors import ApiError, forbidden, quoted, unauthorized
+from eixample.server.guard import Guard, host_names
+from eixample.server.limits import RateKind, RateLimits, ServerLimits
+from eixample.server.live import Connection, LiveGame, encode
 from eixample.server.manager import WEB_DIR, GameManager
 from eixample.server.schemas import (
     CLIENT_MESSAGE,
     HELLO,
     CatalogOut,
+    ClaimedOut,
     CreatedOut,
     CreateGame,
     ErrorOut,
@@ -50,21 +54,31 @@ from eixample.server.schemas import (
 log = logging.getLogger(__name__)
 
 HELLO_TIMEOUT = 15.0
-MAX_WS_MESSAGE = 64 * 1024
+WS_FRAME_CEILING = 1024 * 1024
+"""uvicorn's own ceiling on a WebSocket message; below it the app answers an oversized message
+with a JSON error (ServerLimits.max_ws_message_bytes), above it the protocol closes with 1009."""
 
 SeatToken = Annotated[
     str | None,
     Header(alias="X-Seat-Token", max_length=200, description="the seat's secret token; omit to watch"),
 ]
+CreatorToken = Annotated[
+    str | None,
+    Header(alias="X-Creator-Token", max_length=200, description="the creator's token from the creation"),
+]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut, "description": text}
     for code, text in (
+        (400, "a host name this server does not answer for"),
         (401, "a seat token is needed"),
         (403, "the token is not for this game, or the seat is a bot's"),
         (404, "no such game"),
         (409, "not your turn, a stale move number, the game is over, or nothing to undo"),
+        (413, "the request body is too large"),
         (422, "invalid request or illegal action"),
+        (429, "too many requests from this address: see Retry-After"),
+        (503, "this game cannot be loaded"),
     )
 }
 
@@ -82,9 +96,20 @@ def _validation_message(errors: list[Any]) -> str:
     parts = []
     for error in errors[:5]:
         loc = [str(part) for part in error.get("loc", ()) if part not in ("body", "query", "header", "path")]
-        where = ".".join(loc)
-        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else str(error.get("msg", "invalid")))
+        where = quoted(".".join(loc))
+        message = quoted(str(error.get("msg", "invalid")), 120)
+        parts.append(f"{where}: {message}" if where else message)
     return "invalid request: " + "; ".join(parts)
+
+
+def _state_response(message: dict[str, Any]) -> Response:
+    """A state message as the answer, encoded once with orjson (its shape is StateOut's, built by
+    views.seat_message, so it skips FastAPI's second validation of a large view)."""
+    return Response(encode(message), media_type="application/json")
+
+
+def _address(connection: Request | WebSocket) -> str:
+    return connection.client.host if connection.client is not None else "unknown"
 
 
 def create_app(
@@ -92,13 +117,20 @@ def create_app(
     *,
     data_dir: str | Path = "data",
     bot_delay: float = 0.5,
+    limits: ServerLimits | None = None,
+    allowed_hosts: frozenset[str] | None = None,
+    exclusive: bool = True,
 ) -> FastAPI:
     """The application. `database_url` (or $DATABASE_URL) picks the database; default: SQLite
-    in `data_dir`. `bot_delay` is the pause in seconds before each bot decision, so that people
-    can follow bot moves."""
+    in `data_dir`, locked for this process while it runs (`exclusive`). `bot_delay` is the pause
+    in seconds before each bot decision, so that people can follow bot moves. `limits` bound what
+    clients may ask; `allowed_hosts` are the host names the server answers for (default: the
+    local ones, see `guard.host_names`)."""
+    limits = limits or ServerLimits()
     url = resolve_database_url(data_dir, database_url)
-    store = Store(url)
-    manager = GameManager(store, bot_delay=bot_delay)
+    store = Store(url, exclusive=exclusive)
+    manager = GameManager(store, bot_delay=bot_delay, limits=limits)
+    rates = RateLimits(limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -117,10 +149,18 @@ def create_app(
     )
     app.state.manager = manager
     app.state.store = store
+    app.add_middleware(
+        Guard,
+        allowed_hosts=allowed_hosts if allowed_hosts is not None else host_names("127.0.0.1"),
+        max_body_bytes=limits.max_body_bytes,
+        csp=CSP,
+    )
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
-        return _error(error.status, error.message)
+        response = _error(error.status, error.message)
+        response.headers.update(error.headers)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
@@ -129,9 +169,9 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         if error.status_code == 404:
-            return _error(404, f"not found: {request.url.path}")
+            return _error(404, f"not found: {quoted(request.url.path, 80)}")
         if error.status_code == 405:
-            return _error(405, f"method {request.method} not allowed on {request.url.path}")
+            return _error(405, f"method {request.method} not allowed on {quoted(request.url.path, 80)}")
         return _error(error.status_code, str(error.detail))
 
     @app.exception_handler(Exception)
@@ -139,16 +179,6 @@ def create_app(
         # the server logs the traceback itself
         return _error(500, "internal server error")
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        path = request.url.path
-        response.headers["Cache-Control"] = "no-store" if path.startswith("/api/") else "no-cache"
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        if not path.startswith(("/docs", "/redoc")):
-            response.headers["Content-Security-Policy"] = CSP
-        return response
 
     # -- REST ---------------------------------------------------------------------------------
 
@@ -171,8 +201,9 @@ def create_app(
     @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=ERRORS, tags=["lobby"])
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         """Create a game. The answer holds each person's secret seat token and invitation link
-        (shown only here), and the spectator link."""
-        live, tokens = await manager.create(body)
+        (shown only here), the creator's token, and the spectator link."""
+        rates.hit("create", _address(request))
+        live, tokens, creator_token = await manager.create(body)
         base = str(request.base_url).rstrip("/")
         seats = []
         for public, token in zip(views.seats_public(live.seats), tokens, strict=True):
@@ -183,6 +214,7 @@ def create_app(
             "game": live.game_name,
             "seats": seats,
             "spectator_link": f"{base}/play/{live.id}",
+            "creator_token": creator_token,
             "state": views.seat_message(live, None),
         }
 
@@ -195,29 +227,33 @@ def create_app(
         return views.game_summary(data, live.game)
 
     @app.get("/api/games/{game_id}/state", response_model=StateOut, responses=ERRORS, tags=["play"])
-    async def game_state(game_id: str, token: SeatToken = None) -> dict[str, Any]:
+    async def game_state(request: Request, game_id: str, token: SeatToken = None) -> Response:
         """The game as the token's seat sees it (without a token: as a spectator)."""
         live = await manager.get(game_id)
-        seat = manager.authenticate(live, token)
+        seat = _authenticate(_address(request), live, token)
         if seat is not None:
             await manager.join(live, seat)
-        return views.seat_message(live, seat)
+        return _state_response(views.seat_message(live, seat))
 
     @app.post("/api/games/{game_id}/moves", response_model=StateOut, responses=ERRORS, tags=["play"])
-    async def play_move(game_id: str, body: MoveRequest, token: SeatToken = None) -> dict[str, Any]:
+    async def play_move(
+        request: Request, game_id: str, body: MoveRequest, token: SeatToken = None
+    ) -> Response:
         """Take one legal action for the token's seat. `expected_move` must be the current
         move_number: of two requests for the same decision exactly one is applied."""
-        live, seat = await _seat_for(game_id, token)
+        live, seat = await _seat_for(request, game_id, token, "move")
         await manager.move(live, seat, body.action, body.expected_move)
-        return views.seat_message(live, seat)
+        return _state_response(views.seat_message(live, seat))
 
     @app.post("/api/games/{game_id}/undo", response_model=StateOut, responses=ERRORS, tags=["play"])
-    async def undo_move(game_id: str, body: UndoRequest, token: SeatToken = None) -> dict[str, Any]:
+    async def undo_move(
+        request: Request, game_id: str, body: UndoRequest, token: SeatToken = None
+    ) -> Response:
         """Take back the seat's own last decision, within its turn (never past a random draw or
         another player's decision)."""
-        live, seat = await _seat_for(game_id, token)
+        live, seat = await _seat_for(request, game_id, token, "move")
         await manager.undo(live, seat, body.expected_move)
-        return views.seat_message(live, seat)
+        return _state_response(views.seat_message(live, seat))
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS, tags=["replay"])
     async def game_record(game_id: str) -> dict[str, Any]:
@@ -233,11 +269,60 @@ def create_app(
         live = await manager.get(game_id)
         return await manager.replay(live, step)
 
-    async def _seat_for(game_id: str, token: str | None) -> tuple[LiveGame, int]:
+    @app.post("/api/games/{game_id}/claim", response_model=ClaimedOut, responses=ERRORS, tags=["play"])
+    async def claim_seat(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
+        """Trade a seat's invitation token (X-Seat-Token) for a private seat token. From then on
+        only the private token acts for the seat; the invitation is refused with 403."""
+        address = _address(request)
+        live = await manager.get(game_id)
+        if token is None:
+            raise unauthorized("claiming a seat needs its invitation token in the X-Seat-Token header")
+        rates.check("token", address)
+        try:
+            seat, private = await manager.claim(live, token)
+        except ApiError as error:
+            if error.status == 403:
+                rates.hit("token", address)
+            raise
+        return {"seat": seat, "token": private}
+
+    @app.post("/api/games/{game_id}/seats/{seat}/release", responses=ERRORS, tags=["play"])
+    async def release_seat(
+        request: Request, game_id: str, seat: int, creator: CreatorToken = None
+    ) -> dict[str, Any]:
+        """The game's creator (X-Creator-Token) forgets a seat's claim, for a player who lost the
+        browser that claimed it: the invitation link acts for the seat again."""
+        address = _address(request)
+        live = await manager.get(game_id)
+        if creator is None:
+            raise unauthorized("releasing a seat needs the creator's token in the X-Creator-Token header")
+        rates.check("token", address)
+        if not manager.is_creator(live, creator):
+            rates.hit("token", address)
+            raise forbidden("this is not the creator's token of this game")
+        await manager.release(live, seat)
+        return {"seat": seat, "claimed": False}
+
+    def _authenticate(address: str, live: LiveGame, token: str | None) -> int | None:
+        """The token's seat; wrong tokens count against the address (429 once too many)."""
+        if token is None:
+            return None
+        rates.check("token", address)
+        try:
+            return manager.authenticate(live, token)
+        except ApiError:
+            rates.hit("token", address)
+            raise
+
+    async def _seat_for(
+        request: Request, game_id: str, token: str | None, kind: RateKind
+    ) -> tuple[LiveGame, int]:
+        address = _address(request)
+        rates.hit(kind, address)
         live = await manager.get(game_id)
         if token is None:
             raise unauthorized("this request needs the seat's token in the X-Seat-Token header")
-        seat = manager.authenticate(live, token)
+        seat = _authenticate(address, live, token)
         assert seat is not None
         return live, seat
 
@@ -245,14 +330,30 @@ def create_app(
 
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
+        address = _address(websocket)
         await websocket.accept()
+        try:
+            manager.admit(address)
+        except ApiError as error:
+            await _refuse(websocket, error.status, error.message)
+            return
+        try:
+            await _serve_socket(websocket, game_id, address)
+        finally:
+            manager.dismiss(address)
+
+    async def _serve_socket(websocket: WebSocket, game_id: str, address: str) -> None:
         try:
             raw = await asyncio.wait_for(_receive(websocket), timeout=HELLO_TIMEOUT)
             if raw is None:
                 return
+            if len(raw) > limits.max_ws_message_bytes:
+                await _refuse(websocket, 413, _too_long(), code=1009)
+                return
             hello = HELLO.validate_json(raw)
             live = await manager.get(game_id)
-            seat = manager.authenticate(live, hello.token)
+            seat = _authenticate(address, live, hello.token)
+            conn = await manager.connect(live, websocket, seat, address)
         except TimeoutError:
             await _refuse(websocket, 408, 'no hello message: send {"type": "hello", "token": ...} first')
             return
@@ -265,12 +366,15 @@ def create_app(
         except WebSocketDisconnect:
             return
 
-        conn = await manager.connect(live, websocket, seat)
         writer = asyncio.create_task(conn.writer())
         try:
             while not conn.closed:
                 raw = await _receive(websocket)
                 if raw is None:
+                    break
+                if len(raw) > limits.max_ws_message_bytes:
+                    conn.send({"type": "error", "status": 413, "error": _too_long()})
+                    conn.end(1009, "message too big")
                     break
                 await _handle(live, conn, raw)
         except WebSocketDisconnect:
@@ -281,6 +385,9 @@ def create_app(
                 await asyncio.wait_for(writer, timeout=5)
             except (TimeoutError, asyncio.CancelledError):
                 writer.cancel()
+
+    def _too_long() -> str:
+        return f"a message may hold at most {limits.max_ws_message_bytes} bytes"
 
     async def _handle(live: LiveGame, conn: Connection, raw: str) -> None:
         try:
@@ -297,6 +404,7 @@ def create_app(
         try:
             if conn.seat is None:
                 raise unauthorized("spectators cannot act: open the game with a seat's invitation link")
+            rates.hit("move", conn.address)
             if isinstance(message, WsMove):
                 await manager.move(live, conn.seat, message.action, message.expected_move)
             else:
@@ -339,14 +447,15 @@ async def _receive(websocket: WebSocket) -> str | None:
             return str(text)
         data = message.get("bytes")
         if data is not None:
-            return data.decode("utf-8", errors="replace")[:MAX_WS_MESSAGE]
+            return data.decode("utf-8", errors="replace")
 
 
-async def _refuse(websocket: WebSocket, status: int, message: str) -> None:
+async def _refuse(websocket: WebSocket, status: int, message: str, code: int | None = None) -> None:
     if websocket.application_state == WebSocketState.CONNECTED:
         try:
             await websocket.send_text(json.dumps({"type": "error", "status": status, "error": message}))
-            await websocket.close(code=4000 + status if status < 1000 else 1008, reason=message[:100])
+            close_code = code if code is not None else 4000 + status if status < 1000 else 1008
+            await websocket.close(code=close_code, reason=message[:100])
         except Exception:
             log.debug("client left before the refusal was sent")
 
@@ -366,13 +475,26 @@ def run(
     database_url: str | None = None,
     bot_delay: float = 0.5,
     log_level: str = "info",
+    allowed_hosts: list[str] | tuple[str, ...] = (),
+    limits: dict[str, Any] | None = None,
 ) -> None:
     """Serve the web app on http://host:port/ until interrupted. Data live in `data_dir`
-    (SQLite) unless `database_url` or $DATABASE_URL names another database."""
+    (SQLite) unless `database_url` or $DATABASE_URL names another database. The server answers
+    for `host`, localhost and `allowed_hosts`; `limits` overrides fields of ServerLimits."""
     import uvicorn
 
     url = resolve_database_url(data_dir, database_url)
-    app = create_app(database_url=url, data_dir=data_dir, bot_delay=bot_delay)
+    try:
+        app = create_app(
+            database_url=url,
+            data_dir=data_dir,
+            bot_delay=bot_delay,
+            limits=ServerLimits.with_overrides(limits),
+            allowed_hosts=host_names(host, allowed_hosts),
+        )
+    except DatabaseInUseError as error:
+        print(f"Eixample cannot start: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
     shown = f"[{host}]" if ":" in host else host
     print(f"Eixample serving on http://{shown}:{port}/  (database: {_describe(url)})", flush=True)
     uvicorn.run(
@@ -380,6 +502,6 @@ def run(
         host=host,
         port=port,
         log_level=log_level,
-        ws_max_size=MAX_WS_MESSAGE,
-        timeout_graceful_shutdown=3,
+        ws_max_size=WS_FRAME_CEILING,
+        timeout_graceful_shutdown=1,
     )

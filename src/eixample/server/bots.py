@@ -1,17 +1,32 @@
-"""Bots for server seats, through `eixample.ai.make_bot(spec, seed)`.
+"""Bots for server seats, through `eixample.ai.make_bot(spec, seed)`, thinking in worker processes.
 
 While that package is not available, every spec falls back to a seeded random choice, so the
 server works with any game before the real bots exist. A bot that fails or answers an illegal
 action is replaced by a random legal action for that one decision: a game never stalls.
+
+A bot spec asked for over the network has ceilings (`CEILINGS`): a search may not ask for more
+seconds, iterations or samples than those. Searches run in a bounded pool of worker processes
+(`BotPool`), never on the event loop or in the threads that serve requests; the pool's size is
+also the cap on searches running at once. The workers run at a lower priority than the server,
+ignore Ctrl-C (the server ends them) and are terminated when the server stops.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import ctypes
 import importlib
 import logging
+import multiprocessing
+import os
 import random
 import re
+import signal
+import threading
+import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol
 
 from eixample.core.protocol import Action, State
@@ -20,6 +35,10 @@ log = logging.getLogger(__name__)
 
 SUGGESTED_SPECS = ["random", "greedy", "mcts:seconds=1"]
 SPEC_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*(:[A-Za-z0-9_.=\-]+)*$")
+CEILINGS: dict[str, float] = {"seconds": 10.0, "iterations": 100_000, "samples": 64, "depth": 200}
+"""The most a bot spec on the server may ask for, per parameter."""
+WORKER_NICENESS = 5
+PR_SET_PDEATHSIG = 1
 
 
 class Bot(Protocol):
@@ -60,13 +79,28 @@ def make_bot(spec: str, seed: int) -> Bot:
     return bot
 
 
+def _spec_values(spec: str) -> dict[str, Any]:
+    try:
+        specs = importlib.import_module("eixample.ai.specs")
+    except ImportError:
+        return {}
+    values: dict[str, Any] = specs.check_spec(spec)
+    return values
+
+
 def check_spec(spec: str) -> None:
-    """Raise ValueError with a clear message if `spec` names no bot."""
+    """Raise ValueError with a clear message if `spec` names no bot or asks for more than a
+    server allows (`CEILINGS`)."""
     try:
         make_bot(spec, 0)
+        values = _spec_values(spec)
     except (ValueError, KeyError, TypeError) as error:
         message = str(error).strip("'\"") or f"bad bot spec '{spec}'"
         raise ValueError(message) from error
+    for key, ceiling in CEILINGS.items():
+        value = values.get(key)
+        if isinstance(value, int | float) and value > ceiling:
+            raise ValueError(f"bot '{spec}': {key} may be at most {ceiling:g} on this server")
 
 
 def choose_safely(bot: Bot, state: State, player: int, fallback_seed: int) -> Action:
@@ -81,3 +115,84 @@ def choose_safely(bot: Bot, state: State, player: int, fallback_seed: int) -> Ac
         log.error("bot at seat %d chose illegal action %r; playing a random legal one", player, action)
         return random.Random(fallback_seed).choice(legal)
     return action
+
+
+def think(spec: str, seed: int, state: State, player: int, fallback_seed: int) -> Action:
+    """One bot decision, in a worker process: the bot is made afresh from its seed, so a decision
+    depends only on the game and the move (a restarted server's bots resume identically)."""
+    try:
+        bot = make_bot(spec, seed)
+    except Exception:
+        log.exception("bot spec %r cannot be built; playing a random legal action instead", spec)
+        return random.Random(fallback_seed).choice(state.legal_actions())
+    return choose_safely(bot, state, player, fallback_seed)
+
+
+def _worker_started() -> None:
+    """In each worker: leave the server's signal handling to the server, think at a lower priority,
+    and end with the server, even a killed one (kill -9 gives it no chance to end its workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    with contextlib.suppress(ValueError, OSError):
+        signal.set_wakeup_fd(-1)
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
+    server = os.getppid()
+    with contextlib.suppress(Exception):  # Linux: a signal the moment the server ends
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    threading.Thread(target=_end_with, args=(server,), daemon=True, name="end-with-server").start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _ready() -> bool:
+    return True
+
+
+class BotPool:
+    """A bounded pool of worker processes for bot decisions, with a server-wide cap on searches."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._executor: ProcessPoolExecutor | None = None
+        self._searches = asyncio.Semaphore(self.workers)
+        self.searching = 0
+
+    def start(self) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        # fork: the workers know every game registered in the server process
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_started)
+        for _ in range(self.workers):
+            self._executor.submit(_ready)
+
+    async def choose(self, spec: str, seed: int, state: State, player: int, fallback_seed: int) -> Action:
+        async with self._searches:
+            if self._executor is None:
+                raise RuntimeError("the bot pool is stopped")
+            self.searching += 1
+            try:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(
+                    self._executor, think, spec, seed, state, player, fallback_seed
+                )
+            finally:
+                self.searching -= 1
+
+    def stop(self) -> None:
+        """End every worker now (a search in progress is dropped; it runs again after a restart)."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(timeout=1)

@@ -5,20 +5,29 @@ variable DATABASE_URL switches to another SQLAlchemy URL (PostgreSQL) with no co
 write is one transaction; a move is acknowledged only after its transaction has committed, so a
 crash loses nothing that a player was told had happened.
 
-Seat tokens are stored as SHA-256 digests only: the plain token exists in the invitation link.
+Seat tokens are stored as SHA-256 digests only: the plain token exists in the invitation link
+(and, once a browser has claimed the seat, in that browser alone).
+
+One server writes to a database: an SQLite database is guarded by an exclusive lock file held for
+the life of the process, and every write that changes a game's actions checks the game's move
+number in the same transaction (compare-and-set).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock, Timeout
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -30,10 +39,13 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -66,6 +78,8 @@ class GameRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seed_shown: Mapped[bool] = mapped_column(Boolean, default=False)
+    creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class SeatRow(Base):
@@ -78,6 +92,7 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(128), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
+    claim_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ActionRow(Base):
@@ -98,6 +113,8 @@ class SeatData:
     bot: str | None
     token_hash: str | None
     joined: bool = False
+    claim_hash: str | None = None
+    """The digest of the private token of the browser that claimed the seat; None while unclaimed."""
 
 
 @dataclass
@@ -117,10 +134,23 @@ class GameData:
     updated_at: datetime
     seats: list[SeatData] = field(default_factory=list)
     actions: list[tuple[int, str]] = field(default_factory=list)
+    seed_shown: bool = False
+    creator_hash: str | None = None
 
 
 class StaleWriteError(Exception):
     """The stored game is not at the expected move (another writer got there first)."""
+
+
+class DatabaseInUseError(Exception):
+    """Another server process holds the database's lock file."""
+
+
+# Columns added after the first release: added to an existing database on start.
+LATER_COLUMNS = {
+    "games": {"seed_shown": "BOOLEAN DEFAULT FALSE", "creator_hash": "VARCHAR(64)"},
+    "seats": {"claim_hash": "VARCHAR(64)"},
+}
 
 
 def database_url(data_dir: str | os.PathLike[str], explicit: str | None = None) -> str:
@@ -152,17 +182,58 @@ def _make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-class Store:
-    """Synchronous data access; the server calls it from worker threads."""
+def sqlite_path(url: str) -> Path | None:
+    """The file of an SQLite URL; None for another database or an in-memory one."""
+    if not url.startswith("sqlite"):
+        return None
+    database = make_url(url).database
+    return Path(database).resolve() if database and database != ":memory:" else None
 
-    def __init__(self, url: str) -> None:
+
+def _add_later_columns(engine: Engine) -> None:
+    inspector = inspect(engine)
+    with engine.begin() as connection:
+        for table, columns in LATER_COLUMNS.items():
+            present = {column["name"] for column in inspector.get_columns(table)}
+            for name, declaration in columns.items():
+                if name not in present:
+                    connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {declaration}"))
+
+
+class Store:
+    """Synchronous data access; the server calls it from worker threads, and moves and undos go
+    through one writer thread that commits those arriving together at once (`GroupWriter`).
+
+    `exclusive` (the server's setting) takes the SQLite file's lock file for the life of the
+    store: a second server on the same file gets DatabaseInUseError instead of a second writer."""
+
+    def __init__(self, url: str, *, exclusive: bool = False) -> None:
         self.url = url
+        self._lock: FileLock | None = None
+        path = sqlite_path(url)
+        if exclusive and path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock = FileLock(f"{path}.lock", is_singleton=False)
+            try:
+                lock.acquire(timeout=0)
+            except Timeout:
+                raise DatabaseInUseError(
+                    f"another Eixample server is already using the database {path} "
+                    f"(its lock file {path}.lock is held); stop that server or use another data folder"
+                ) from None
+            self._lock = lock
         self.engine = _make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.writer = GroupWriter(self._sessions)
         Base.metadata.create_all(self.engine)
+        _add_later_columns(self.engine)
 
     def close(self) -> None:
+        self.writer.close()
         self.engine.dispose()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
@@ -186,6 +257,8 @@ class Store:
                     result=data.result,
                     created_at=data.created_at,
                     updated_at=data.updated_at,
+                    seed_shown=data.seed_shown,
+                    creator_hash=data.creator_hash,
                 )
             )
             session.flush()
@@ -199,6 +272,7 @@ class Store:
                         bot=seat.bot,
                         token_hash=seat.token_hash,
                         joined=seat.joined,
+                        claim_hash=seat.claim_hash,
                     )
                 )
 
@@ -219,39 +293,64 @@ class Store:
         joined_seat: int | None = None,
     ) -> None:
         """Store action number `idx` (0-based) if the game holds exactly `idx` actions."""
+        self.append_action_later(
+            game_id, idx, seat, action, status=status, to_move=to_move, result=result, joined_seat=joined_seat
+        ).result()
+
+    def append_action_later(
+        self,
+        game_id: str,
+        idx: int,
+        seat: int,
+        action: str,
+        *,
+        status: str,
+        to_move: int,
+        result: dict[str, Any] | None,
+        joined_seat: int | None = None,
+    ) -> Future[None]:
+        """`append_action` through the group writer: done once committed (StaleWriteError if the
+        game is not at move `idx`)."""
         stamp = now()
-        try:
-            with self._transaction() as session:
-                changed = session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.move_count == idx)
-                    .values(
-                        move_count=idx + 1, status=status, to_move=to_move, result=result, updated_at=stamp
-                    )
-                ).rowcount  # type: ignore[attr-defined]
-                if changed != 1:
-                    raise StaleWriteError(f"game {game_id} is not at move {idx}")
-                session.add(ActionRow(game_id=game_id, idx=idx, seat=seat, action=action, created_at=stamp))
-                if joined_seat is not None:
-                    session.execute(
-                        update(SeatRow)
-                        .where(SeatRow.game_id == game_id, SeatRow.seat == joined_seat)
-                        .values(joined=True)
-                    )
-        except IntegrityError as error:
-            raise StaleWriteError(f"game {game_id} already has action {idx}") from error
+
+        def write(session: Session) -> None:
+            connection = session.connection()  # plain statements: the ORM adds nothing here
+            tables = Base.metadata.tables
+            games, seats = tables["games"], tables["seats"]
+            changed = connection.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.move_count == idx)
+                .values(move_count=idx + 1, status=status, to_move=to_move, result=result, updated_at=stamp)
+            ).rowcount
+            if changed != 1:
+                raise StaleWriteError(f"game {game_id} is not at move {idx}")
+            row = {"game_id": game_id, "idx": idx, "seat": seat, "action": action, "created_at": stamp}
+            connection.execute(insert(tables["actions"]).values(**row))
+            if joined_seat is not None:
+                joined = update(seats).where(seats.c.game_id == game_id, seats.c.seat == joined_seat)
+                connection.execute(joined.values(joined=True))
+
+        return self.writer.submit(write)
 
     def remove_last_action(self, game_id: str, idx: int, *, status: str, to_move: int) -> None:
         """Delete action number `idx` if it is the last one."""
-        with self._transaction() as session:
+        self.remove_last_action_later(game_id, idx, status=status, to_move=to_move).result()
+
+    def remove_last_action_later(self, game_id: str, idx: int, *, status: str, to_move: int) -> Future[None]:
+        """`remove_last_action` through the group writer."""
+        stamp = now()
+
+        def write(session: Session) -> None:
             changed = session.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.move_count == idx + 1)
-                .values(move_count=idx, status=status, to_move=to_move, result=None, updated_at=now())
+                .values(move_count=idx, status=status, to_move=to_move, result=None, updated_at=stamp)
             ).rowcount  # type: ignore[attr-defined]
             if changed != 1:
                 raise StaleWriteError(f"game {game_id} is not at move {idx + 1}")
             session.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.idx == idx))
+
+        return self.writer.submit(write)
 
     def mark_joined(self, game_id: str, seat: int, status: str) -> None:
         with self._transaction() as session:
@@ -259,6 +358,28 @@ class Store:
                 update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(joined=True)
             )
             session.execute(update(GameRow).where(GameRow.id == game_id).values(status=status))
+
+    def claim_seat(self, game_id: str, seat: int, claim_hash: str, status: str) -> bool:
+        """Give an unclaimed seat its private token digest; False if it was claimed already."""
+        with self._transaction() as session:
+            changed = session.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.claim_hash.is_(None))
+                .values(claim_hash=claim_hash, joined=True)
+            ).rowcount  # type: ignore[attr-defined]
+            if changed != 1:
+                return False
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(status=status))
+            return True
+
+    def release_seat(self, game_id: str, seat: int) -> None:
+        """Forget a seat's claim: its invitation token acts for it again."""
+        with self._transaction() as session:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(claim_hash=None)
+            )
 
     # -- reads --------------------------------------------------------------------------------
 
@@ -282,11 +403,16 @@ class Store:
             ]
             return data
 
-    def list_games(self, status: str | None = None, limit: int = 100) -> list[GameData]:
+    def list_games(
+        self, status: str | None = None, limit: int = 100, ids: list[str] | None = None
+    ) -> list[GameData]:
+        """Games, most recently changed first (only those of `ids`, if given)."""
         with self._sessions() as session:
             query = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
             if status is not None:
                 query = query.where(GameRow.status == status)
+            if ids is not None:
+                query = query.where(GameRow.id.in_(ids))
             games = [_game_data(row) for row in session.scalars(query)]
             if not games:
                 return games
@@ -312,6 +438,91 @@ class Store:
         return out
 
 
+Write = Callable[[Session], Any]
+
+
+class GroupWriter:
+    """One thread makes the moves' writes: writes that arrive while a commit is under way share
+    the next transaction and its single commit (one flush to disk for many moves: group commit).
+    Each write's future is done only after that commit, so "acknowledged" still means "durable".
+
+    A write refuses (StaleWriteError) before it changes anything, so a refused write leaves the
+    shared transaction clean; any other failure rolls the batch back and runs its writes again one
+    by one, so that only the faulty write fails."""
+
+    MAX_BATCH = 64
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+        self._queue: queue.SimpleQueue[tuple[Write, Future[Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start = threading.Lock()
+        self.commits = 0
+
+    def submit(self, write: Write) -> Future[Any]:
+        future: Future[Any] = Future()
+        with self._start:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="group-writer", daemon=True)
+                self._thread.start()
+        self._queue.put((write, future))
+        return future
+
+    def close(self) -> None:
+        with self._start:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stopping = False
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+            if stopping:
+                return
+
+    def _commit(self, batch: list[tuple[Write, Future[Any]]]) -> None:
+        outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
+        try:
+            with self._sessions() as session, session.begin():
+                for write, future in batch:
+                    try:
+                        outcomes.append((future, write(session), None))
+                    except StaleWriteError as refusal:
+                        outcomes.append((future, None, refusal))
+        except Exception as error:
+            if len(batch) == 1:
+                if isinstance(error, IntegrityError):  # a row another writer made first
+                    stale = StaleWriteError("the game has changed")
+                    stale.__cause__ = error
+                    error = stale
+                batch[0][1].set_exception(error)
+                return
+            for one in batch:
+                self._commit([one])
+            return
+        self.commits += 1
+        for future, value, refused in outcomes:
+            if refused is None:
+                future.set_result(value)
+            else:
+                future.set_exception(refused)
+
+
 def _game_data(row: GameRow) -> GameData:
     return GameData(
         id=row.id,
@@ -325,10 +536,13 @@ def _game_data(row: GameRow) -> GameData:
         result=row.result,
         created_at=row.created_at,
         updated_at=row.updated_at,
+        seed_shown=bool(row.seed_shown),
+        creator_hash=row.creator_hash,
     )
 
 
 def _seat_data(row: SeatRow) -> SeatData:
     return SeatData(
-        seat=row.seat, kind=row.kind, name=row.name, bot=row.bot, token_hash=row.token_hash, joined=row.joined
+        seat=row.seat, kind=row.kind, name=row.name, bot=row.bot, token_hash=row.token_hash,
+        joined=row.joined, claim_hash=row.claim_hash,
     )

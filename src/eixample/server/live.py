@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from eixample.core.protocol import Game, State
+import orjson
+
+from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.records import can_undo
 from eixample.server.bots import Bot
 from eixample.server.db import SeatData
@@ -25,43 +27,62 @@ MAX_PENDING = 256
 whole current view)."""
 
 
+def encode(message: JsonDict) -> str:
+    """A message as compact JSON text (orjson: several times faster than the json module)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 class Connection:
     """One WebSocket client of one game, as a seat (0-based) or as a spectator (None).
 
     Messages wait in a queue and a writer task sends them in order, so a slow client never
     holds up the game."""
 
-    def __init__(self, websocket: Any, seat: int | None) -> None:
+    def __init__(self, websocket: Any, seat: int | None, address: str = "") -> None:
         self.websocket = websocket
         self.seat = seat
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.address = address
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.too_slow = False
+        self.close_code: tuple[int, str] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (one encoding shared by many connections)."""
         if self.closed:
             return
         if self.queue.qsize() >= MAX_PENDING:
             self.too_slow = True
             self.close()
             return
-        self.queue.put_nowait(message)
+        self.queue.put_nowait(text)
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
             self.queue.put_nowait(None)
 
+    def end(self, code: int, reason: str) -> None:
+        """Close the connection from the server's side, with a close code and reason."""
+        if not self.closed:
+            self.close_code = (code, reason)
+            self.close()
+
     async def writer(self) -> None:
         while True:
             message = await self.queue.get()
             if message is None:
                 if self.too_slow:
+                    self.close_code = (1013, "too many unread messages")
+                if self.close_code is not None:
                     with contextlib.suppress(Exception):
-                        await self.websocket.close(code=1013, reason="too many unread messages")
+                        await self.websocket.close(code=self.close_code[0], reason=self.close_code[1])
                 return
             try:
-                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+                await self.websocket.send_text(message)
             except Exception:
                 self.closed = True
                 return
@@ -85,6 +106,36 @@ class LiveGame:
     connections: set[Connection] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    seed_shown: bool = False
+    creator_hash: str | None = None
+    seat_links: dict[int, int] = field(default_factory=dict)
+    """Open connections per seat, so that presence is known without walking the connections."""
+    last_used: float = field(default_factory=time.monotonic)
+    view_cache: tuple[State | None, dict[int | None, JsonDict]] = field(default_factory=lambda: (None, {}))
+
+    def views_of(self, state: State) -> dict[int | None, JsonDict]:
+        """The views of `state` built so far, by seat (None: a spectator's): each view of a state
+        is built once however many clients and requests show it."""
+        if self.view_cache[0] is not state:
+            self.view_cache = (state, {})
+        return self.view_cache[1]
+
+    def touch(self) -> None:
+        self.last_used = time.monotonic()
+
+    def link_seat(self, seat: int) -> bool:
+        """Count a new connection of `seat`; True if the seat was not connected before."""
+        self.seat_links[seat] = self.seat_links.get(seat, 0) + 1
+        return self.seat_links[seat] == 1
+
+    def unlink_seat(self, seat: int) -> bool:
+        """Count a connection of `seat` gone; True if it was the seat's last one."""
+        left = self.seat_links.get(seat, 0) - 1
+        if left > 0:
+            self.seat_links[seat] = left
+            return False
+        self.seat_links.pop(seat, None)
+        return True
 
     @property
     def move_number(self) -> int:
@@ -109,7 +160,7 @@ class LiveGame:
         return f"{info.name} ({SEAT_LETTERS[seat]})"
 
     def connected_seats(self) -> set[int]:
-        return {conn.seat for conn in self.connections if conn.seat is not None and not conn.closed}
+        return set(self.seat_links)
 
     def undo_allowed(self, seat: int) -> bool:
         """The seat decides now and the last action is its own, taken back within its turn."""

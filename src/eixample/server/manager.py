@@ -1,10 +1,14 @@
 """Games in play: creation, moves, undo, bots, replays and pushing changes to connected clients.
 
 Each game has one asyncio lock. A move is checked (turn, expected move number, legality) and
-applied to a copy of the state, committed to the database, and only then made current and
-announced; so of two moves racing for the same decision exactly one is applied, and the other
-gets a clear error. Bots think in worker threads on copies of the state and submit their
-choice through the same path as people.
+applied to a copy of the state, committed to the database (compare-and-set on the move number),
+and only then made current and announced; so of two moves racing for the same decision exactly
+one is applied, and the other gets a clear error. Bots think in worker processes (`BotPool`) on
+copies of the state and submit their choice through the same path as people.
+
+Memory stays bounded: finished games nobody watches and games idle for a while leave memory, and
+at most `ServerLimits.live_games` are held; any of them is rebuilt from the database when asked
+for. A game that cannot be rebuilt is logged once and answers 503 from then on.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,8 +31,18 @@ from eixample.core.records import undo as undo_state
 from eixample.core.registry import game_names, get_game
 from eixample.server import bots, views
 from eixample.server.db import GameData, SeatData, StaleWriteError, Store, now, token_digest
-from eixample.server.errors import ApiError, bad_request, conflict, forbidden, not_found
-from eixample.server.live import AUTOMA, SEAT_LETTERS, Connection, LiveGame
+from eixample.server.errors import (
+    ApiError,
+    bad_request,
+    conflict,
+    forbidden,
+    not_found,
+    quoted,
+    too_many,
+    unavailable,
+)
+from eixample.server.limits import ServerLimits
+from eixample.server.live import AUTOMA, SEAT_LETTERS, Connection, LiveGame, encode
 from eixample.server.schemas import CreateGame
 
 log = logging.getLogger(__name__)
@@ -49,6 +64,10 @@ def renderer_url(game_name: str) -> str | None:
 def derived_seed(seed: int, *parts: object) -> int:
     text = ":".join([str(seed), *map(str, parts)])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+CANNOT_LOAD = "this game cannot be loaded"
+BROKEN_REMEMBERED = 10_000
 
 
 def status_of(seats: list[SeatData], finished: bool) -> str:
@@ -83,13 +102,20 @@ def result_of(state: State) -> dict[str, Any] | None:
 
 
 class GameManager:
-    def __init__(self, store: Store, *, bot_delay: float = 0.5) -> None:
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.5, limits: ServerLimits | None = None
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.limits = limits or ServerLimits()
+        self.bot_pool = bots.BotPool(self.limits.bot_workers)
         self.games: dict[str, LiveGame] = {}
+        self.broken: set[str] = set()
+        self.connections_by_address: dict[str, int] = {}
         self._load_lock = asyncio.Lock()
         self._replay_cache: dict[str, tuple[int, State]] = {}
         self._closing = False
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await asyncio.to_thread(fn, *args, **kwargs)
@@ -97,18 +123,21 @@ class GameManager:
     # -- life cycle ---------------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Load the unfinished games and let their bots go on."""
+        """Start the bot workers, then load the unfinished games and let their bots go on."""
+        self.bot_pool.start()
         for game_id in await self._db(self.store.unfinished_game_ids):
             try:
-                live = await self.get(game_id)
-            except Exception:
-                log.exception("cannot restore game %s", game_id)
+                await self.get(game_id)
+            except ApiError:
                 continue
-            self._schedule_bot(live)
+        self._sweeper = asyncio.create_task(self._sweep_now_and_then(), name="sweeper")
 
     async def shutdown(self) -> None:
         self._closing = True
+        self.bot_pool.stop()
         tasks = [live.bot_task for live in self.games.values() if live.bot_task is not None]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -136,12 +165,30 @@ class GameManager:
                     "automa": solo_opponents(game),
                 }
             )
-        return {"games": games, "bots": list(bots.SUGGESTED_SPECS), "bots_available": bots.ai_available()}
+        return {
+            "games": games,
+            "bots": list(bots.SUGGESTED_SPECS),
+            "bots_available": bots.ai_available(),
+            "bot_ceilings": dict(bots.CEILINGS),
+        }
+
+    def _people_here(self) -> dict[str, int]:
+        """Games in memory with people connected: how many of their seats are."""
+        return {gid: len(live.seat_links) for gid, live in self.games.items() if live.seat_links}
 
     async def list_games(self, status: str | None) -> list[JsonDict]:
-        rows = await self._db(self.store.list_games, status)
+        """The lobby: games with people connected first (so a flood of new games cannot push them
+        out of the list), then the most recently changed."""
+        people = self._people_here()
+        size = self.limits.lobby_size
+        rows = await self._db(self.store.list_games, status, size)
+        listed = {data.id for data in rows}
+        missing = [gid for gid in sorted(people, key=people.__getitem__, reverse=True) if gid not in listed]
+        if missing:
+            rows += await self._db(self.store.list_games, status, size, missing[:size])
+        rows.sort(key=lambda data: (-people.get(data.id, 0), -data.updated_at.timestamp()))
         out = []
-        for data in rows:
+        for data in rows[:size]:
             try:
                 game: Game | None = get_game(data.game)
             except KeyError:
@@ -149,12 +196,13 @@ class GameManager:
             out.append(views.game_summary(data, game))
         return out
 
-    async def create(self, request: CreateGame) -> tuple[LiveGame, list[str | None]]:
-        """Validate and store a new game; return it with the plain seat tokens (persons only)."""
+    async def create(self, request: CreateGame) -> tuple[LiveGame, list[str | None], str]:
+        """Validate and store a new game; return it with the plain seat tokens (persons only)
+        and the creator's token."""
         try:
             game = get_game(request.game)
         except KeyError as error:
-            raise bad_request(str(error.args[0])) from error
+            raise bad_request(quoted(str(error.args[0]), 80)) from error
         players = len(request.seats)
         if not game.min_players <= players <= game.max_players:
             raise bad_request(
@@ -166,7 +214,7 @@ class GameManager:
         unknown = sorted(set(request.options) - known)
         if unknown:
             raise bad_request(
-                f"unknown option(s) for {game.name}: {', '.join(unknown)}"
+                f"unknown option(s) for {game.name}: {quoted(', '.join(unknown))}"
                 f" (known: {', '.join(sorted(known)) or 'none'})"
             )
         for index, seat in enumerate(request.seats):
@@ -174,12 +222,20 @@ class GameManager:
                 try:
                     bots.check_spec(seat.bot or "random")
                 except ValueError as error:
-                    raise bad_request(f"seat {SEAT_LETTERS[index]}: {error}") from error
+                    raise bad_request(f"seat {SEAT_LETTERS[index]}: {quoted(str(error), 120)}") from error
+        people = sum(1 for seat in request.seats if seat.kind == "person")
+        if request.seed is not None and people >= 2 and not request.seed_shown:
+            raise bad_request(
+                "seed: a game of two or more people does not take a seed chosen by a client, unless it "
+                'is created with "seed_shown": true (the lobby and every seat then show it); '
+                "leave the seed out and the server draws one"
+            )
         seed = request.seed if request.seed is not None else secrets.randbits(63)
         try:
             state = game.new_game(players, seed, **request.options)
         except (TypeError, ValueError, EixampleError) as error:
-            raise bad_request(f"cannot set up {game.title} with these options: {error}") from error
+            problem = quoted(str(error), 120)
+            raise bad_request(f"cannot set up {game.title} with these options: {problem}") from error
 
         tokens: list[str | None] = []
         seats: list[SeatData] = []
@@ -198,6 +254,7 @@ class GameManager:
         for index, name in enumerate(views.automa_names(state, players), start=players):
             tokens.append(None)
             seats.append(SeatData(index, AUTOMA, name, None, None, True))
+        creator_token = secrets.token_urlsafe(24)
 
         game_id = secrets.token_urlsafe(8)
         while game_id in self.games or await self._db(self.store.game_exists, game_id):
@@ -216,14 +273,17 @@ class GameManager:
             created_at=stamp,
             updated_at=stamp,
             seats=seats,
+            seed_shown=request.seed_shown,
+            creator_hash=token_digest(creator_token),
         )
         await self._db(self.store.create_game, data)
         live = self._live(data, game, state, [views.public_scores(state)])
         self.games[game_id] = live
+        self._evict_over_cap()
         self._schedule_bot(live)
-        return live, tokens
+        return live, tokens, creator_token
 
-    # -- loading ------------------------------------------------------------------------------
+    # -- loading and leaving memory -----------------------------------------------------------
 
     def _live(self, data: GameData, game: Game, state: State, history: list[list[float] | None]) -> LiveGame:
         return LiveGame(
@@ -239,26 +299,34 @@ class GameManager:
             history=history,
             created_at=data.created_at,
             updated_at=data.updated_at,
+            seed_shown=data.seed_shown,
+            creator_hash=data.creator_hash,
         )
 
     def _rebuild(self, data: GameData) -> LiveGame:
-        """Replay a stored game: its setup and every stored action, in order."""
+        """Replay a stored game: its setup and every stored action, in order, each by the seat
+        whose turn it was; any other stored action list is refused."""
         game = get_game(data.game)
         state = game.new_game(data.players, data.seed, **data.options)
         history = [views.public_scores(state)]
-        for seat, action in data.actions:
+        for index, (seat, action) in enumerate(data.actions):
             if state.current_player() != seat:
-                log.warning("game %s: stored action %r by seat %d out of turn", data.id, action, seat)
+                raise ValueError(f"stored action {index} {action!r} by seat {seat} out of turn")
             state.apply(action)
             history.append(views.public_scores(state))
+        if len(data.actions) != data.move_count:
+            raise ValueError(f"{len(data.actions)} stored actions, but the game is at move {data.move_count}")
         return self._live(data, game, state, history)
 
     async def get(self, game_id: str) -> LiveGame:
         live = self.games.get(game_id)
         if live is not None:
+            live.touch()
             return live
         if len(game_id) > 32:
             raise not_found(f"no game '{game_id[:32]}...'")
+        if game_id in self.broken:
+            raise unavailable(CANNOT_LOAD)
         async with self._load_lock:
             live = self.games.get(game_id)
             if live is not None:
@@ -266,22 +334,118 @@ class GameManager:
             data = await self._db(self.store.load_game, game_id)
             if data is None:
                 raise not_found(f"no game '{game_id}'")
-            live = await self._db(self._rebuild, data)
+            try:
+                live = await self._db(self._rebuild, data)
+            except Exception:
+                log.exception("game %s cannot be loaded; it answers 503 until the server restarts", game_id)
+                if len(self.broken) >= BROKEN_REMEMBERED:
+                    self.broken.pop()
+                self.broken.add(game_id)
+                raise unavailable(CANNOT_LOAD) from None
             self.games[game_id] = live
+            self._evict_over_cap()
+            self._schedule_bot(live)
             return live
+
+    @staticmethod
+    def _evictable(live: LiveGame) -> bool:
+        busy = live.bot_task is not None and not live.bot_task.done()
+        return not live.connections and not busy and not live.lock.locked()
+
+    def _evict(self, live: LiveGame) -> None:
+        if self.games.get(live.id) is live:
+            del self.games[live.id]
+            self._replay_cache.pop(live.id, None)
+
+    def _evict_over_cap(self) -> None:
+        excess = len(self.games) - self.limits.live_games
+        if excess <= 0:
+            return
+        candidates = sorted((live for live in self.games.values() if self._evictable(live)), key=_last_used)
+        for live in candidates[:excess]:
+            self._evict(live)
+
+    def sweep(self) -> None:
+        """Let finished games nobody watches, and games idle too long, leave memory."""
+        idle_since = time.monotonic() - self.limits.idle_seconds
+        for live in list(self.games.values()):
+            if self._evictable(live) and (live.finished or live.last_used <= idle_since):
+                self._evict(live)
+        self._evict_over_cap()
+
+    async def _sweep_now_and_then(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            self.sweep()
 
     # -- seats --------------------------------------------------------------------------------
 
     @staticmethod
     def authenticate(live: LiveGame, token: str | None) -> int | None:
-        """The seat a token belongs to; None (a spectator) without a token."""
+        """The seat a token belongs to; None (a spectator) without a token. A seat claimed by a
+        browser answers only to that browser's private token, no longer to its invitation."""
         if token is None:
             return None
         digest = token_digest(token)
         for seat in live.seats:
+            if seat.claim_hash is not None and hmac.compare_digest(seat.claim_hash, digest):
+                return seat.seat
+        for seat in live.seats:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                if seat.claim_hash is not None:
+                    raise forbidden(
+                        f"seat {SEAT_LETTERS[seat.seat]} has been claimed by its player's browser: "
+                        "this invitation no longer acts for it"
+                    )
                 return seat.seat
         raise forbidden("this seat token does not belong to this game")
+
+    def is_creator(self, live: LiveGame, token: str) -> bool:
+        return live.creator_hash is not None and hmac.compare_digest(live.creator_hash, token_digest(token))
+
+    async def claim(self, live: LiveGame, invitation: str) -> tuple[int, str]:
+        """Trade a seat's invitation token for a private seat token (the seat's only key from now)."""
+        digest = token_digest(invitation)
+        seat = next(
+            (s for s in live.seats if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)),
+            None,
+        )
+        if seat is None:
+            raise forbidden("this invitation token does not belong to this game")
+        if seat.claim_hash is not None:
+            raise conflict(f"seat {SEAT_LETTERS[seat.seat]} has already been claimed")
+        private = secrets.token_urlsafe(24)
+        async with live.lock:
+            seats = [SeatData(**{**vars(s), "joined": s.joined or s is seat}) for s in live.seats]
+            status = status_of(seats, live.finished)
+            claimed = await self._db(self.store.claim_seat, live.id, seat.seat, token_digest(private), status)
+            if not claimed:
+                self._evict(live)
+                raise conflict(f"seat {SEAT_LETTERS[seat.seat]} has already been claimed")
+            seat.claim_hash = token_digest(private)
+            seat.joined = True
+            self._end_seat_connections(live, seat.seat, "the seat has been claimed")
+            self._announce_presence(live)
+        return seat.seat, private
+
+    async def release(self, live: LiveGame, seat: int) -> None:
+        """Forget a seat's claim (its player lost the browser): the invitation acts for it again."""
+        if not 0 <= seat < len(live.seats) or live.seats[seat].kind != "person":
+            raise bad_request(f"seat {seat} is not a person's seat of this game")
+        if live.seats[seat].claim_hash is None:
+            raise conflict(f"seat {SEAT_LETTERS[seat]} is not claimed")
+        async with live.lock:
+            await self._db(self.store.release_seat, live.id, seat)
+            live.seats[seat].claim_hash = None
+            self._end_seat_connections(live, seat, "the seat has been released by the game's creator")
+            self._announce_presence(live)
+
+    @staticmethod
+    def _end_seat_connections(live: LiveGame, seat: int, reason: str) -> None:
+        for conn in list(live.connections):
+            if conn.seat == seat:
+                conn.send({"type": "error", "status": 403, "error": reason})
+                conn.end(4403, reason)
 
     async def join(self, live: LiveGame, seat: int) -> None:
         """Mark a person's seat as taken (its token was used)."""
@@ -293,7 +457,7 @@ class GameManager:
             seats = [SeatData(**{**vars(s), "joined": s.joined or s.seat == seat}) for s in live.seats]
             await self._db(self.store.mark_joined, live.id, seat, status_of(seats, live.finished))
             live.seats[seat].joined = True
-            self._broadcast(live)
+            self._announce_presence(live)
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -322,12 +486,11 @@ class GameManager:
             try:
                 next_state.apply(action)
             except IllegalActionError as error:
-                raise bad_request(f"illegal action: {error}") from error
+                raise bad_request(f"illegal action: {quoted(str(error), 160)}") from error
             joining = seat if not live.seats[seat].joined else None
             seats = [SeatData(**{**vars(s), "joined": s.joined or s.seat == joining}) for s in live.seats]
             try:
-                await self._db(
-                    self.store.append_action,
+                written = self.store.append_action_later(
                     live.id,
                     live.move_number,
                     seat,
@@ -337,14 +500,17 @@ class GameManager:
                     result=result_of(next_state),
                     joined_seat=joining,
                 )
+                await asyncio.wrap_future(written)
             except StaleWriteError as error:
+                self._evict(live)  # the database is ahead: the next request rebuilds from it
                 raise conflict(f"stale move: the game has changed ({error}); decide again") from error
             live.state = next_state
             live.actions.append((seat, action))
-            live.history.append(views.public_scores(next_state))
+            live.history.append(views.public_scores(next_state, live.views_of(next_state)))
             if joining is not None:
                 live.seats[joining].joined = True
             live.updated_at = now()
+            live.touch()
             self._broadcast(live)
 
     async def undo(self, live: LiveGame, seat: int, expected_move: int) -> None:
@@ -364,17 +530,22 @@ class GameManager:
                 previous = undo_state(live.game, live.state)
             except IllegalActionError as error:
                 raise conflict(str(error)) from error
-            await self._db(
-                self.store.remove_last_action,
-                live.id,
-                live.move_number - 1,
-                status=status_of(live.seats, False),
-                to_move=previous.current_player(),
-            )
+            try:
+                written = self.store.remove_last_action_later(
+                    live.id,
+                    live.move_number - 1,
+                    status=status_of(live.seats, False),
+                    to_move=previous.current_player(),
+                )
+                await asyncio.wrap_future(written)
+            except StaleWriteError as error:
+                self._evict(live)
+                raise conflict(f"stale undo: the game has changed ({error}); decide again") from error
             live.state = previous
             live.actions.pop()
             live.history.pop()
             live.updated_at = now()
+            live.touch()
             self._broadcast(live)
 
     # -- bots ---------------------------------------------------------------------------------
@@ -393,9 +564,10 @@ class GameManager:
         live.bot_task = asyncio.create_task(self._bot_turns(live), name=f"bots-{live.id}")
 
     async def _bot_turns(self, live: LiveGame) -> None:
-        """Play bot decisions until a person must decide or the game ends."""
+        """Play bot decisions until a person must decide, the game ends, or this copy of the game
+        is no longer the server's (a newer one was loaded from the database)."""
         failures = 0
-        while (seat := self._bot_seat(live)) is not None:
+        while self.games.get(live.id) is live and (seat := self._bot_seat(live)) is not None:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             async with live.lock:
@@ -403,12 +575,17 @@ class GameManager:
                     continue
                 snapshot = live.state.clone()
                 expected = live.move_number
-            bot = live.bots.get(seat)
-            if bot is None:
-                bot = bots.make_bot(live.seats[seat].bot or "random", derived_seed(live.seed, "bot", seat))
-                live.bots[seat] = bot
+            spec = live.seats[seat].bot or "random"
+            seed = derived_seed(live.seed, "bot", seat, expected)
             fallback_seed = derived_seed(live.seed, "fallback", seat, expected)
-            action = await asyncio.to_thread(bots.choose_safely, bot, snapshot, seat, fallback_seed)
+            try:
+                action = await self.bot_pool.choose(spec, seed, snapshot, seat, fallback_seed)
+            except RuntimeError:
+                return  # the pool is stopped: the server is closing
+            except Exception:
+                log.exception("game %s: bot worker failed; retrying", live.id)
+                await asyncio.sleep(1.0)
+                continue
             try:
                 await self._apply(live, seat, action, expected)
                 failures = 0
@@ -424,32 +601,64 @@ class GameManager:
     # -- connections --------------------------------------------------------------------------
 
     def _broadcast(self, live: LiveGame) -> None:
-        """Push to every connected client the game as its own seat sees it."""
-        messages: dict[int | None, JsonDict] = {}
+        """Push to every connected client the game as its own seat sees it: each seat's message
+        is built and encoded once, and the same text goes to all of that seat's connections."""
+        texts: dict[int | None, str] = {}
         for conn in list(live.connections):
             if conn.closed:
                 live.connections.discard(conn)
                 continue
-            if conn.seat not in messages:
-                messages[conn.seat] = views.seat_message(live, conn.seat)
-            conn.send(messages[conn.seat])
+            if conn.seat not in texts:
+                texts[conn.seat] = encode(views.seat_message(live, conn.seat))
+            conn.send_text(texts[conn.seat])
 
-    async def connect(self, live: LiveGame, websocket: Any, seat: int | None) -> Connection:
-        conn = Connection(websocket, seat)
+    def _announce_presence(self, live: LiveGame) -> None:
+        """One small message, the same for everyone: which seats are taken and connected."""
+        text = encode(views.presence_message(live))
+        for conn in list(live.connections):
+            conn.send_text(text)
+
+    def admit(self, address: str) -> None:
+        """Count a new WebSocket connection from `address`; 429 above the per-address cap."""
+        count = self.connections_by_address.get(address, 0)
+        if count >= self.limits.ws_per_address:
+            raise too_many("too many open connections from your address", 10)
+        self.connections_by_address[address] = count + 1
+
+    def dismiss(self, address: str) -> None:
+        left = self.connections_by_address.get(address, 0) - 1
+        if left > 0:
+            self.connections_by_address[address] = left
+        else:
+            self.connections_by_address.pop(address, None)
+
+    async def connect(
+        self, live: LiveGame, websocket: Any, seat: int | None, address: str = ""
+    ) -> Connection:
+        """A new client: it alone gets the full view; the others hear of it only if a seat's
+        presence changed (a small message), so a spectator joining costs the others nothing."""
+        if len(live.connections) >= self.limits.ws_per_game:
+            raise too_many("this game has as many connections as it takes", 10)
+        conn = Connection(websocket, seat, address)
         if seat is not None:
             await self.join(live, seat)
         async with live.lock:
+            arrived = seat is not None and live.link_seat(seat)
+            conn.send(views.seat_message(live, seat))
+            if arrived:
+                self._announce_presence(live)
             live.connections.add(conn)
-            self._broadcast(live)
+            live.touch()
         return conn
 
     async def disconnect(self, live: LiveGame, conn: Connection) -> None:
         conn.close()
-        live.connections.discard(conn)
-        if self._closing:
+        if conn not in live.connections:
             return
-        async with live.lock:
-            self._broadcast(live)
+        live.connections.discard(conn)
+        live.touch()
+        if conn.seat is not None and live.unlink_seat(conn.seat) and not self._closing:
+            self._announce_presence(live)
 
     # -- records and replays ------------------------------------------------------------------
 
@@ -482,3 +691,7 @@ class GameManager:
         if len(self._replay_cache) > 64:
             self._replay_cache.pop(next(iter(self._replay_cache)))
         return state
+
+
+def _last_used(live: LiveGame) -> float:
+    return live.last_used

@@ -17,7 +17,9 @@ RequestId = Annotated[str, Field(max_length=64)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Every request body: no coercion ("1" is not a number, true is not 1), no unknown fields."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SeatSpec(Strict):
@@ -44,10 +46,21 @@ class CreateGame(Strict):
             description="one per player, as many as the game allows (its min_players to max_players)",
         ),
     ]
-    options: dict[str, JsonValue] = Field(default_factory=dict, description="game options, by name")
+    options: dict[str, JsonValue] = Field(
+        default_factory=dict, max_length=16, description="game options, by name"
+    )
     seed: Annotated[
-        int | None, Field(ge=0, lt=2**63, description="random seed; drawn at random if omitted")
+        int | None,
+        Field(
+            ge=0,
+            lt=2**63,
+            description="random seed; drawn by the server if omitted. With two or more people "
+            "only together with seed_shown",
+        ),
     ] = None
+    seed_shown: bool = Field(
+        default=False, description="the lobby and every seat's page show the seed from the start"
+    )
 
 
 class MoveRequest(Strict):
@@ -104,7 +117,13 @@ class SeatOut(BaseModel):
     name: str
     bot: str | None
     joined: bool
+    claimed: bool = False
     connected: bool | None = None
+
+
+class ClaimedOut(BaseModel):
+    seat: int
+    token: str = Field(description="the seat's private token: keep it; the invitation no longer acts")
 
 
 class CreatedSeatOut(SeatOut):
@@ -117,6 +136,7 @@ class CreatedOut(BaseModel):
     game: str
     seats: list[CreatedSeatOut]
     spectator_link: str
+    creator_token: str = Field(description="the creator's secret: releases a claimed seat; shown once")
     state: dict[str, Any] = Field(description="the game as a spectator sees it")
 
 
@@ -132,6 +152,8 @@ class GameSummaryOut(BaseModel):
     created_at: str
     updated_at: str
     result: dict[str, Any] | None
+    seed_shown: bool = False
+    seed: int | None = None
     links: dict[str, str | None]
 
 
@@ -156,6 +178,8 @@ class StateOut(BaseModel):
     view: dict[str, Any]
     score_history: list[list[float] | None]
     result: dict[str, Any] | None
+    seed_shown: bool = False
+    seed: int | None = Field(default=None, description="the seed, if the game was created with seed_shown")
 
 
 class ReplayOut(BaseModel):
@@ -190,4 +214,5 @@ class CatalogGameOut(BaseModel):
 class CatalogOut(BaseModel):
     games: list[CatalogGameOut]
     bots: list[str]
+    bot_ceilings: dict[str, float] = Field(description="the most a bot spec may ask for, per parameter")
     bots_available: bool = Field(description="false while every bot spec plays at random")

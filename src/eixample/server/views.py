@@ -3,8 +3,10 @@
 The rule that keeps hidden information hidden: a seat is only ever shown `state.view(seat)`, a
 spectator `state.view(None)`; the pending decision in words and the legal actions go only to the
 seat that must decide; the full state (`to_json()`) is never sent, and the record (with its seed)
-only once the game is over. `seat_message` is the single function that builds a game message
-for a seat or a spectator; REST answers and WebSocket pushes both come from it.
+only once the game is over (a game created with "seed shown" shows its seed from the start).
+`seat_message` is the single function that builds a game message for a seat or a spectator;
+REST answers and WebSocket pushes both come from it; `presence_message` says only who is at the
+table.
 """
 
 from __future__ import annotations
@@ -41,15 +43,41 @@ def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
         "legal_actions": list(state.legal_actions()) if deciding else [],
         "can_undo": seat is not None and deciding and live.undo_allowed(seat),
         "seats": seats_public(live.seats, live.connected_seats()),
-        "view": state.view(seat),
+        "view": _cached_view(live, state, seat),
         "score_history": list(live.history),
         "result": final_result(state) if finished else None,
+        "seed_shown": live.seed_shown,
+        "seed": live.seed if live.seed_shown else None,
     }
 
 
-def public_scores(state: State) -> list[float] | None:
-    """The scores a spectator sees (`view(None)["scores"]`), for the score-over-time chart."""
-    scores = state.view(None).get("scores")
+def presence_message(live: LiveGame) -> JsonDict:
+    """Who is at the table: the same small message for every client, sent when a seat connects,
+    leaves, joins or is claimed (clients keep the rest of their last state message)."""
+    return {
+        "type": "presence",
+        "game_id": live.id,
+        "status": live.status,
+        "seats": seats_public(live.seats, live.connected_seats()),
+    }
+
+
+def _cached_view(live: LiveGame, state: State, seat: int | None) -> JsonDict:
+    cache = live.views_of(state)
+    if seat not in cache:
+        cache[seat] = state.view(seat)
+    return cache[seat]
+
+
+def public_scores(state: State, cache: dict[int | None, JsonDict] | None = None) -> list[float] | None:
+    """The scores a spectator sees (`view(None)["scores"]`), for the score-over-time chart; the
+    spectator's view is kept in `cache` (a LiveGame's `views_of(state)`) for the messages."""
+    view = cache.get(None) if cache is not None else None
+    if view is None:
+        view = state.view(None)
+        if cache is not None:
+            cache[None] = view
+    scores = view.get("scores")
     if isinstance(scores, list) and all(isinstance(s, int | float) for s in scores):
         return [float(s) for s in scores]
     return None
@@ -109,6 +137,7 @@ def seats_public(seats: list[SeatData], connected: set[int] | None = None) -> li
             "name": info.name,
             "bot": info.bot,
             "joined": info.joined or played_here,
+            "claimed": info.claim_hash is not None,
         }
         if connected is not None:
             entry["connected"] = played_here or info.seat in connected
@@ -153,6 +182,8 @@ def game_summary(data: GameData, game: Game | None) -> JsonDict:
         "created_at": _utc(data.created_at),
         "updated_at": _utc(data.updated_at),
         "result": data.result if data.status == "finished" else None,
+        "seed_shown": data.seed_shown,
+        "seed": data.seed if data.seed_shown else None,
         "links": {
             "watch": f"/play/{data.id}",
             "replay": f"/replay/{data.id}" if data.status == "finished" else None,

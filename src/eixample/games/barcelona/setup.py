@@ -171,6 +171,9 @@ SOLO_DEFAULTS: dict[str, Any] = {"solo": False, "solo_meeple": -1, "solo_deck": 
 
 def from_json(data: Any) -> BarcelonaState:
     """Restore a state saved with `to_json()` (hidden parts included)."""
+    from eixample.games.barcelona.state_schema import validate_saved_state
+
+    validate_saved_state(data)  # every field, piece counts and history: MalformedRecordError naming it
     try:
         options = check_options(data["players"], data.get("options", {}))
         raw = data["state"]

@@ -69,6 +69,23 @@ export function seatFromHash() {
   return { token: token || null, seat: seat === null ? null : Number(seat) };
 }
 
+// Opening an invitation link claims its seat: the invitation token is traded once for a private
+// seat token that only this browser keeps (local storage); from then on the invitation no longer
+// acts for the seat. Without an invitation, or if the claim fails, the invitation token is used as is.
+export async function seatToken(gameId, seat, invitation) {
+  if (!invitation) return null;
+  const key = `eixample.seat.${gameId}.${seat}`;
+  const kept = localStorage.getItem(key);
+  if (kept) return kept;
+  try {
+    const claimed = await api(`/api/games/${encodeURIComponent(gameId)}/claim`, { method: "POST", token: invitation });
+    localStorage.setItem(key, claimed.token);
+    return claimed.token;
+  } catch {
+    return invitation;
+  }
+}
+
 export function wsUrl(path) {
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
 }

@@ -5,7 +5,7 @@
 // Seats of kind "automa" are played by the game itself (a solo game's opponent): their log lines
 // are marked, and the lines of a turn they played appear one after the other.
 
-import { clear, el, gameIdFromPath, seatFromHash, wsUrl } from "./api.js";
+import { clear, el, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
 import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
@@ -16,7 +16,8 @@ import { TurnAlerts } from "./turn.js";
 import { BoardViewport } from "./viewport.js";
 
 const gameId = gameIdFromPath();
-const { token } = seatFromHash();
+const invitation = seatFromHash();
+let token = invitation.token;
 const $ = (id) => document.getElementById(id);
 const dom = {
   title: $("title"),
@@ -106,6 +107,11 @@ async function onMessage(message) {
     pending = null;
     if (first) showError("");
     await render();
+  } else if (message.type === "presence") {
+    if (state === null) return;
+    state = { ...state, seats: message.seats, status: message.status };
+    renderSeats();
+    document.body.dataset.status = state.status;
   } else if (message.type === "ack") {
     if (pending === message.request_id) pending = null;
     showError("");
@@ -139,7 +145,7 @@ function undo() {
 // -- rendering -------------------------------------------------------------------------------
 
 async function render() {
-  dom.title.textContent = `${state.title}`;
+  dom.title.textContent = state.seed_shown ? t("game.titleWithSeed", { title: state.title, seed: state.seed }) : state.title;
   showRulesLink(state.game);
   if (renderer === null) renderer = (await loadRenderer(state.game)) || false;
 
@@ -434,6 +440,7 @@ async function start() {
   if (!gameId) {
     showError(t("game.noGameId"));
   } else {
+    token = await seatToken(gameId, invitation.seat, invitation.token);
     connect();
     if (!token) setConnection(t("connection.watching"), "good");
   }

@@ -189,7 +189,8 @@ async function onCreate(event) {
   }
   const body = { game: $("game-select").value, seats, options };
   const seed = $("seed").value.trim();
-  if (seed) body.seed = Number(seed);
+  // a chosen seed is shown to every seat and in the lobby (the server refuses a hidden one for two or more people)
+  if (seed) Object.assign(body, { seed: Number(seed), seed_shown: true });
   $("create").disabled = true;
   try {
     const created = await api("/api/games", { method: "POST", body });
@@ -200,6 +201,7 @@ async function onCreate(event) {
       created: new Date().toISOString(),
       spectator_link: created.spectator_link,
       seats: created.seats.map((seat) => ({ seat: seat.seat, name: seat.name, kind: seat.kind, bot: seat.bot, link: seat.link })),
+      creator_token: created.creator_token,
     };
     rememberGame(entry);
     showInvitations(entry);
@@ -306,6 +308,7 @@ async function refreshList() {
         "li",
         { class: "game-line", dataset: { gameId: game.game_id } },
         el("strong", {}, game.title),
+        game.seed_shown ? el("span", { class: "muted seed-shown" }, t("lobby.seedShown", { seed: game.seed })) : null,
         el("span", { class: "seats-inline" }, seats),
         result,
         el(

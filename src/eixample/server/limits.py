@@ -1,0 +1,135 @@
+"""What one client may ask of the server: sizes, connections and rates, and their enforcement.
+
+The numbers live in `ServerLimits` (documented in docs/api.md); `RateLimits` counts requests per
+client address in token buckets (a minute's share, refilled continuously) and refuses with 429
+and a `Retry-After` once an address has used its share.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal
+
+from eixample.server.errors import ApiError, too_many
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    max_body_bytes: int = 64 * 1024
+    """HTTP request bodies above this are refused with 413 before they are read."""
+    max_ws_message_bytes: int = 64 * 1024
+    """WebSocket messages above this get an error message and the connection is closed."""
+    ws_per_game: int = 200
+    ws_per_address: int = 32
+    games_per_minute: int = 10
+    """Game creations per client address."""
+    moves_per_minute: int = 300
+    """Moves and undos per client address (REST and WebSocket together)."""
+    token_failures_per_minute: int = 20
+    """Wrong seat or creator tokens per client address; then every token request is refused."""
+    live_games: int = 500
+    """Games held in memory at most (others are reloaded from the database when asked for)."""
+    idle_seconds: float = 600.0
+    """A game nobody has touched this long leaves memory (a finished one as soon as nobody watches)."""
+    sweep_seconds: float = 30.0
+    lobby_size: int = 100
+    bot_workers: int = 2
+    """Worker processes for bot searches: also the cap on searches running at once."""
+
+    @classmethod
+    def with_overrides(cls, overrides: dict[str, Any] | None) -> ServerLimits:
+        known = {item.name for item in fields(cls)}
+        unknown = set(overrides or {}) - known
+        if unknown:
+            raise ValueError(f"unknown server limit(s): {', '.join(sorted(unknown))}")
+        return replace(cls(), **(overrides or {}))
+
+
+RateKind = Literal["create", "move", "token"]
+
+_WHAT: dict[RateKind, str] = {
+    "create": "too many games created from your address",
+    "move": "too many moves from your address",
+    "token": "too many wrong tokens from your address",
+}
+
+
+ONE = 1.0 - 1e-9
+"""A whole token, give or take the rounding of the refill arithmetic."""
+
+
+class TokenBuckets:
+    """Token buckets, one per key: each holds at most `capacity` tokens, refills at `per_minute`
+    tokens a minute, and a request takes one. O(1) per request, no threads; buckets that have
+    refilled completely are forgotten, so memory follows the keys active in the last minute."""
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = float(max(1, per_minute))
+        self.rate = self.capacity / 60.0
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
+        self._since_prune = 0
+
+    def _tokens(self, key: str, now: float) -> float:
+        tokens, when = self._buckets.get(key, (self.capacity, now))
+        return min(self.capacity, tokens + (now - when) * self.rate)
+
+    def take(self, key: str) -> bool:
+        """Take a token; False (nothing taken) if the bucket is empty."""
+        now = self._clock()
+        tokens = self._tokens(key, now)
+        self._prune(now)
+        if tokens < ONE:
+            self._buckets[key] = (tokens, now)
+            return False
+        self._buckets[key] = (tokens - 1.0, now)
+        return True
+
+    def has(self, key: str) -> bool:
+        """A token is there (nothing taken)."""
+        return self._tokens(key, self._clock()) >= ONE
+
+    def wait(self, key: str) -> int:
+        """Whole seconds until the bucket holds a token again (at least 1)."""
+        missing = ONE - self._tokens(key, self._clock())
+        return max(1, math.ceil(missing / self.rate))
+
+    def _prune(self, now: float) -> None:
+        self._since_prune += 1
+        if self._since_prune < 1000:
+            return
+        self._since_prune = 0
+        full = [key for key in self._buckets if self._tokens(key, now) >= self.capacity]
+        for key in full:
+            del self._buckets[key]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+class RateLimits:
+    """Per-address token buckets for game creation, moves and token failures: each allows its
+    number a minute on average, and as many at once after a quiet minute."""
+
+    def __init__(self, limits: ServerLimits, clock: Callable[[], float] = time.monotonic) -> None:
+        self._buckets: dict[RateKind, TokenBuckets] = {
+            "create": TokenBuckets(limits.games_per_minute, clock),
+            "move": TokenBuckets(limits.moves_per_minute, clock),
+            "token": TokenBuckets(limits.token_failures_per_minute, clock),
+        }
+
+    def hit(self, kind: RateKind, address: str) -> None:
+        """Count one request; ApiError 429 (nothing counted) once the address has used its share."""
+        if not self._buckets[kind].take(address):
+            raise self._refusal(kind, address)
+
+    def check(self, kind: RateKind, address: str) -> None:
+        """ApiError 429 while the address has no share left, without counting."""
+        if not self._buckets[kind].has(address):
+            raise self._refusal(kind, address)
+
+    def _refusal(self, kind: RateKind, address: str) -> ApiError:
+        return too_many(_WHAT[kind], self._buckets[kind].wait(address))

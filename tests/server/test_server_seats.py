@@ -1,0 +1,112 @@
+"""Fair seeds and seats that belong to one browser: shown seeds, claims and releases."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from tests.server.harness import ServerProcess, create_game, seat_headers
+
+PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
+
+
+def state(api: httpx.Client, gid: str, token: str | None = None) -> httpx.Response:
+    return api.get(f"/api/games/{gid}/state", headers=seat_headers(token) if token else {})
+
+
+def claim(api: httpx.Client, gid: str, invitation: str) -> httpx.Response:
+    return api.post(f"/api/games/{gid}/claim", headers=seat_headers(invitation))
+
+
+# -- seeds ----------------------------------------------------------------------------------------
+
+
+def test_a_chosen_seed_is_refused_for_two_people_unless_shown(
+    api: httpx.Client, server: ServerProcess
+) -> None:
+    before = server.db_dump()
+    refused = api.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE, "seed": 42})
+    assert refused.status_code == 422 and "seed_shown" in refused.json()["error"]
+    assert server.db_dump() == before
+
+    shown = create_game(api, "hiddencards", PEOPLE, seed=42, seed_shown=True)
+    gid, token = shown["game_id"], shown["seats"][1]["token"]
+    assert shown["state"]["seed_shown"] and shown["state"]["seed"] == 42
+    assert state(api, gid, token).json()["seed"] == 42  # every seat's page shows it
+    summary = api.get(f"/api/games/{gid}").json()
+    assert summary["seed_shown"] and summary["seed"] == 42
+    line = next(game for game in api.get("/api/games").json()["games"] if game["game_id"] == gid)
+    assert line["seed"] == 42  # and so does the lobby
+
+    drawn = create_game(api, "hiddencards", PEOPLE)
+    assert drawn["state"]["seed"] is None and not drawn["state"]["seed_shown"]
+    # one person (solo, or against bots) may choose a seed as before
+    alone = create_game(api, "tictactoe", [PEOPLE[0], {"kind": "bot", "bot": "random"}], seed=42)
+    assert alone["state"]["seed"] is None
+
+
+# -- claims ---------------------------------------------------------------------------------------
+
+
+def test_claiming_a_seat_retires_its_invitation(api: httpx.Client, server: ServerProcess) -> None:
+    created = create_game(api, "tictactoe", PEOPLE)
+    gid = created["game_id"]
+    ana_invite, biel_invite = (seat["token"] for seat in created["seats"])
+    with server.ws(gid, ana_invite) as old_tab:
+        old_tab.state()
+        claimed = claim(api, gid, ana_invite)
+        assert claimed.status_code == 200, claimed.text
+        assert claimed.json()["seat"] == 0
+        private = claimed.json()["token"]
+        assert private != ana_invite and len(private) >= 32
+        # a connection opened with the invitation is told and closed
+        error = old_tab.recv_until(lambda m: m["type"] == "error")
+        assert error["status"] == 403 and "claimed" in error["error"]
+        with pytest.raises(ConnectionClosed):
+            old_tab.recv_until(lambda m: False, timeout=10)
+
+    refused = state(api, gid, ana_invite)
+    assert refused.status_code == 403 and "claimed" in refused.json()["error"]
+    move = {"action": "mark 4", "expected_move": 0}
+    before = server.db_dump()
+    assert api.post(f"/api/games/{gid}/moves", json=move, headers=seat_headers(ana_invite)).status_code == 403
+    with server.ws(gid, ana_invite) as client:
+        assert client.recv_until(lambda m: m["type"] == "error")["status"] == 403
+    assert claim(api, gid, ana_invite).status_code == 409
+    assert server.db_dump() == before
+
+    mine = state(api, gid, private).json()
+    assert mine["seat"] == 0 and mine["your_turn"] and mine["seats"][0]["claimed"]
+    assert api.post(f"/api/games/{gid}/moves", json=move, headers=seat_headers(private)).status_code == 200
+    # an unclaimed invitation keeps working for API clients
+    reply = {"action": "mark 0", "expected_move": 1}
+    answered = api.post(f"/api/games/{gid}/moves", json=reply, headers=seat_headers(biel_invite))
+    assert answered.status_code == 200
+    assert claim(api, gid, "forged").status_code == 403
+    assert "private" not in api.get("/api/games").text and private not in api.get(f"/api/games/{gid}").text
+
+
+def test_the_creator_can_release_a_lost_claim(api: httpx.Client, server: ServerProcess) -> None:
+    created = create_game(api, "tictactoe", PEOPLE)
+    gid, creator = created["game_id"], created["creator_token"]
+    invite = created["seats"][1]["token"]
+    private = claim(api, gid, invite).json()["token"]
+
+    def release(token: str | None, seat: int = 1) -> httpx.Response:
+        headers = {"X-Creator-Token": token} if token else {}
+        return api.post(f"/api/games/{gid}/seats/{seat}/release", headers=headers)
+
+    before = server.db_dump()
+    assert release(None).status_code == 401
+    assert release(invite).status_code == 403
+    assert release(private).status_code == 403
+    assert release(creator, 0).status_code == 409  # seat A was never claimed
+    assert release(creator, 7).status_code == 422
+    assert server.db_dump() == before
+    released = release(creator)
+    assert released.status_code == 200 and released.json() == {"seat": 1, "claimed": False}
+    assert state(api, gid, private).status_code == 403
+    assert state(api, gid, invite).json()["seat"] == 1
+    again = claim(api, gid, invite)
+    assert again.status_code == 200 and again.json()["token"] != private
