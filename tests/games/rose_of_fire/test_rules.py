@@ -161,8 +161,10 @@ def test_strikers_never_negative() -> None:
     assert s.raval[0] == 0 and s.supply[0] == 20
 
 
-@pytest.mark.parametrize(("players", "before", "added", "raval", "barricades"),
-                         [(3, 5, 3, 4, 2), (3, 4, 3, 5, 1), (3, 5, 1, 4, 1), (2, 5, 1, 6, 0), (2, 6, 2, 6, 1)])
+@pytest.mark.parametrize(
+    ("players", "before", "added", "raval", "barricades"),
+    [(3, 5, 3, 4, 2), (3, 4, 3, 5, 1), (3, 5, 1, 4, 1), (2, 5, 1, 6, 0), (2, 6, 2, 6, 1)],
+)
 def test_raval_limit_overflow(players: int, before: int, added: int, raval: int, barricades: int) -> None:
     """Rulebook example: blue has 5 in Raval and adds 3: twice 2 leave Raval, 2 to the
     barricades, 2 back to the supply, 4 stay (limit 5; 6 with 2 players)."""
@@ -303,7 +305,9 @@ def test_identical_cards_in_hand_are_one_choice() -> None:
 
 
 # ---------------------------------------------------------------------- Prestige reward
-@pytest.mark.parametrize(("prestige", "gain"), [([5, 1, 1], 1), ([0, 2, 3], 3), ([3, 3, 1], 2), ([2, 5, 1], 2)])
+@pytest.mark.parametrize(
+    ("prestige", "gain"), [([5, 1, 1], 1), ([0, 2, 3], 3), ([3, 3, 1], 2), ([2, 5, 1], 2)]
+)
 def test_prestige_reward_by_standing(prestige: list[int], gain: int) -> None:
     from eixample.games.rose_of_fire.cards import reward_amount
 
@@ -399,9 +403,18 @@ def test_popularity_majorities_rulebook_example() -> None:
     s = rose_of_fire.new_game(4, 3, first_player=0)
     blue, yellow, green, red = 0, 1, 2, 3
     s.prestige = [6, 2, 3, 1]
-    houses = [("RA1", green, MIDDLE), ("RA2", yellow, WORKING), ("RA3", green, WORKING), ("RA4", blue, WORKING),
-              ("RB1", yellow, LOW), ("RB2", yellow, LOW), ("RB3", red, LOW), ("RB4", green, LOW),
-              ("RC1", red, UPPER), ("RC2", red, UPPER)]
+    houses = [
+        ("RA1", green, MIDDLE),
+        ("RA2", yellow, WORKING),
+        ("RA3", green, WORKING),
+        ("RA4", blue, WORKING),
+        ("RB1", yellow, LOW),
+        ("RB2", yellow, LOW),
+        ("RB3", red, LOW),
+        ("RB4", green, LOW),
+        ("RC1", red, UPPER),
+        ("RC2", red, UPPER),
+    ]
     for name, p, h in houses:
         put_tile(s, name, Y, owner=p, house=h)
     right = s.t.district_ids.index("R")
