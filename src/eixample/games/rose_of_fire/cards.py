@@ -17,7 +17,7 @@ REWARD_E, PRESTIGE_E, VP_E, TOKENS_E, CALM_E, BOMB_E, AGITATE_E, GUARD_E = range
 
 def stays_on_table(s: RoseState, card: int, mode: int) -> bool:
     """A card whose ability stays on the table (the Civil Guard) is not discarded when played."""
-    return mode != AS_EVENT and any(e == GUARD_E for e, _ in s.t.card_ability[card])
+    return mode != AS_EVENT and s.t.card_stays[card]
 
 
 def ability_step(s: RoseState, f: Frame) -> None:

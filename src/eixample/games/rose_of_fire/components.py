@@ -60,6 +60,7 @@ class Tables:
     district_cols: tuple[int, ...]
     district_two_players: tuple[bool, ...]
     start_colour: tuple[int, ...]  # per space: colour index of a starting space, or -1
+    start_spaces: tuple[tuple[int, ...], ...]  # per colour: its starting spaces
     neighbours: tuple[tuple[int, ...], ...]
     squares: tuple[tuple[int, int, int, int], ...]  # 2x2 squares, top-left space first
     squares_of: tuple[tuple[int, ...], ...]  # per space: squares that contain it
@@ -107,6 +108,7 @@ class Tables:
     card_event: tuple[Effects, ...]
     card_title: tuple[str, ...]
     card_face: tuple[int, ...]  # the lowest id with the same printed face
+    card_stays: tuple[bool, ...]  # its ability keeps it on the table (the Civil Guard)
 
 
 def _fail(file: str, entry: str, problem: str) -> DataFileError:
@@ -294,6 +296,7 @@ def _board(r: _Reader) -> dict[str, Any]:
         "district_cols": tuple(d_cols),
         "district_two_players": tuple(d_two),
         "start_colour": tuple(start),
+        "start_spaces": tuple(tuple(x for x in range(len(start)) if start[x] == c) for c in range(3)),
         "neighbours": tuple(neighbours),
         "squares": tuple(squares),
         "squares_of": squares_of,
@@ -495,4 +498,5 @@ def _cards(r: _Reader) -> dict[str, Any]:
         "card_event": tuple(event),
         "card_title": tuple(title),
         "card_face": tuple(faces),
+        "card_stays": tuple(any(EFFECTS[e] == "guard" for e, _ in a) for a in ability),
     }

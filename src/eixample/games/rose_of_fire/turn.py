@@ -63,15 +63,12 @@ def legal_spaces(s: RoseState, colour: int) -> list[int]:
     if s.tiles_left[colour] <= 0:
         return []
     tile = s.tile
-    used = s.districts_used
-    out = []
-    district, start, neighbours = t.space_district, t.start_colour, t.neighbours
-    for x in range(len(tile)):
-        if tile[x] != -1 or district[x] not in used:
-            continue
-        if start[x] == colour or any(tile[y] == colour for y in neighbours[x]):
-            out.append(x)
-    return out
+    candidates = set(t.start_spaces[colour])
+    neighbours = t.neighbours
+    for x in [x for x, c in enumerate(tile) if c == colour]:
+        candidates.update(neighbours[x])
+    district, used = t.space_district, s.districts_used
+    return sorted(x for x in candidates if tile[x] == -1 and district[x] in used)
 
 
 def card_colours(s: RoseState, card: int) -> tuple[int, ...]:
