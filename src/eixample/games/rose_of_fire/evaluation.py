@@ -1,10 +1,16 @@
 """A sound estimate of each player's final VP, for bots that know nothing of the game.
 
-Points already scored, plus what the table promises: houses in completed blocks at their table
-value, other houses at a share of it (they may yet join a block, and score 1 VP at the end
-otherwise), influence cards and the secret conviction's bonus (discounted when Anarchy is near),
-tokens toward cards, prestige (the Prestige card, rewards, ties), cards in hand, and the prestige
-that strikers in Raval and on the barricades will cost at the next rebellion.
+Points already scored, plus what the table promises:
+- houses in completed blocks at their block-table value (reversed under Anarchy); other houses at
+  a share of it (they may yet join a block; at the end they score 1 VP);
+- influence cards and the secret conviction's bonus, discounted as the bomb nears Anarchy; tokens
+  toward cards;
+- prestige: a value per point, and the Prestige card (4 VP) expected by the leader at each
+  end-of-phase procedure still to come;
+- Popularity majorities held now (a card, or a VP at the end);
+- cards in hand and the card being played (a house to come), the Strike card's loss;
+- strikers: each on the barricades costs a prestige point at the rebellion, each in Raval may be
+  drawn there; the most on the barricades will take the Strike card.
 """
 
 from __future__ import annotations
@@ -16,38 +22,80 @@ from eixample.games.rose_of_fire.components import STRIKE
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
-PRESTIGE_VP = 0.4
+PRESTIGE_VP = 0.6
+LEADER_VP = 2.5  # per end-of-phase procedure to come: the Prestige card goes to the leader
 TOKEN_VP = 0.8
-CARD_IN_HAND_VP = 1.5
-RAVAL_VP = -0.3
-BARRICADE_VP = -0.8
+CARD_VP = 1.5
+MAJORITY_VP = 1.0
+RAVAL_DRAW = 0.4  # share of Raval's strikers a rebellion draws, roughly
+STRIKE_RISK_VP = 2.0
 OPEN_HOUSE_SHARE = 0.5
+TILE, HOUSE = 1, 2  # frames of a card being played
+ABILITY, EVENT = 21, 23  # steps of a card being played
+EFFECT_VP = (2 * PRESTIGE_VP, PRESTIGE_VP, 1.0, TOKEN_VP, 0.5 * PRESTIGE_VP, -0.3, 0.3, 1.0)
+"""Worth of one unit of each card effect (reward, prestige, vp, tokens, calm, bomb, agitate, guard)."""
+BLOCK_PRESTIGE = 1.5
 
 
 def evaluate(s: RoseState) -> list[float]:
     t = s.t
     if s.ended:
         return [float(v) for v in s.vp]
+    n = s.n
     table = t.reversed_vp if s.anarchy else t.block_vp
     values = [float(v) for v in s.vp]
+    tile, in_block = s.tile, s.in_block
     for x, p in enumerate(s.owner):
         if p < 0:
             continue
         worth = table[s.htype[x]]
-        values[p] += worth if s.in_block[x] >= 0 else max(t.outside_vp, OPEN_HOUSE_SHARE * worth + 0.5)
+        if in_block[x] >= 0:
+            values[p] += worth
+            continue
+        # the more tiles down around it, the likelier the house ends in a block
+        near = max(
+            (sum(1 for y in t.squares[q] if tile[y] >= 0 and in_block[y] < 0) for q in t.squares_of[x]),
+            default=1,
+        )
+        values[p] += max(t.outside_vp, (0.15 + 0.15 * near) * worth + 0.5)
     danger = 0.0 if s.anarchy else max(0.0, 1.0 - (t.anarchy_space - s.bomb) / 8.0) * 0.5
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
-            symbol = t.influence_symbol[k]
-            bonus = 2 if s.conviction[owner] == symbol else 0
+            bonus = 2 if s.conviction[owner] == t.influence_symbol[k] else 0
             values[owner] += (t.influence_vp[k] + bonus) * (1.0 - danger)
-    strike = t.card_index["strike"]
-    for p in range(s.n):
+    phases_left = 5 - s.phase + 1
+    top = max(s.prestige)
+    leaders = [p for p in range(n) if s.prestige[p] == top]
+    for p in leaders:
+        values[p] += LEADER_VP * phases_left / len(leaders)
+    worst = max(s.barricade)
+    for p in range(n):
         values[p] += TOKEN_VP * s.token_count(p) + PRESTIGE_VP * s.prestige[p]
-        values[p] += RAVAL_VP * s.raval[p] + BARRICADE_VP * s.barricade[p]
+        values[p] -= PRESTIGE_VP * (s.barricade[p] + RAVAL_DRAW * s.raval[p])
+        if worst > 0 and s.barricade[p] == worst:
+            values[p] -= STRIKE_RISK_VP
         for c in s.hands[p]:
-            if c == strike or t.card_kind[c] == STRIKE:
+            if t.card_kind[c] == STRIKE:
                 values[p] -= t.strike_vp_negative if s.prestige[p] < 0 else t.strike_vp
             else:
-                values[p] += CARD_IN_HAND_VP
+                values[p] += CARD_VP
+    for frame in s.stack:
+        kind = frame[0]
+        if kind == TILE:
+            values[frame[1]] += CARD_VP
+        elif kind == HOUSE:
+            values[frame[1]] += CARD_VP
+            from eixample.games.rose_of_fire.turn import completable
+
+            if s.placed >= 0 and completable(s, s.placed):
+                values[frame[1]] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
+        elif kind in (ABILITY, EVENT):
+            effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
+            values[frame[1]] += sum(EFFECT_VP[e] * a for e, a in effects)
+    if s.phase >= 1:
+        from eixample.games.rose_of_fire.end_of_phase import majorities
+
+        for _, _, w in majorities(s):
+            if w >= 0:
+                values[w] += MAJORITY_VP
     return values
