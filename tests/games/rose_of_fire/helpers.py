@@ -54,5 +54,6 @@ def put_tile(state: RoseState, name: str, colour: int, owner: int = -1, house: i
         state.owner[x] = owner
         state.htype[x] = house
         state.houses_left[4 * owner + house] -= 1
+    state.spaces = [None, None, None]
     state._legal = None
     return x

@@ -56,8 +56,9 @@ def legal_buy(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> 
     if sum(held) == 0 and conviction < 0:
         return
     t = s.t
+    wealth = sum(held) + (1 if conviction >= 0 else 0)
     for k, owner in enumerate(s.influence_owner):
-        if owner != AVAILABLE:
+        if owner != AVAILABLE or sum(t.influence_cost[k]) > wealth:
             continue
         for pay in payments(t.influence_cost[k], held, conviction):
             texts.append(txt.buy_text(t.influence_ids[k], pay))

@@ -62,6 +62,7 @@ def _bare(players: int, seed: int, options: dict[str, Any]) -> RoseState:
     s.districts_used = tuple(
         d for d in range(len(t.district_ids)) if players > 2 or t.district_two_players[d]
     )
+    s.spaces = [None, None, None]
     return s
 
 

@@ -167,6 +167,7 @@ class RoseState(DecisionStack):
         "red_bag",
         "round_track",
         "seed",
+        "spaces",
         "strike_shown",
         "strike_to",
         "supply",
@@ -234,6 +235,7 @@ class RoseState(DecisionStack):
     strike_shown: int
     strike_to: int
     table: list[tuple[int, ...]]
+    spaces: list[tuple[int, ...] | None]  # legal spaces per tile colour, until the next tile
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> RoseState:
@@ -283,6 +285,7 @@ class RoseState(DecisionStack):
         )
         o.strike_shown, o.strike_to = self.strike_shown, self.strike_to
         o.table = self.table[:]
+        o.spaces = self.spaces[:]
         return o
 
     # ------------------------------------------------------------------ protocol

@@ -56,19 +56,24 @@ def begin_turn(s: RoseState, p: int) -> None:
 
 
 # ---------------------------------------------------------------------- choosing a card
-def legal_spaces(s: RoseState, colour: int) -> list[int]:
+def legal_spaces(s: RoseState, colour: int) -> tuple[int, ...]:
     """I. An empty space next to a tile of the same colour (face up or complete) or a starting
-    space of that colour; Sant Marti is not used with 2 players."""
+    space of that colour; Sant Marti is not used with 2 players. Kept until the next tile."""
+    known = s.spaces[colour]
+    if known is not None:
+        return known
     t = s.t
-    if s.tiles_left[colour] <= 0:
-        return []
-    tile = s.tile
-    candidates = set(t.start_spaces[colour])
-    neighbours = t.neighbours
-    for x in [x for x, c in enumerate(tile) if c == colour]:
-        candidates.update(neighbours[x])
-    district, used = t.space_district, s.districts_used
-    return sorted(x for x in candidates if tile[x] == -1 and district[x] in used)
+    found: tuple[int, ...] = ()
+    if s.tiles_left[colour] > 0:
+        tile = s.tile
+        candidates = set(t.start_spaces[colour])
+        neighbours = t.neighbours
+        for x in [x for x, c in enumerate(tile) if c == colour]:
+            candidates.update(neighbours[x])
+        district, used = t.space_district, s.districts_used
+        found = tuple(sorted(x for x in candidates if tile[x] == -1 and district[x] in used))
+    s.spaces[colour] = found
+    return found
 
 
 def card_colours(s: RoseState, card: int) -> tuple[int, ...]:
@@ -82,22 +87,16 @@ def buildable(s: RoseState, p: int, card: int) -> bool:
     return any(left[4 * p + h] > 0 for h in s.t.card_houses[card])
 
 
-def playable(s: RoseState, p: int, card: int, spaces: dict[int, list[int]]) -> bool:
+def playable(s: RoseState, p: int, card: int) -> bool:
     if s.t.card_kind[card] == STRIKE or not buildable(s, p, card):
         return False
-    for colour in card_colours(s, card):
-        if colour not in spaces:
-            spaces[colour] = legal_spaces(s, colour)
-        if spaces[colour]:
-            return True
-    return False
+    return any(legal_spaces(s, colour) for colour in card_colours(s, card))
 
 
 def legal_play(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
     p = f[1]
     t = s.t
     seen: set[int] = set()
-    spaces: dict[int, list[int]] = {}
     crown = s.conviction[p] == CROWN
     for card in sorted(s.hands[p]):
         face = t.card_face[card]
@@ -108,7 +107,7 @@ def legal_play(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) ->
             texts.append(s.x.card[card])
             payloads.append((card, NORMAL))
             continue
-        can = playable(s, p, card, spaces)
+        can = playable(s, p, card)
         if can:
             texts.append(s.x.card[card])
             payloads.append((card, NORMAL))
@@ -170,6 +169,7 @@ def resolve_tile(s: RoseState, f: Frame, payload: tuple[int, int]) -> None:
     x, colour = payload
     s.tile[x] = colour
     s.tiles_left[colour] -= 1
+    s.spaces = [None, None, None]
     s.placed = x
     s.stack.append((HOUSE, f[1], f[2]))
 
