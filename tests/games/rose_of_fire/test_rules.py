@@ -19,12 +19,12 @@ Y, L, G = 0, 1, 2
 
 
 # ---------------------------------------------------------------------- Setup
-@pytest.mark.parametrize(("players", "hand", "bomb"), [(2, 5, 2), (3, 4, 3), (4, 4, 4)])
+@pytest.mark.parametrize(("players", "hand", "bomb"), [(2, 5, 10), (3, 4, 8), (4, 4, 4)])
 def test_setup_hands_bomb_prestige_and_conviction(players: int, hand: int, bomb: int) -> None:
     s = rose_of_fire.new_game(players, 5)
     assert all(len(h) == hand for h in s.hands)  # 4 City cards, 5 with 2 players
     assert all(s.t.card_kind[c] == 0 for h in s.hands for c in h)
-    assert s.bomb == bomb  # start spaces II, III, IIII
+    assert s.bomb == bomb == s.t.bomb_start[players]  # start spaces II, III, IIII (data)
     assert s.prestige == [1] * players  # Auca space "1"
     assert s.montjuic == 16 and s.vp == [0] * players
     assert all(c >= 0 for c in s.conviction)  # one token drawn per family, kept apart
