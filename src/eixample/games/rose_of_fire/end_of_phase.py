@@ -185,7 +185,8 @@ def popularity_cards(s: RoseState, f: Frame) -> None:
 def legal_extra(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
     texts.append("extra none")
     payloads.append(False)
-    if s.conviction[f[1]] == COLONIES and len(s.hands[f[1]]) < s.limit:
+    cards_left = s.pop_deck or s.pop_discard
+    if s.conviction[f[1]] == COLONIES and len(s.hands[f[1]]) < s.limit and cards_left:
         texts.append("extra colonies")
         payloads.append(True)
 
