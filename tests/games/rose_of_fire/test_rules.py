@@ -565,3 +565,71 @@ def test_two_players_no_strike_option() -> None:
     assert s.strike_shown == 0 and s.hands[0] == () and s.strike_to == 0
     with pytest.raises(ValueError):
         rose_of_fire.new_game(3, 4, no_strike=True)
+
+
+# ---------------------------------------------------------------------- Rulings
+def test_ruling_r15_an_empty_deck_is_refilled_from_its_discard_pile() -> None:
+    s = at_play(3)
+    s.city_discard = s.city_deck
+    s.city_deck = ()
+    card = s.draw_card(0)
+    assert card >= 0 and s.city_discard == () and len(s.city_deck) == 36 - 12 - 1
+
+
+def test_ruling_r19_no_tile_of_a_colour_left() -> None:
+    from eixample.games.rose_of_fire.turn import legal_spaces
+
+    s = at_play(3)
+    s.tiles_left[Y] = 0
+    s.spaces = [None, None, None]
+    assert legal_spaces(s, Y) == () and legal_spaces(s, L)
+
+
+def test_ruling_r19_no_obelisk_left_no_block() -> None:
+    s = at_play(3)
+    for name in ("LA1", "LA2", "LB1"):
+        put_tile(s, name, Y)
+    s.obelisks_left = 0
+    s.blocks = []
+    give(s, 0, "c04")
+    s.apply("card c04")
+    s.apply("tile LB2 Y")
+    s.apply("house M")
+    assert s.blocks == [] and s.in_block[space(s, "LB2")] == -1
+
+
+def test_ruling_r29_no_strike_final_penalty_still_applies() -> None:
+    s = rose_of_fire.new_game(2, 4, no_strike=True, first_player=0)
+    s.phase = 5
+    s.barricade, s.supply = [0, 2], [20, 18]
+    strike_card(s, (0, -1))
+    assert s.vp == [0, -2]
+
+
+def test_ruling_r32_colonies_not_offered_in_the_final_procedure() -> None:
+    s = at_play(3)
+    s.phase = 5
+    s.hands = [(), (), ()]
+    s.conviction = [COLONIES, COLONIES, COLONIES]
+    s.stack = []
+    popularity_cards(s, (0, -1))
+    assert s.stack == []
+
+
+def test_event_bomb_and_agitation_reach_the_other_players() -> None:
+    s = at_play(3)
+    give(s, 0, "p30")  # the Liceu bomb: bomb +2, every other player 1 striker into Raval
+    bomb = s.bomb
+    s.apply("event p30")
+    assert s.bomb == bomb + 2 and s.raval == [0, 1, 1]
+
+
+def test_prestige_card_tie_goes_by_turn_order() -> None:
+    from eixample.games.rose_of_fire.end_of_phase import prestige_card
+
+    s = at_play(3)
+    s.first = 1
+    s.prestige = [4, 2, 4]
+    s.hands = [(), (), ()]
+    prestige_card(s, (0, -1))
+    assert s.hand_of_kind(2, 2) == 1  # P3 plays before P1 when P2 is first
