@@ -5,6 +5,7 @@ Points already scored, plus what the table promises:
   a share of it (they may yet join a block; at the end they score 1 VP);
 - influence cards and the secret conviction's bonus, discounted as the bomb nears Anarchy; tokens
   toward cards;
+- a secret conviction (a use to come, or its end bonus);
 - prestige: a value per point, and the Prestige card (4 VP) expected by the leader at each
   end-of-phase procedure still to come;
 - Popularity majorities held now (a card, or a VP at the end);
@@ -28,13 +29,27 @@ TOKEN_VP = 0.8
 CARD_VP = 1.5
 MAJORITY_VP = 1.0
 RAVAL_DRAW = 0.4  # share of Raval's strikers a rebellion draws, roughly
-STRIKE_RISK_VP = 2.0
+STRIKE_RISK_VP = 3.5  # -2 VP when played, and a hand slot lost to a card that builds nothing
+CONVICTION_VP = 1.0  # a secret conviction: one use to come, or its end bonus
 OPEN_HOUSE_SHARE = 0.5
 TILE, HOUSE = 1, 2  # frames of a card being played
 ABILITY, EVENT = 21, 23  # steps of a card being played
 EFFECT_VP = (2 * PRESTIGE_VP, PRESTIGE_VP, 1.0, TOKEN_VP, 0.5 * PRESTIGE_VP, -0.3, 0.3, 1.0)
 """Worth of one unit of each card effect (reward, prestige, vp, tokens, calm, bomb, agitate, guard)."""
 BLOCK_PRESTIGE = 1.5
+
+
+def house_value(s: RoseState, x: int, worth: int) -> float:
+    """A house on x: its table value in a completed block; otherwise a share of it that grows
+    with the tiles already down around it (the likelier the block), at least its end value."""
+    t = s.t
+    if s.in_block[x] >= 0:
+        return float(worth)
+    tile, in_block = s.tile, s.in_block
+    near = max(
+        (sum(1 for y in t.squares[q] if tile[y] >= 0 and in_block[y] < 0) for q in t.squares_of[x]), default=1
+    )
+    return max(float(t.outside_vp), (0.15 + 0.15 * near) * worth + 0.5)
 
 
 def evaluate(s: RoseState) -> list[float]:
@@ -44,25 +59,17 @@ def evaluate(s: RoseState) -> list[float]:
     n = s.n
     table = t.reversed_vp if s.anarchy else t.block_vp
     values = [float(v) for v in s.vp]
-    tile, in_block = s.tile, s.in_block
     for x, p in enumerate(s.owner):
-        if p < 0:
-            continue
-        worth = table[s.htype[x]]
-        if in_block[x] >= 0:
-            values[p] += worth
-            continue
-        # the more tiles down around it, the likelier the house ends in a block
-        near = max(
-            (sum(1 for y in t.squares[q] if tile[y] >= 0 and in_block[y] < 0) for q in t.squares_of[x]),
-            default=1,
-        )
-        values[p] += max(t.outside_vp, (0.15 + 0.15 * near) * worth + 0.5)
+        if p >= 0:
+            values[p] += house_value(s, x, table[s.htype[x]])
     danger = 0.0 if s.anarchy else max(0.0, 1.0 - (t.anarchy_space - s.bomb) / 8.0) * 0.5
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
             bonus = 2 if s.conviction[owner] == t.influence_symbol[k] else 0
             values[owner] += (t.influence_vp[k] + bonus) * (1.0 - danger)
+    for p in range(n):
+        if s.conviction[p] >= 0:
+            values[p] += CONVICTION_VP
     phases_left = 5 - s.phase + 1
     top = max(s.prestige)
     leaders = [p for p in range(n) if s.prestige[p] == top]
@@ -83,12 +90,14 @@ def evaluate(s: RoseState) -> list[float]:
         kind = frame[0]
         if kind == TILE:
             values[frame[1]] += CARD_VP
-        elif kind == HOUSE:
-            values[frame[1]] += CARD_VP
+        elif kind == HOUSE and s.placed >= 0:
             from eixample.games.rose_of_fire.turn import completable
 
-            if s.placed >= 0 and completable(s, s.placed):
-                values[frame[1]] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
+            p, x = frame[1], s.placed
+            best = max(table[h] for h in t.card_houses[frame[2]] if s.houses_left[4 * p + h] > 0)
+            values[p] += house_value(s, x, best)
+            if completable(s, x):
+                values[p] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
         elif kind in (ABILITY, EVENT):
             effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
             values[frame[1]] += sum(EFFECT_VP[e] * a for e, a in effects)
