@@ -48,24 +48,38 @@ def summarise(path: Path) -> str:
     out = [f"### {n} players ({games} games, {path.name})", ""]
     out.append("| measure | value |")
     out.append("|---|---|")
-    out.append(f"| winner's VP, mean (min-max) | {statistics.mean(winners):.1f} ({min(winners)}-{max(winners)}) |")
-    out.append(f"| every player's VP, mean (sd) | {statistics.mean(every):.1f} ({statistics.pstdev(every):.1f}) |")
+    out.append(
+        f"| winner's VP, mean (min-max) | {statistics.mean(winners):.1f} ({min(winners)}-{max(winners)}) |"
+    )
+    out.append(
+        f"| every player's VP, mean (sd) | {statistics.mean(every):.1f} ({statistics.pstdev(every):.1f}) |"
+    )
     out.append(f"| winning margin, mean | {statistics.mean(margins):.1f} |")
     out.append(f"| decisions per game, mean | {statistics.mean(decisions):.0f} |")
     out.append(f"| Anarchy | {anarchy} games ({100 * anarchy / games:.1f}%) |")
-    out.append(f"| events fired (Crown / Colonies / Personalities) | "
-               f"{' / '.join(f'{100 * f / games:.0f}%' for f in fired)} |")
+    out.append(
+        f"| events fired (Crown / Colonies / Personalities) | "
+        f"{' / '.join(f'{100 * f / games:.0f}%' for f in fired)} |"
+    )
     out.append(f"| bomb's last space, mean | {statistics.mean(s.bomb for s in states):.1f} |")
-    out.append(f"| seat win rates (P1..P{n}) | "
-               f"{', '.join(f'{100 * seat_wins[p] / games:.1f}%' for p in range(n))} |")
+    out.append(
+        f"| seat win rates (P1..P{n}) | {', '.join(f'{100 * seat_wins[p] / games:.1f}%' for p in range(n))} |"
+    )
     out.append("")
-    out.append("Cards played per game: " + ", ".join(
-        f"{key} {count / games:.2f}" for key, count in sorted(plays.items())) + ".")
+    out.append(
+        "Cards played per game: "
+        + ", ".join(f"{key} {count / games:.2f}" for key, count in sorted(plays.items()))
+        + "."
+    )
     total_houses = sum(houses.values()) or 1
-    out.append("House types built: " + ", ".join(
-        f"{h} {100 * houses[h] / total_houses:.0f}%" for h in "UMWL") + ".")
-    out.append("VP by source per player: " + ", ".join(
-        f"{key} {value / (games * n):.1f}" for key, value in sources.items()) + ".")
+    out.append(
+        "House types built: " + ", ".join(f"{h} {100 * houses[h] / total_houses:.0f}%" for h in "UMWL") + "."
+    )
+    out.append(
+        "VP by source per player: "
+        + ", ".join(f"{key} {value / (games * n):.1f}" for key, value in sources.items())
+        + "."
+    )
     out.append("")
     return "\n".join(out)
 
