@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from eixample.games.rose_of_fire.components import COLONIES, HOUSES, LOW, MIDDLE, POPULARITY, PRESTIGE, STRIKE
+from eixample.games.rose_of_fire.components import CITY, COLONIES, HOUSES, LOW, MIDDLE, POPULARITY, PRESTIGE
 from eixample.games.rose_of_fire.conflict import advance_bomb, check_anarchy
 from eixample.games.rose_of_fire.state import (
     BLOCK_SCORING,
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from eixample.core.decisions import Frame
     from eixample.games.rose_of_fire.state import RoseState
 
-GUARD = 7  # index of the "guard" effect
 
 
 def begin_end_of_phase(s: RoseState) -> None:
@@ -81,7 +80,7 @@ def rebellion(s: RoseState, f: Frame) -> None:
         + f", soldiers {soldiers_drawn}."
     )
     for p in range(n):
-        guard = next((c for c in s.table[p] if any(e == GUARD for e, _ in s.t.card_ability[c])), -1)
+        guard = next((c for c in s.table[p] if s.t.card_stays[c]), -1)
         if guard >= 0:
             table = s.table[p]
             i = table.index(guard)
@@ -210,7 +209,7 @@ def deal(s: RoseState, f: Frame) -> None:
     for step in range(s.n):
         p = (s.first + step) % s.n
         while len(s.hands[p]) < s.limit:
-            card = s.draw_card(0)
+            card = s.draw_card(CITY)
             if card < 0:
                 s._say("The City cards have run out.")
                 return
@@ -231,5 +230,3 @@ def next_phase(s: RoseState, f: Frame) -> None:
 
     start_phase(s, f)
 
-
-__all__ = ["STRIKE"]
