@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
 
-
 def begin_end_of_phase(s: RoseState) -> None:
     """Push the procedures that follow the phase, bottom of the stack first."""
     final = s.phase == 5
@@ -229,4 +228,3 @@ def next_phase(s: RoseState, f: Frame) -> None:
     from eixample.games.rose_of_fire.turn import start_phase
 
     start_phase(s, f)
-

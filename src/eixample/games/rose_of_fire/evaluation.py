@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from eixample.games.rose_of_fire.components import STRIKE
+from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE
 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
@@ -32,8 +33,6 @@ RAVAL_DRAW = 0.4  # share of Raval's strikers a rebellion draws, roughly
 STRIKE_RISK_VP = 3.5  # -2 VP when played, and a hand slot lost to a card that builds nothing
 CONVICTION_VP = 1.0  # a secret conviction: one use to come, or its end bonus
 OPEN_HOUSE_SHARE = 0.5
-TILE, HOUSE = 1, 2  # frames of a card being played
-ABILITY, EVENT = 21, 23  # steps of a card being played
 EFFECT_VP = (2 * PRESTIGE_VP, PRESTIGE_VP, 1.0, TOKEN_VP, 0.5 * PRESTIGE_VP, -0.3, 0.3, 1.0)
 """Worth of one unit of each card effect (reward, prestige, vp, tokens, calm, bomb, agitate, guard)."""
 BLOCK_PRESTIGE = 1.5

@@ -11,6 +11,7 @@ from eixample.core.rng import Rng
 from eixample.games.rose_of_fire.actions import texts_for
 from eixample.games.rose_of_fire.components import CITY, KINDS, POPULARITY, PRESTIGE, Tables, load_tables
 from eixample.games.rose_of_fire.state import (
+    DROP,
     FIELDS,
     KEEP,
     NSRC,
@@ -309,7 +310,7 @@ def conservation_problem(s: RoseState) -> str:
     if sorted(places) != list(range(len(t.card_names))):
         return "the action cards do not add up"
     for p in range(n):
-        if s.token_count(p) > 6 and not any(f[0] == 4 and f[1] == p for f in s.stack):
+        if s.token_count(p) > 6 and not any(f[0] == DROP and f[1] == p for f in s.stack):
             return f"seat {p} holds more than 6 influence tokens"
     return ""
 
