@@ -459,7 +459,7 @@ def test_block_scoring_normal_table_returns_houses_and_flips_tiles() -> None:
     block_scoring(s, (0, -1))
     assert s.vp[0] == 4 + 3 + 2 + 1 and s.vp[1] == 0
     assert s.houses_left[:4] == [5, 5, 5, 5] and s.owner[space(s, "LC1")] == 1
-    assert s.done[space(s, "LA1")] == 1 and s.obelisks_left == 10 and s.blocks == []
+    assert s.complete_side(space(s, "LA1")) and s.obelisks_left == 10 and s.blocks == []
 
 
 def test_block_scoring_reversed_under_anarchy() -> None:

@@ -26,7 +26,6 @@ def block_scoring(s: RoseState, f: Frame) -> None:
                 s.houses_left[4 * p + h] += 1
                 s.owner[y] = -1
                 s.htype[y] = -1
-            s.done[y] = 1
         s.obelisks_left += 1
     for p in range(s.n):
         if gained[p]:

@@ -94,7 +94,7 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> RoseState:
     # 7. city tiles; the empty Eixample
     s.tiles_left = [t.tiles_per_colour] * 3
     spaces = len(t.space_names)
-    s.tile, s.done, s.in_block = [-1] * spaces, [0] * spaces, [-1] * spaces
+    s.tile, s.in_block = [-1] * spaces, [-1] * spaces
     s.owner, s.htype = [-1] * spaces, [-1] * spaces
     s.blocks, s.placed, s.obelisks_left = [], -1, t.obelisks
     # 8. the three decks (face down: the order is drawn card by card); the Strike card aside
@@ -143,7 +143,6 @@ def _shapes(s: RoseState) -> dict[str, tuple[int | None, int, int]]:
         "imm_pool": (None, 0, 9),
         "round_track": (None, 0, 9),
         "tile": (spaces, -1, 2),
-        "done": (spaces, 0, 1),
         "in_block": (spaces, -1, len(t.squares) - 1),
         "owner": (spaces, -1, n - 1),
         "htype": (spaces, -1, 3),

@@ -73,7 +73,6 @@ FIELDS = (
     "imm_pool",
     "round_track",
     "tile",
-    "done",
     "in_block",
     "owner",
     "htype",
@@ -138,7 +137,6 @@ class RoseState(DecisionStack):
         "conviction",
         "conviction_shown",
         "districts_used",
-        "done",
         "fired",
         "first",
         "hands",
@@ -197,7 +195,6 @@ class RoseState(DecisionStack):
     imm_pool: list[int]
     round_track: list[int]
     tile: list[int]
-    done: list[int]
     in_block: list[int]
     owner: list[int]
     htype: list[int]
@@ -247,7 +244,6 @@ class RoseState(DecisionStack):
         o.imm_pool = self.imm_pool[:]
         o.round_track = self.round_track[:]
         o.tile = self.tile[:]
-        o.done = self.done[:]
         o.in_block = self.in_block[:]
         o.owner = self.owner[:]
         o.htype = self.htype[:]
@@ -350,6 +346,11 @@ class RoseState(DecisionStack):
     # ------------------------------------------------------------------ helpers for the chapters
     def seat_name(self, p: int) -> str:
         return f"P{p + 1}"
+
+    def complete_side(self, x: int) -> bool:
+        """The tile on x shows its complete side: its block was scored at a period's end."""
+        q = self.in_block[x]
+        return q >= 0 and q not in self.blocks
 
     def turn_position(self, p: int) -> int:
         """0 for the first player, 1 for the next clockwise, ..."""

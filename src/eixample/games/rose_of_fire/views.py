@@ -102,7 +102,7 @@ def make_view(s: RoseState, viewer: int | None) -> dict[str, Any]:
                 "district": t.district_ids[t.space_district[x]],
                 "start": COLOURS[t.start_colour[x]] if t.start_colour[x] >= 0 else None,
                 "tile": COLOURS[s.tile[x]] if s.tile[x] >= 0 else None,
-                "complete": bool(s.done[x]),
+                "complete": s.complete_side(x),
                 "block": t.space_names[t.squares[q][0]] if q >= 0 else None,
                 "house": {"owner": s.owner[x], "type": HOUSE_LETTERS[s.htype[x]]}
                 if s.owner[x] >= 0
