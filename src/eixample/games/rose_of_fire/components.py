@@ -28,6 +28,7 @@ COLOUR_LETTERS = ("Y", "L", "G")
 ANY_COLOUR = -1
 HOUSES = ("upper", "middle", "working", "low")
 HOUSE_LETTERS = ("U", "M", "W", "L")
+HOUSE_WORDS = ("upper-class", "middle-class", "working-class", "low-budget")
 UPPER, MIDDLE, WORKING, LOW = range(4)
 SYMBOLS = ("crown", "colonies", "personalities")
 SYMBOL_LETTERS = ("K", "C", "P")

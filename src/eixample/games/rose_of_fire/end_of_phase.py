@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from eixample.games.rose_of_fire.components import CITY, COLONIES, HOUSES, LOW, MIDDLE, POPULARITY, PRESTIGE
+from eixample.games.rose_of_fire.components import (
+    CITY,
+    COLONIES,
+    HOUSE_WORDS,
+    LOW,
+    MIDDLE,
+    POPULARITY,
+    PRESTIGE,
+)
 from eixample.games.rose_of_fire.conflict import advance_bomb, check_anarchy
 from eixample.games.rose_of_fire.state import (
     BLOCK_SCORING,
@@ -160,7 +168,7 @@ def popularity_cards(s: RoseState, f: Frame) -> None:
     for d, h, w in majorities(s):
         if w < 0:
             continue
-        what = f"most {HOUSES[h]}-class houses in {s.t.district_names[d]}"
+        what = f"most {HOUSE_WORDS[h]} houses in {s.t.district_names[d]}"
         if final:
             s.score(w, s.t.majority_vp, "popularity")
             s._say(f"{s.seat_name(w)}: {what}, +{s.t.majority_vp} VP.")

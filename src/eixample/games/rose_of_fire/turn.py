@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from eixample.games.rose_of_fire import actions as txt
-from eixample.games.rose_of_fire.components import ANY_COLOUR, COLOURS, CROWN, HOUSES, STRIKE, UPPER
+from eixample.games.rose_of_fire.components import ANY_COLOUR, COLOURS, CROWN, HOUSE_WORDS, STRIKE, UPPER
 from eixample.games.rose_of_fire.state import (
     ABILITY,
     AS_EVENT,
@@ -192,7 +192,7 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
     s.htype[x] = h
     s.houses_left[4 * p + h] -= 1
     s._say(
-        f"{s.seat_name(p)} builds a {HOUSES[h]}-class house on a {COLOURS[s.tile[x]]} tile at "
+        f"{s.seat_name(p)} builds a {HOUSE_WORDS[h]} house on a {COLOURS[s.tile[x]]} tile at "
         f"{s.t.space_names[x]}."
     )
     send_strikers(s, p, max(0, s.level - (h + 1)))
