@@ -131,3 +131,23 @@ def test_all_actions_is_fixed_and_distinct() -> None:
     first = rose_of_fire.GAME.all_actions(4)
     assert first == rose_of_fire.GAME.all_actions(4) and len(set(first)) == len(first)
     assert len(rose_of_fire.GAME.all_actions(2)) < len(first)
+
+
+@GAMES
+@given(players, seeds)
+def test_whether_a_decision_comes_depends_only_on_what_everyone_sees(n: int, seed: int) -> None:
+    """The pending decision (who, what kind) is the same in every world another seat can imagine,
+    and it always has a legal action there: a question that only came for some hidden tokens
+    (buying, keeping a token) would give them away."""
+    rng = Rng(seed)
+    state = rose_of_fire.new_game(n, seed)
+    for _ in range(rng.below(300)):
+        if state.is_terminal():
+            return
+        state.apply(rng.choice(state.legal_actions()))
+        for me in range(n):
+            if me == state.current_player() or state.is_terminal():
+                continue
+            other = state.resample(me, seed)
+            assert other.current_player() == state.current_player()
+            assert other.decision_kind() == state.decision_kind() and other.legal_actions()

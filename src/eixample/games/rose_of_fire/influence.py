@@ -50,22 +50,24 @@ def payments(cost: tuple[int, int, int], held: tuple[int, int, int], conviction:
 
 
 def legal_buy(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
+    """Asked whenever the player's token count (public) reaches the cheapest card left, so that
+    whether the question comes says nothing of the symbols (hidden); "done" is always legal."""
     p = f[1]
     held = (s.tokens[3 * p], s.tokens[3 * p + 1], s.tokens[3 * p + 2])
     conviction = s.conviction[p]
-    if sum(held) == 0 and conviction < 0:
-        return
     t = s.t
     wealth = sum(held) + (1 if conviction >= 0 else 0)
+    costs = [sum(t.influence_cost[k]) for k, owner in enumerate(s.influence_owner) if owner == AVAILABLE]
+    if not costs or wealth < min(costs):
+        return
     for k, owner in enumerate(s.influence_owner):
         if owner != AVAILABLE or sum(t.influence_cost[k]) > wealth:
             continue
         for pay in payments(t.influence_cost[k], held, conviction):
             texts.append(txt.buy_text(t.influence_ids[k], pay))
             payloads.append((k, pay))
-    if texts:
-        texts.append("done")
-        payloads.append(None)
+    texts.append("done")
+    payloads.append(None)
 
 
 def resolve_buy(s: RoseState, f: Frame, payload: tuple[int, Payment] | None) -> None:
@@ -88,7 +90,7 @@ def resolve_buy(s: RoseState, f: Frame, payload: tuple[int, Payment] | None) -> 
 
 
 def legal_keep(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
-    for symbol in (f[2], f[3]):
+    for symbol in sorted({f[2], f[3]}):
         texts.append(txt.KEEP[symbol])
         payloads.append(symbol)
 

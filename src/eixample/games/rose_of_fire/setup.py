@@ -355,14 +355,7 @@ def resample(state: RoseState, player: int, seed: int) -> RoseState:
     rng.shuffle(tokens)
     for i in keep_frames:  # the two tokens another player is choosing between
         f = s.stack[i]
-        a = tokens.pop()
-        j = next((j for j in range(len(tokens)) if tokens[j] != a), -1)
-        if j < 0:  # no second symbol left: what was drawn stays
-            tokens.append(a)
-            tokens.remove(f[2])
-            tokens.remove(f[3])
-            continue
-        s.stack[i] = (f[0], f[1], a, tokens.pop(j))
+        s.stack[i] = (f[0], f[1], tokens.pop(), tokens.pop())
     for q in others:
         if s.conviction[q] >= 0:
             s.conviction[q] = tokens.pop()

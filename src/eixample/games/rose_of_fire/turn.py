@@ -198,12 +198,10 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
     send_strikers(s, p, max(0, s.level - (h + 1)))
     if h == UPPER:  # the card's text (*): 2 influence tokens, keep 1; bomb +1
         a, b = s.draw_token(), s.draw_token()
-        if a >= 0 and b >= 0 and a != b:
+        if a >= 0 and b >= 0:  # asked even for two alike, so others learn nothing of them
             s.stack.append((KEEP, p, a, b))
         elif a >= 0:
             s.tokens[3 * p + a] += 1
-            if b >= 0:
-                s.red_bag[b] += 1
         advance_bomb(s, 1, in_turn=True)
 
 
