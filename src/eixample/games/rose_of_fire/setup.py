@@ -3,6 +3,7 @@ afresh what one player cannot see (`resample`)."""
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import eixample.games.rose_of_fire.rules  # noqa: F401  (fills the dispatch tables)
@@ -15,6 +16,7 @@ from eixample.games.rose_of_fire.state import (
     FIELDS,
     KEEP,
     NSRC,
+    SPACE_FIELDS,
     START_PHASE,
     TUPLE_FIELDS,
     TUPLE_LIST_FIELDS,
@@ -94,8 +96,8 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> RoseState:
     # 7. city tiles; the empty Eixample
     s.tiles_left = [t.tiles_per_colour] * 3
     spaces = len(t.space_names)
-    s.tile, s.in_block = [-1] * spaces, [-1] * spaces
-    s.owner, s.htype = [-1] * spaces, [-1] * spaces
+    s.tile, s.in_block = array("b", [-1]) * spaces, array("b", [-1]) * spaces
+    s.owner, s.htype = array("b", [-1]) * spaces, array("b", [-1]) * spaces
     s.blocks, s.placed, s.obelisks_left = [], -1, t.obelisks
     # 8. the three decks (face down: the order is drawn card by card); the Strike card aside
     kinds = t.card_kind
@@ -201,7 +203,10 @@ def from_json(data: Any) -> RoseState:
         if name in shapes:
             length, low, high = shapes[name]
             items = _ints(value, name, length, low, high)
-            setattr(s, name, tuple(items) if name in TUPLE_FIELDS else items)
+            if name in SPACE_FIELDS:
+                setattr(s, name, array("b", items))
+            else:
+                setattr(s, name, tuple(items) if name in TUPLE_FIELDS else items)
         elif name in TUPLE_LIST_FIELDS:
             if not isinstance(value, list) or (name != "stack" and len(value) != n) or len(value) > 1000:
                 raise MalformedRecordError(f"saved Rose of Fire state: '{name}' must be a list of lists")

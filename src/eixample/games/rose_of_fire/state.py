@@ -8,6 +8,7 @@ source, the general tie rule, draws from decks and bags) and the protocol method
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, ClassVar
 
 from eixample.core.decisions import DecisionStack
@@ -118,6 +119,8 @@ FIELDS = (
     "rng",
 )
 TUPLE_LIST_FIELDS = ("hands", "table", "stack")
+SPACE_FIELDS = ("tile", "in_block", "owner", "htype")
+"""Per space, as signed bytes: copied in one block by clone()."""
 TUPLE_FIELDS = ("city_deck", "pop_deck", "prestige_deck", "city_discard", "pop_discard", "prestige_discard")
 
 
@@ -194,10 +197,10 @@ class RoseState(DecisionStack):
     level: int
     imm_pool: list[int]
     round_track: list[int]
-    tile: list[int]
-    in_block: list[int]
-    owner: list[int]
-    htype: list[int]
+    tile: array[int]
+    in_block: array[int]
+    owner: array[int]
+    htype: array[int]
     blocks: list[int]
     placed: int
     tiles_left: list[int]
@@ -323,7 +326,7 @@ class RoseState(DecisionStack):
         state: dict[str, Any] = {}
         for name in FIELDS:
             value = getattr(self, name)
-            if isinstance(value, (list, tuple)):
+            if isinstance(value, (list, tuple, array)):
                 value = [list(v) if isinstance(v, (list, tuple)) else v for v in value]
             state[name] = value
         return {
