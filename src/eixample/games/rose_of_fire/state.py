@@ -446,6 +446,8 @@ class RoseState(DecisionStack):
     def _interrupt(self) -> bool:
         """A family card holding more than 6 tokens: its owner drops one first (rulebook: Influence)."""
         tokens = self.tokens
+        if sum(tokens) <= 6:  # nobody can be over the limit
+            return False
         for p in range(self.n):
             if tokens[3 * p] + tokens[3 * p + 1] + tokens[3 * p + 2] > 6:
                 top = self.stack[-1] if self.stack else None
