@@ -633,3 +633,13 @@ def test_prestige_card_tie_goes_by_turn_order() -> None:
     s.hands = [(), (), ()]
     prestige_card(s, (0, -1))
     assert s.hand_of_kind(2, 2) == 1  # P3 plays before P1 when P2 is first
+
+
+def test_event_reached_in_a_rebellion_resolves_at_once() -> None:
+    s = at_play(3)
+    s.bomb = s.t.event_space[COLONIES] - 1
+    s.raval = [0, 0, 0]
+    s.level = 8  # the bag holds only soldiers: every figure drawn is a soldier
+    rebellion(s, (0, -1))
+    assert s.fired[COLONIES] and s.pending_events == []
+    assert [s.influence_owner[k] for k in range(9) if s.t.influence_symbol[k] == COLONIES] == [-2, -2, -2]
