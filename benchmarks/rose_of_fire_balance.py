@@ -29,13 +29,17 @@ def summarise(path: Path) -> str:
     margins = [sorted(s.scores())[-1] - sorted(s.scores())[-2] for s in states]
     decisions = [len(s.actions()) for s in states]
     plays: Counter[str] = Counter()
+    titles: Counter[str] = Counter()
     houses: Counter[str] = Counter()
+    t = states[0].t
     for s in states:
         for action in s.actions():
             word, _, rest = action.partition(" ")
             if word in ("card", "event", "both", "discard"):
                 kind = rest[0] if rest != "strike" else "strike"
                 plays[f"{word} {kind}"] += 1
+                if rest.startswith("p"):
+                    titles[f"{t.card_title[t.card_index[rest]]} ({word})"] += 1
             elif word == "house":
                 houses[rest] += 1
     seat_wins = Counter(w for s in states for w in s.winners())
@@ -69,6 +73,11 @@ def summarise(path: Path) -> str:
     out.append(
         "Cards played per game: "
         + ", ".join(f"{key} {count / games:.2f}" for key, count in sorted(plays.items()))
+        + "."
+    )
+    out.append(
+        "Popularity cards per game, by title and how played: "
+        + ", ".join(f"{key} {count / games:.2f}" for key, count in sorted(titles.items()))
         + "."
     )
     total_houses = sum(houses.values()) or 1
