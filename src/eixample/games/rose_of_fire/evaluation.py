@@ -19,7 +19,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from eixample.games.rose_of_fire.components import STRIKE
+from eixample.games.rose_of_fire.end_of_phase import majorities
 from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE
+from eixample.games.rose_of_fire.turn import completable
 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
@@ -90,8 +92,6 @@ def evaluate(s: RoseState) -> list[float]:
         if kind == TILE:
             values[frame[1]] += CARD_VP
         elif kind == HOUSE and s.placed >= 0:
-            from eixample.games.rose_of_fire.turn import completable
-
             p, x = frame[1], s.placed
             best = max(table[h] for h in t.card_houses[frame[2]] if s.houses_left[4 * p + h] > 0)
             values[p] += house_value(s, x, best)
@@ -101,8 +101,6 @@ def evaluate(s: RoseState) -> list[float]:
             effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
             values[frame[1]] += sum(EFFECT_VP[e] * a for e, a in effects)
     if s.phase >= 1:
-        from eixample.games.rose_of_fire.end_of_phase import majorities
-
         for _, _, w in majorities(s):
             if w >= 0:
                 values[w] += MAJORITY_VP

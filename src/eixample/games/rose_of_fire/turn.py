@@ -12,7 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from eixample.games.rose_of_fire import actions as txt
+from eixample.games.rose_of_fire.cards import play_strike, stays_on_table
 from eixample.games.rose_of_fire.components import ANY_COLOUR, COLOURS, CROWN, HOUSE_WORDS, STRIKE, UPPER
+from eixample.games.rose_of_fire.conflict import advance_bomb, resolve_event
+from eixample.games.rose_of_fire.end_of_phase import begin_end_of_phase
 from eixample.games.rose_of_fire.state import (
     ABILITY,
     AS_EVENT,
@@ -123,8 +126,6 @@ def legal_play(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) ->
 
 
 def resolve_play(s: RoseState, f: Frame, payload: tuple[int, int]) -> None:
-    from eixample.games.rose_of_fire.cards import play_strike
-
     p = f[1]
     card, mode = payload
     hand = s.hands[p]
@@ -148,8 +149,6 @@ def resolve_play(s: RoseState, f: Frame, payload: tuple[int, int]) -> None:
         s.stack.append((EVENT, p, card))
     else:
         s._say(f"{s.seat_name(p)} plays {name}.")
-    from eixample.games.rose_of_fire.cards import stays_on_table
-
     if stays_on_table(s, card, mode):
         s.table[p] = s.table[p] + (card,)
     else:
@@ -184,8 +183,6 @@ def legal_house(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -
 
 
 def resolve_house(s: RoseState, f: Frame, h: int) -> None:
-    from eixample.games.rose_of_fire.conflict import advance_bomb
-
     p = f[1]
     x = s.placed
     s.owner[x] = p
@@ -287,9 +284,6 @@ def complete_block(s: RoseState, p: int, q: int) -> None:
 def end_turn(s: RoseState, f: Frame) -> None:
     """Events of the track triggered during the turn resolve now; then the next player clockwise
     with cards in hand, or the end-of-phase procedure."""
-    from eixample.games.rose_of_fire.conflict import resolve_event
-    from eixample.games.rose_of_fire.end_of_phase import begin_end_of_phase
-
     for symbol in s.pending_events:
         resolve_event(s, symbol)
     s.pending_events = []
