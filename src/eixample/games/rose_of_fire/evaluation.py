@@ -21,17 +21,17 @@ from typing import TYPE_CHECKING
 from eixample.games.rose_of_fire.components import STRIKE
 from eixample.games.rose_of_fire.end_of_phase import majorities
 from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE
-from eixample.games.rose_of_fire.turn import completable
+from eixample.games.rose_of_fire.turn import card_colours, completable, legal_spaces
 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
 PRESTIGE_VP = 0.6
 LEADER_VP = 2.5  # per end-of-phase procedure to come: the Prestige card goes to the leader
-TOKEN_VP = 0.8
+TOKEN_VP = 1.0
 CARD_VP = 1.5
-MAJORITY_VP = 1.0
-RAVAL_DRAW = 0.4  # share of Raval's strikers a rebellion draws, roughly
+MAJORITY_VP = 2.0  # a Popularity card to come (in the last phase: the printed 1 VP)
+RAVAL_DRAW = 0.6  # share of Raval's strikers that cost prestige, roughly (drawn now or later)
 STRIKE_RISK_VP = 3.5  # -2 VP when played, and a hand slot lost to a card that builds nothing
 CONVICTION_VP = 1.0  # a secret conviction: one use to come, or its end bonus
 OPEN_HOUSE_SHARE = 0.5
@@ -51,6 +51,32 @@ def house_value(s: RoseState, x: int, worth: int) -> float:
         (sum(1 for y in t.squares[q] if tile[y] >= 0 and in_block[y] < 0) for q in t.squares_of[x]), default=1
     )
     return max(float(t.outside_vp), (0.15 + 0.15 * near) * worth + 0.5)
+
+
+def best_placement(s: RoseState, p: int, card: int, table: tuple[int, ...]) -> float:
+    """The card about to place a tile: the best house it can build on the best legal space, a
+    space that completes a block counting the block's prestige and the house's full value."""
+    t = s.t
+    worths = [table[h] for h in t.card_houses[card] if s.houses_left[4 * p + h] > 0]
+    if not worths:
+        return 0.0
+    worth = max(worths)
+    tile, in_block = s.tile, s.in_block
+    best = 0.0
+    for colour in card_colours(s, card):
+        for x in legal_spaces(s, colour):
+            near = 1
+            for q in t.squares_of[x]:
+                square = t.squares[q]
+                if any(in_block[y] >= 0 for y in square):
+                    continue
+                near = max(near, 1 + sum(1 for y in square if y != x and tile[y] >= 0))
+            if near == 4:
+                value = worth + BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
+            else:
+                value = max(float(t.outside_vp), (0.15 + 0.15 * near) * worth + 0.5)
+            best = max(best, value)
+    return best
 
 
 def evaluate(s: RoseState) -> list[float]:
@@ -90,7 +116,7 @@ def evaluate(s: RoseState) -> list[float]:
     for frame in s.stack:
         kind = frame[0]
         if kind == TILE:
-            values[frame[1]] += CARD_VP
+            values[frame[1]] += best_placement(s, frame[1], frame[2], table)
         elif kind == HOUSE and s.placed >= 0:
             p, x = frame[1], s.placed
             best = max(table[h] for h in t.card_houses[frame[2]] if s.houses_left[4 * p + h] > 0)
@@ -100,8 +126,8 @@ def evaluate(s: RoseState) -> list[float]:
         elif kind in (ABILITY, EVENT):
             effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
             values[frame[1]] += sum(EFFECT_VP[e] * a for e, a in effects)
-    if s.phase >= 1:
-        for _, _, w in majorities(s):
-            if w >= 0:
-                values[w] += MAJORITY_VP
+    majority = MAJORITY_VP if s.phase < 5 else float(t.majority_vp)
+    for _, _, w in majorities(s):
+        if w >= 0:
+            values[w] += majority
     return values
