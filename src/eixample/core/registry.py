@@ -28,4 +28,5 @@ def game_names() -> list[str]:
 
 def _load_builtin_games() -> None:
     import eixample.games.barcelona
+    import eixample.games.rose_of_fire
     import eixample.games.tictactoe  # noqa: F401

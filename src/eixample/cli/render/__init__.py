@@ -98,11 +98,12 @@ def _find(game: str) -> Renderer:
 
 
 def _load(game: str) -> None:
-    if game not in _RENDERERS and game.isidentifier():
+    module = game.replace("-", "_")  # "rose-of-fire" is drawn by rose_of_fire.py
+    if game not in _RENDERERS and module.isidentifier():
         try:
-            importlib.import_module(f"{__name__}.{game}")
+            importlib.import_module(f"{__name__}.{module}")
         except ModuleNotFoundError as error:
-            if error.name != f"{__name__}.{game}":
+            if error.name != f"{__name__}.{module}":
                 raise
 
 

@@ -1,0 +1,59 @@
+"""Barcelona: The Rose of Fire (Devir 2016, design Marco Maggi and Francesco Nepitello): the rules
+engine, for 2 to 4 players.
+
+from eixample.games import rose_of_fire
+state = rose_of_fire.new_game(players=3, seed=7)
+while not state.is_terminal():
+    state.apply(state.legal_actions()[0])
+print(state.scores(), state.winners())
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eixample.core.protocol import JsonDict
+from eixample.core.records import replay as replay_record
+from eixample.core.registry import register
+from eixample.games.rose_of_fire.actions import all_actions as _all_actions
+from eixample.games.rose_of_fire.components import load_tables
+from eixample.games.rose_of_fire.setup import OPTIONS, check_options, from_json, new_game
+from eixample.games.rose_of_fire.state import RoseState
+
+
+class RoseOfFire:
+    name = "rose-of-fire"
+    title = "Barcelona: The Rose of Fire"
+    min_players = 2
+    max_players = 4
+
+    def new_game(self, players: int = 4, seed: int = 0, **options: Any) -> RoseState:
+        return new_game(players, seed, **options)
+
+    def replay(self, record: JsonDict) -> RoseState:
+        state = replay_record(self, record)
+        assert isinstance(state, RoseState)
+        return state
+
+    def from_json(self, data: JsonDict) -> RoseState:
+        return from_json(data)
+
+    def option_names(self) -> list[str]:
+        return list(OPTIONS)
+
+    def all_actions(self, players: int, **options: Any) -> list[str]:
+        """Every action text that can ever be legal with these options, in a fixed order."""
+        options = check_options(players, options)
+        return _all_actions(load_tables(options.get("data_dir")), players)
+
+
+GAME = RoseOfFire()
+register(GAME)
+
+
+def replay(record: JsonDict) -> RoseState:
+    """Rebuild the identical state from a game record (options + seed + actions)."""
+    return GAME.replay(record)
+
+
+__all__ = ["GAME", "RoseState", "from_json", "load_tables", "new_game", "replay"]

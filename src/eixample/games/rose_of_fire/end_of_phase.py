@@ -1,0 +1,238 @@
+"""The end-of-phase procedure (rulebook: End-of-phase procedure), six steps in order:
+1. Rebellion!  2. the Strike card  3. the Prestige card  4. Popularity cards  5. City cards
+6. the first-player marker. After phase 5 the final form applies (rulebook: End of the game):
+the Strike card costs VP, the Prestige card gives VP, each Popularity majority gives 1 VP, and no
+cards are dealt.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from eixample.games.rose_of_fire.components import (
+    CITY,
+    COLONIES,
+    HOUSE_WORDS,
+    LOW,
+    MIDDLE,
+    POPULARITY,
+    PRESTIGE,
+)
+from eixample.games.rose_of_fire.conflict import advance_bomb, check_anarchy
+from eixample.games.rose_of_fire.state import (
+    BLOCK_SCORING,
+    DEAL,
+    EXTRA,
+    FINAL_SCORING,
+    FIRST_PLAYER,
+    NEXT_PHASE,
+    POPULARITY_CARDS,
+    PRESTIGE_CARD,
+    REBELLION,
+    STRIKE_CARD,
+    SUPPRESSION,
+)
+
+if TYPE_CHECKING:
+    from eixample.core.decisions import Frame
+    from eixample.games.rose_of_fire.state import RoseState
+
+
+def begin_end_of_phase(s: RoseState) -> None:
+    """Push the procedures that follow the phase, bottom of the stack first."""
+    final = s.phase == 5
+    if final:
+        s.stack.extend(((FINAL_SCORING, -1), (BLOCK_SCORING, -1)))
+    else:
+        s.stack.append((NEXT_PHASE, -1))
+        if s.phase % 2 == 0:  # phases 2 and 4 end periods I and II
+            s.stack.extend(((SUPPRESSION, -1), (BLOCK_SCORING, -1)))
+        s.stack.extend(((FIRST_PLAYER, -1), (DEAL, -1)))
+    s.stack.extend(((POPULARITY_CARDS, -1), (PRESTIGE_CARD, -1), (STRIKE_CARD, -1), (REBELLION, -1)))
+    s._say(f"End of phase {s.phase}.")
+
+
+def rebellion(s: RoseState, f: Frame) -> None:
+    """Raval's strikers into the black bag with max(players, barricade strikers) soldiers (at most
+    8, as many as Montjuic still holds); draw the immigration level's worth onto the barricades;
+    each player loses 1 prestige per own striker there; the bomb moves 1 per soldier drawn."""
+    n = s.n
+    for p in range(n):
+        s.bag[p] += s.raval[p]
+        s.raval[p] = 0
+    soldiers = min(s.t.soldiers_cap, max(n, sum(s.barricade)), s.montjuic)
+    s.montjuic -= soldiers
+    s.bag_soldiers += soldiers
+    drawn = [0] * n
+    soldiers_drawn = 0
+    for _ in range(s.level):
+        total = sum(s.bag) + s.bag_soldiers
+        if total == 0:
+            break  # ruling R4: a bag with fewer figures is emptied
+        r = s._below(total)
+        for p in range(n):
+            if r < s.bag[p]:
+                s.bag[p] -= 1
+                s.barricade[p] += 1
+                drawn[p] += 1
+                break
+            r -= s.bag[p]
+        else:
+            s.bag_soldiers -= 1
+            s.barricade_soldiers += 1
+            soldiers_drawn += 1
+    s._say(
+        f"Rebellion! {soldiers} soldier(s) into the black bag; drawn: "
+        + ", ".join(f"{s.seat_name(p)} {drawn[p]}" for p in range(n))
+        + f", soldiers {soldiers_drawn}."
+    )
+    for p in range(n):
+        guard = next((c for c in s.table[p] if s.t.card_stays[c]), -1)
+        if guard >= 0:
+            table = s.table[p]
+            i = table.index(guard)
+            s.table[p] = table[:i] + table[i + 1 :]
+            s.discard(guard)
+            s._say(f"{s.seat_name(p)}'s Civil Guard: no prestige lost in this rebellion.")
+        elif s.barricade[p]:
+            s.lose_prestige(p, s.barricade[p])
+            s._say(f"{s.seat_name(p)} loses {s.barricade[p]} prestige.")
+    advance_bomb(s, soldiers_drawn, in_turn=False)
+    check_anarchy(s, soldiers_drawn)
+
+
+def most(s: RoseState, values: list[int]) -> int:
+    """The seat with the most (at least 1), the general tie rule deciding; -1 if nobody has any."""
+    best = max(range(s.n), key=lambda p: (values[p], *s.tie_key(p)))
+    return best if values[best] > 0 else -1
+
+
+def strike_card(s: RoseState, f: Frame) -> None:
+    """The most strikers on the barricades takes the Strike card (rulings R5, R6); then the
+    barricades are cleared: strikers to their supplies, soldiers to Montjuic."""
+    w = most(s, s.barricade)
+    s.strike_to = w
+    if w >= 0:
+        if s.phase == 5:
+            loss = s.t.strike_vp_negative if s.prestige[w] < 0 else s.t.strike_vp
+            s.score(w, -loss, "strike")
+            s._say(f"{s.seat_name(w)} receives the Strike card: -{loss} VP.")
+        elif s.options.get("no_strike"):
+            s.strike_shown = w
+            s._say(
+                f"{s.seat_name(w)} receives the Strike card and keeps it in front of them (No Strike rule)."
+            )
+        else:
+            s.hands[w] = s.hands[w] + (s.t.card_index["strike"],)
+            s._say(f"{s.seat_name(w)} receives the Strike card.")
+    else:
+        s._say("Nobody has a striker on the barricades: nobody receives the Strike card.")
+    for p in range(s.n):
+        s.supply[p] += s.barricade[p]
+        s.barricade[p] = 0
+    s.montjuic += s.barricade_soldiers
+    s.barricade_soldiers = 0
+
+
+def prestige_card(s: RoseState, f: Frame) -> None:
+    """The highest prestige takes a Prestige card (the general tie rule breaks ties)."""
+    w = max(range(s.n), key=s.tie_key)
+    if s.phase == 5:
+        s.score(w, s.t.prestige_card_vp, "prestige_card")
+        s._say(f"{s.seat_name(w)} receives the Prestige card: +{s.t.prestige_card_vp} VP.")
+        return
+    card = s.draw_card(PRESTIGE)
+    if card >= 0:
+        s.hands[w] = s.hands[w] + (card,)
+        s._say(f"{s.seat_name(w)} receives a Prestige card.")
+
+
+def majorities(s: RoseState) -> list[tuple[int, int, int]]:
+    """(district, house type, winner) of each comparison, in the order Left, Right, Sant Marti
+    and middle, working, low-budget within each (ruling R7)."""
+    counts = [0] * (s.n * 3 * 4)
+    district = s.t.space_district
+    for x, p in enumerate(s.owner):
+        if p >= 0:
+            counts[(p * 3 + district[x]) * 4 + s.htype[x]] += 1
+    out = []
+    for d in s.districts_used:
+        for h in range(MIDDLE, LOW + 1):
+            w = most(s, [counts[(p * 3 + d) * 4 + h] for p in range(s.n)])
+            out.append((d, h, w))
+    return out
+
+
+def popularity_cards(s: RoseState, f: Frame) -> None:
+    final = s.phase == 5
+    for d, h, w in majorities(s):
+        if w < 0:
+            continue
+        what = f"most {HOUSE_WORDS[h]} houses in {s.t.district_names[d]}"
+        if final:
+            s.score(w, s.t.majority_vp, "popularity")
+            s._say(f"{s.seat_name(w)}: {what}, +{s.t.majority_vp} VP.")
+        elif len(s.hands[w]) >= s.limit:
+            s._say(f"{s.seat_name(w)}: {what}, but the hand is full: the card goes to nobody.")
+        else:
+            card = s.draw_card(POPULARITY)
+            if card >= 0:
+                s.hands[w] = s.hands[w] + (card,)
+                s._say(f"{s.seat_name(w)}: {what}, a Popularity card.")
+    if final:
+        return
+    # the Colonies conviction: every holder of a secret conviction is asked (revealing nothing)
+    for step in reversed(range(s.n)):
+        p = (s.first + step) % s.n
+        if s.conviction[p] >= 0 and len(s.hands[p]) < s.limit:
+            s.stack.append((EXTRA, p))
+
+
+def legal_extra(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
+    texts.append("extra none")
+    payloads.append(False)
+    cards_left = s.pop_deck or s.pop_discard
+    if s.conviction[f[1]] == COLONIES and len(s.hands[f[1]]) < s.limit and cards_left:
+        texts.append("extra colonies")
+        payloads.append(True)
+
+
+def resolve_extra(s: RoseState, f: Frame, colonies: bool) -> None:
+    if not colonies:
+        return
+    p = f[1]
+    s.spend_conviction(p, "for an extra Popularity card")
+    card = s.draw_card(POPULARITY)
+    if card >= 0:
+        s.hands[p] = s.hands[p] + (card,)
+
+
+def describe_extra(s: RoseState, f: Frame) -> str:
+    return f"{s.seat_name(f[1])}: take an extra Popularity card with a Colonies conviction, or not."
+
+
+def deal(s: RoseState, f: Frame) -> None:
+    """Hands are filled up to the limit with City cards."""
+    for step in range(s.n):
+        p = (s.first + step) % s.n
+        while len(s.hands[p]) < s.limit:
+            card = s.draw_card(CITY)
+            if card < 0:
+                s._say("The City cards have run out.")
+                return
+            s.hands[p] = s.hands[p] + (card,)
+
+
+def first_player(s: RoseState, f: Frame) -> None:
+    """The Strike card's receiver takes the first-player marker (nobody: it stays, ruling R6)."""
+    if s.strike_to >= 0:
+        s.first = s.strike_to
+        s._say(f"{s.seat_name(s.first)} becomes the first player.")
+    s.strike_to = -1
+    s.strike_shown = -1
+
+
+def next_phase(s: RoseState, f: Frame) -> None:
+    from eixample.games.rose_of_fire.turn import start_phase
+
+    start_phase(s, f)

@@ -1,0 +1,107 @@
+"""A sound estimate of each player's final VP, for bots that know nothing of the game.
+
+Points already scored, plus what the table promises:
+- houses in completed blocks at their block-table value (reversed under Anarchy); other houses at
+  a share of it (they may yet join a block; at the end they score 1 VP);
+- influence cards and the secret conviction's bonus, discounted as the bomb nears Anarchy; tokens
+  toward cards;
+- a secret conviction (a use to come, or its end bonus);
+- prestige: a value per point, and the Prestige card (4 VP) expected by the leader at each
+  end-of-phase procedure still to come;
+- Popularity majorities held now (a card, or a VP at the end);
+- cards in hand and the card being played (a house to come), the Strike card's loss;
+- strikers: each on the barricades costs a prestige point at the rebellion, each in Raval may be
+  drawn there; the most on the barricades will take the Strike card.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from eixample.games.rose_of_fire.components import STRIKE
+from eixample.games.rose_of_fire.end_of_phase import majorities
+from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE
+from eixample.games.rose_of_fire.turn import completable
+
+if TYPE_CHECKING:
+    from eixample.games.rose_of_fire.state import RoseState
+
+PRESTIGE_VP = 0.6
+LEADER_VP = 2.5  # per end-of-phase procedure to come: the Prestige card goes to the leader
+TOKEN_VP = 0.8
+CARD_VP = 1.5
+MAJORITY_VP = 1.0
+RAVAL_DRAW = 0.4  # share of Raval's strikers a rebellion draws, roughly
+STRIKE_RISK_VP = 3.5  # -2 VP when played, and a hand slot lost to a card that builds nothing
+CONVICTION_VP = 1.0  # a secret conviction: one use to come, or its end bonus
+OPEN_HOUSE_SHARE = 0.5
+EFFECT_VP = (2 * PRESTIGE_VP, PRESTIGE_VP, 1.0, TOKEN_VP, 0.5 * PRESTIGE_VP, -0.3, 0.3, 1.0)
+"""Worth of one unit of each card effect (reward, prestige, vp, tokens, calm, bomb, agitate, guard)."""
+BLOCK_PRESTIGE = 1.5
+
+
+def house_value(s: RoseState, x: int, worth: int) -> float:
+    """A house on x: its table value in a completed block; otherwise a share of it that grows
+    with the tiles already down around it (the likelier the block), at least its end value."""
+    t = s.t
+    if s.in_block[x] >= 0:
+        return float(worth)
+    tile, in_block = s.tile, s.in_block
+    near = max(
+        (sum(1 for y in t.squares[q] if tile[y] >= 0 and in_block[y] < 0) for q in t.squares_of[x]), default=1
+    )
+    return max(float(t.outside_vp), (0.15 + 0.15 * near) * worth + 0.5)
+
+
+def evaluate(s: RoseState) -> list[float]:
+    t = s.t
+    if s.ended:
+        return [float(v) for v in s.vp]
+    n = s.n
+    table = t.reversed_vp if s.anarchy else t.block_vp
+    values = [float(v) for v in s.vp]
+    for x, p in enumerate(s.owner):
+        if p >= 0:
+            values[p] += house_value(s, x, table[s.htype[x]])
+    danger = 0.0 if s.anarchy else max(0.0, 1.0 - (t.anarchy_space - s.bomb) / 8.0) * 0.5
+    for k, owner in enumerate(s.influence_owner):
+        if owner >= 0:
+            bonus = 2 if s.conviction[owner] == t.influence_symbol[k] else 0
+            values[owner] += (t.influence_vp[k] + bonus) * (1.0 - danger)
+    for p in range(n):
+        if s.conviction[p] >= 0:
+            values[p] += CONVICTION_VP
+    phases_left = 5 - s.phase + 1
+    top = max(s.prestige)
+    leaders = [p for p in range(n) if s.prestige[p] == top]
+    for p in leaders:
+        values[p] += LEADER_VP * phases_left / len(leaders)
+    worst = max(s.barricade)
+    for p in range(n):
+        values[p] += TOKEN_VP * s.token_count(p) + PRESTIGE_VP * s.prestige[p]
+        values[p] -= PRESTIGE_VP * (s.barricade[p] + RAVAL_DRAW * s.raval[p])
+        if worst > 0 and s.barricade[p] == worst:
+            values[p] -= STRIKE_RISK_VP
+        for c in s.hands[p]:
+            if t.card_kind[c] == STRIKE:
+                values[p] -= t.strike_vp_negative if s.prestige[p] < 0 else t.strike_vp
+            else:
+                values[p] += CARD_VP
+    for frame in s.stack:
+        kind = frame[0]
+        if kind == TILE:
+            values[frame[1]] += CARD_VP
+        elif kind == HOUSE and s.placed >= 0:
+            p, x = frame[1], s.placed
+            best = max(table[h] for h in t.card_houses[frame[2]] if s.houses_left[4 * p + h] > 0)
+            values[p] += house_value(s, x, best)
+            if completable(s, x):
+                values[p] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
+        elif kind in (ABILITY, EVENT):
+            effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
+            values[frame[1]] += sum(EFFECT_VP[e] * a for e, a in effects)
+    if s.phase >= 1:
+        for _, _, w in majorities(s):
+            if w >= 0:
+                values[w] += MAJORITY_VP
+    return values

@@ -1,0 +1,130 @@
+"""Influence (rulebook: Influence): tokens on the family card (at most 6), the family conviction
+token, and buying influence cards as a free action of one's own turn.
+
+A payment covers each token a card asks for with one token of that symbol, or with two tokens of
+one other symbol. The secret conviction token may take part in a payment (it is then revealed and
+spent). Buying is offered at the end of each of the buyer's turns, before the events triggered in
+the turn resolve (ruling R30), as often as the player can pay.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import product
+from typing import TYPE_CHECKING, Any
+
+from eixample.games.rose_of_fire import actions as txt
+from eixample.games.rose_of_fire.components import SYMBOLS
+from eixample.games.rose_of_fire.state import AVAILABLE, BUY
+
+if TYPE_CHECKING:
+    from eixample.core.decisions import Frame
+    from eixample.games.rose_of_fire.state import RoseState
+
+TOKEN_LIMIT = 6
+Payment = tuple[int, int, int, int]
+"""Tokens paid from the family card by symbol, and the conviction token's symbol (or -1)."""
+
+
+@cache
+def payments(cost: tuple[int, int, int], held: tuple[int, int, int], conviction: int) -> tuple[Payment, ...]:
+    """Every distinct way to pay `cost` from `held` tokens (and the conviction token if >= 0)."""
+    units = [s for s in range(3) for _ in range(cost[s])]
+    found: set[Payment] = set()
+    for use_conviction in (False, True) if conviction >= 0 else (False,):
+        have = list(held)
+        if use_conviction:
+            have[conviction] += 1
+        for payers in product(range(3), repeat=len(units)):
+            used = [0, 0, 0]
+            for need, payer in zip(units, payers, strict=True):
+                used[payer] += 1 if payer == need else 2
+            if any(used[k] > have[k] for k in range(3)):
+                continue
+            if use_conviction:
+                if used[conviction] == 0:
+                    continue
+                used[conviction] -= 1
+            found.add((used[0], used[1], used[2], conviction if use_conviction else -1))
+    return tuple(sorted(found))
+
+
+def legal_buy(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
+    """Asked whenever the player's token count (public) reaches the cheapest card left, so that
+    whether the question comes says nothing of the symbols (hidden); "done" is always legal."""
+    p = f[1]
+    held = (s.tokens[3 * p], s.tokens[3 * p + 1], s.tokens[3 * p + 2])
+    conviction = s.conviction[p]
+    t = s.t
+    wealth = sum(held) + (1 if conviction >= 0 else 0)
+    costs = [sum(t.influence_cost[k]) for k, owner in enumerate(s.influence_owner) if owner == AVAILABLE]
+    if not costs or wealth < min(costs):
+        return
+    for k, owner in enumerate(s.influence_owner):
+        if owner != AVAILABLE or sum(t.influence_cost[k]) > wealth:
+            continue
+        for pay in payments(t.influence_cost[k], held, conviction):
+            texts.append(txt.buy_text(t.influence_ids[k], pay))
+            payloads.append((k, pay))
+    texts.append("done")
+    payloads.append(None)
+
+
+def resolve_buy(s: RoseState, f: Frame, payload: tuple[int, Payment] | None) -> None:
+    if payload is None:
+        return
+    p = f[1]
+    k, pay = payload
+    for symbol in range(3):
+        s.tokens[3 * p + symbol] -= pay[symbol]
+        s.red_bag[symbol] += pay[symbol]
+    if pay[3] >= 0:
+        s.spend_conviction(p, f"to help buy {s.t.influence_ids[k]}")
+    s.influence_owner[k] = p
+    paid = ", ".join(f"{pay[j]} {SYMBOLS[j]}" for j in range(3) if pay[j]) or "no other token"
+    s._say(
+        f"{s.seat_name(p)} buys influence card {s.t.influence_ids[k]} ({s.t.influence_names[k]}, "
+        f"{s.t.influence_vp[k]} VP), paying {paid}."
+    )
+    s.stack.append((BUY, p))  # another purchase may follow
+
+
+def legal_keep(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
+    for symbol in sorted({f[2], f[3]}):
+        texts.append(txt.KEEP[symbol])
+        payloads.append(symbol)
+
+
+def resolve_keep(s: RoseState, f: Frame, symbol: int) -> None:
+    p, a, b = f[1], f[2], f[3]
+    other = b if symbol == a else a
+    s.tokens[3 * p + symbol] += 1
+    s.red_bag[other] += 1
+    s._say(f"{s.seat_name(p)} keeps one influence token and returns the other to the bag.")
+
+
+def legal_drop(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
+    p = f[1]
+    for symbol in range(3):
+        if s.tokens[3 * p + symbol] > 0:
+            texts.append(txt.DROP[symbol])
+            payloads.append(symbol)
+
+
+def resolve_drop(s: RoseState, f: Frame, symbol: int) -> None:
+    p = f[1]
+    s.tokens[3 * p + symbol] -= 1
+    s.red_bag[symbol] += 1
+    s._say(f"{s.seat_name(p)} has more than {TOKEN_LIMIT} influence tokens and returns one to the bag.")
+
+
+def describe_buy(s: RoseState, f: Frame) -> str:
+    return f"{s.seat_name(f[1])}: buy an influence card, or done."
+
+
+def describe_keep(s: RoseState, f: Frame) -> str:
+    return f"{s.seat_name(f[1])}: keep one of the two influence tokens drawn."
+
+
+def describe_drop(s: RoseState, f: Frame) -> str:
+    return f"{s.seat_name(f[1])}: more than {TOKEN_LIMIT} influence tokens; return one to the bag."

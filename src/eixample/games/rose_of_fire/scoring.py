@@ -1,0 +1,42 @@
+"""Final scoring (rulebook: End of the game; Influence): after the last blocks are scored,
+1 VP per house outside completed blocks, the VP of influence cards, VP for unused influence
+tokens, and +2 VP per influence card of its symbol for a conviction kept secret to the end
+(nothing under Anarchy). The winner has the most VP; ties use the general tie rule."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from eixample.games.rose_of_fire.components import SYMBOLS
+
+if TYPE_CHECKING:
+    from eixample.core.decisions import Frame
+    from eixample.games.rose_of_fire.state import RoseState
+
+CONVICTION_VP = 2
+
+
+def final_scoring(s: RoseState, f: Frame) -> None:
+    t = s.t
+    for p in s.owner:
+        if p >= 0:
+            s.score(p, t.outside_vp, "outside")
+    for k, owner in enumerate(s.influence_owner):
+        if owner >= 0:
+            s.score(owner, t.influence_vp[k], "influence")
+    for p in range(s.n):
+        s.score(p, t.unused_token_vp[min(6, s.token_count(p))], "tokens")
+        symbol = s.conviction[p]
+        if symbol >= 0:
+            s.conviction_shown[p] = symbol
+            same = sum(
+                1
+                for k, owner in enumerate(s.influence_owner)
+                if owner == p and t.influence_symbol[k] == symbol
+            )
+            bonus = 0 if s.anarchy else CONVICTION_VP * same
+            s.score(p, bonus, "conviction")
+            s._say(f"{s.seat_name(p)} reveals the family conviction ({SYMBOLS[symbol]}): +{bonus} VP.")
+    s.ended = True
+    s.stack = []
+    s._say("Final scores: " + ", ".join(f"{s.seat_name(p)} {s.vp[p]}" for p in range(s.n)) + ".")
