@@ -138,8 +138,13 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
         if page.locator("body[data-status='finished']").count():
             break
         number = page.locator("body").get_attribute("data-move-number")
-        actions = [a for a in page.locator("#actions button.action").evaluate_all(
-            "buttons => buttons.map((b) => b.dataset.action)") if a]
+        actions = [
+            a
+            for a in page.locator("#actions button.action").evaluate_all(
+                "buttons => buttons.map((b) => b.dataset.action)"
+            )
+            if a
+        ]
         assert actions, "my turn without actions"
         check_targets(page, actions)
         # the seat sees its own hand and its conviction face up (until spent or revealed)
@@ -167,7 +172,9 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
     assert engine.is_terminal()
     shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
     assert shown == engine.scores()
-    sources = page.locator("#final-scores tr[data-source]").evaluate_all("rows => rows.map((r) => r.dataset.source)")
+    sources = page.locator("#final-scores tr[data-source]").evaluate_all(
+        "rows => rows.map((r) => r.dataset.source)"
+    )
     assert set(sources) == set(engine.score_breakdown()[0])
     assert page.locator("#final-scores tr[data-source='blocks'] th").inner_text() == "Blocks"
     assert played["board"] > played["button"] > 0

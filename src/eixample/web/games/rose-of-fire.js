@@ -54,6 +54,7 @@ const FAMILY_H = 196;
 // gives positions, not the board's printing.
 const AUCA_MIN = -5;
 const AUCA_MAX = 15;
+const TRACK_X = 128; // left end of the three tracks, after their names
 const VP_SPACES = 40; // past 40 the marker starts again (the Czech rulebook, "stupnice vítězných bodů")
 
 const TILE_FILL = { yellow: "#f2d45c", lilac: "#c5aee6", green: "#8fcb88" };
@@ -501,8 +502,8 @@ function trackLabel(g, y, label) {
 function drawConflict(ctx, g, y) {
   const { conflict } = ctx.view;
   trackLabel(g, y, t("rof.conflict.title"));
-  const x0 = 110;
-  const step = 31;
+  const x0 = TRACK_X;
+  const step = 30;
   const events = Object.entries(conflict.events || {});
   for (let k = 0; k <= conflict.anarchy_space; k += 1) {
     const x = x0 + k * step;
@@ -540,8 +541,8 @@ function stackedTokens(g, seats, x, y, w) {
 function drawAuca(ctx, g, y) {
   const players = ctx.view.player_list || [];
   trackLabel(g, y, t("rof.auca.title"));
-  const x0 = 110;
-  const step = 41;
+  const x0 = TRACK_X;
+  const step = 40;
   for (let v = AUCA_MIN; v <= AUCA_MAX; v += 1) {
     const x = x0 + (v - AUCA_MIN) * step;
     svg("rect", { x, y, width: step - 3, height: 38, rx: 3, class: v < 0 ? "auca-cell negative" : "auca-cell" }, g);
@@ -556,13 +557,14 @@ function drawAuca(ctx, g, y) {
 function drawVP(ctx, g, y) {
   const players = ctx.view.player_list || [];
   trackLabel(g, y, t("rof.vp.title"));
-  const x0 = 110;
-  const step = 21.7;
+  const x0 = TRACK_X;
+  const step = 21;
   for (let v = 0; v < VP_SPACES; v += 1) {
     const x = x0 + v * step;
     svg("rect", { x, y, width: step - 2, height: 38, rx: 2, class: v % 10 === 0 ? "vp-cell tens" : "vp-cell" }, g);
     if (v % 5 === 0) text(g, x + 1.5, y + 9, v, { class: "cell-number" });
-    const here = players.map((p, i) => [p, i]).filter(([p]) => ((p.vp % VP_SPACES) + VP_SPACES) % VP_SPACES === v).map(([, i]) => i);
+    // a negative score waits on 0 (its tooltip tells it); past the end the marker goes round
+    const here = players.map((p, i) => [p, i]).filter(([p]) => Math.max(0, p.vp) % VP_SPACES === v).map(([, i]) => i);
     here.forEach((seat, k) => {
       const marker = seatToken(g, seat, x + (step - 2) / 2, y + 18 + k * 5, 7);
       tip(marker, t("rof.tip.vp", { name: ctx.names[seat], vp: players[seat].vp }));
@@ -691,7 +693,8 @@ function drawInfluenceCards(ctx, g) {
       status = t("rof.influence.owned", { name: ctx.names[card.status] });
     } else if (card.status !== "available") {
       status = t(`rof.influence.${card.status}`);
-      text(node, x + 6, y + 88, status, { class: "status-text" });
+      svg("rect", { x, y, width: w, height: 100, rx: 6, class: "influence-gone" }, node);
+      wrapText(node, x + 6, y + 80, status, w - 44, 2, "status-text", 10, 5);
     }
     const cost = Object.entries(card.cost || {}).map(([symbol, count]) => t("rof.pay.tokens", { n: count, symbol: symbolName(symbol) })).join(", ");
     tip(node, t("rof.tip.influence", { name: card.name, cost, vp: card.vp }) + (status ? ` — ${status}` : ""));
@@ -764,7 +767,10 @@ function drawCard(ctx, g, card, x, y, w) {
     text(node, hx + 9, y + 49, house, { class: "house-icon-letter" });
   });
   let line = y + 70;
-  if (card.kind !== "city") {
+  if (card.kind === "city") {
+    line += 11 * wrapText(node, x + 6, line, t("rof.card.tile", { colour: colourName(card.colour) }), w - 10, 2, "card-text", 11, 4.7);
+    wrapText(node, x + 6, line + 2, t("rof.card.houses", { houses: (card.houses || []).map(houseName).join(", ") }), w - 10, 4, "card-text", 11, 4.7);
+  } else {
     line += 11 * wrapText(node, x + 6, line, card.title, w - 10, 2, "card-title", 11, 5.6);
   }
   const ability = effectsText(card.ability);
@@ -822,7 +828,8 @@ function drawFamily(ctx, g, player, x, y) {
   // strikers
   const s = player.strikers;
   text(g, x + 250, y + 46, t("rof.family.strikers"), { class: "family-label" });
-  text(g, x + 250, y + 62, t("rof.family.strikerCounts", { supply: s.supply, raval: s.raval, barricades: s.barricades, bag: s.bag }), { class: "family-small" });
+  const counts = t("rof.family.strikerCounts", { supply: s.supply, raval: s.raval, barricades: s.barricades, bag: s.bag });
+  wrapText(g, x + 250, y + 62, counts, 190, 3, "family-small", 12, 5.2);
 
   // influence tokens and conviction
   text(g, x + 18, y + 104, t("rof.family.tokens"), { class: "family-label" });
@@ -857,7 +864,7 @@ function drawFamily(ctx, g, player, x, y) {
       target(ctx, g, `keep ${letter}`, "circle", { cx: x + 262 + k * 30, cy: y + 120, r: 13 });
     });
   }
-  drawConviction(ctx, g, player, x + 420, y + 60, own);
+  drawConviction(ctx, g, player, x + FAMILY_W - 50, y + 128, own);
 
   // cards: the hand's backs by kind, cards on the table, influence cards
   text(g, x + 18, y + 152, t("rof.family.hand"), { class: "family-label" });
