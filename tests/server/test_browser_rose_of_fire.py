@@ -80,6 +80,12 @@ def check_targets(page: Any, actions: list[str]) -> None:
         if on_board(action):
             words = action.split()
             assert action in shown or (words[0] in ("tile", "buy") and words[1] in steps), action
+    buttons = page.locator("#actions button.action").evaluate_all(
+        "buttons => buttons.map((b) => [b.dataset.action, b.textContent])"
+    )
+    for action, words in buttons:
+        shown = re.sub(r"^\d+\s*", "", words.strip())
+        assert shown and shown != action, f"the button of {action!r} shows the raw text"
     for action, title, tabindex in targets:
         assert title and title != action, f"{action!r} has no tooltip in words"
         assert tabindex == "0", f"{action!r} cannot be reached by keyboard"
@@ -185,6 +191,10 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
     assert secrets_seen > 0
     assert check_spectator(spectator) == 0
     watcher_context.close()
+
+    # the rules page the game page links to
+    rules = httpx.get(f"{server.url}/rules/rose-of-fire.en.md", timeout=10)
+    assert rules.status_code == 200 and rules.text.startswith("# Barcelona: The Rose of Fire")
 
     # the replay, step by step
     page.goto(f"{server.url}/replay/{game_id}")

@@ -802,14 +802,16 @@ function drawFamily(ctx, g, player, x, y) {
   const seat = player.seat;
   const own = ctx.viewer === seat;
   const style = seatStyle(seat);
+  const deciding = view.current_player === seat && !view.terminal;
   svg("rect", { x, y, width: FAMILY_W, height: FAMILY_H, rx: 8, class: "family-card" }, g);
+  if (deciding) svg("rect", { x: x + 1.5, y: y + 1.5, width: FAMILY_W - 3, height: FAMILY_H - 3, rx: 7, fill: "none", stroke: style.colour, "stroke-width": 3.5, class: "deciding-frame" }, g);
   svg("rect", { x, y, width: 8, height: FAMILY_H, rx: 3, fill: style.colour }, g);
   seatToken(g, seat, x + 24, y + 18, 11);
   const title = own ? t("rof.family.you", { name: ctx.names[seat] }) : ctx.names[seat];
   text(g, x + 42, y + 23, title, { class: "family-name" });
   const facts = [t("rof.family.vp", { vp: player.vp }), t("rof.family.prestige", { prestige: player.prestige })];
   if (view.first_player === seat) facts.push(t("rof.family.first"));
-  if (view.current_player === seat && !view.terminal) facts.push(t("rof.family.deciding"));
+  if (deciding) facts.push(t("rof.family.deciding"));
   text(g, x + FAMILY_W - 10, y + 23, facts.join(" · "), { class: "family-facts" });
 
   // houses left by type; the viewer's are the targets of a "house" decision
