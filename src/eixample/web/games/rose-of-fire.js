@@ -451,6 +451,7 @@ function drawSpace(ctx, g, space) {
   if (colours.length === 1) {
     target(ctx, g, `tile ${space.space} ${colours[0]}`, "rect", box);
   } else {
+    for (const letter of colours) ctx.handled.add(`tile ${space.space} ${letter}`);
     const label = t("rof.tip.tileChoice", { space: space.space, colours: colours.map((c) => colourName(COLOUR_OF_LETTER[c])).join(", ") });
     stepTarget(g, "rect", { ...box, "data-tile-space": space.space }, label, ctx.tileSpace === space.space, () => {
       local.tileSpace = space.space;
@@ -496,7 +497,8 @@ function drawTracks(ctx, g) {
 }
 
 function trackLabel(g, y, label) {
-  text(g, 14, y + 16, label, { class: "track-label" });
+  const lines = label.length * 6.6 > TRACK_X - 18 ? 2 : 1;
+  wrapText(g, 12, y + (lines === 1 ? 16 : 10), label, TRACK_X - 18, 2, "track-label", 13, 6.6);
 }
 
 function drawConflict(ctx, g, y) {
@@ -633,7 +635,7 @@ function drawStrikers(ctx, g) {
   text(bag, sx + 36, y + 18, t("rof.place.redBag"), { class: "place-title middle" });
   tip(bag, t("rof.tip.redBag", { count: view.red_bag }));
   Object.entries(view.tiles_left || {}).forEach(([colour, count], k) => {
-    const tx = sx + 80 + k * 50;
+    const tx = sx + 96 + k * 48;
     const tile = group(g, { class: "tiles-left" });
     svg("rect", { x: tx, y: y + 30, width: 26, height: 26, rx: 2, fill: TILE_FILL[colour] }, tile);
     svg("rect", { x: tx, y: y + 30, width: 26, height: 26, rx: 2, fill: `url(#rof-pat-${colour})`, stroke: "#3d3526" }, tile);
@@ -642,11 +644,11 @@ function drawStrikers(ctx, g) {
     tip(tile, t("rof.tip.tilesLeft", { colour: colourName(colour), count }));
   });
   const ob = group(g, { class: "obelisks-left" });
-  const ox = sx + 240;
+  const ox = sx + 252;
   svg("polygon", { points: `${ox},${y + 26} ${ox + 6},${y + 33} ${ox + 6},${y + 58} ${ox - 6},${y + 58} ${ox - 6},${y + 33}`, fill: "#e8e3d8", stroke: "#222" }, ob);
   text(ob, ox, y + 72, `×${view.obelisks.left}`, { class: "count-text middle" });
   tip(ob, t("rof.tip.obelisksLeft", { count: view.obelisks.left }));
-  text(g, sx + 80, y + 18, t("rof.place.tiles"), { class: "place-title" });
+  text(g, sx + 96, y + 18, t("rof.place.tiles"), { class: "place-title" });
 }
 
 function hexagon(x, y, r) {
@@ -677,7 +679,7 @@ function drawInfluenceCards(ctx, g) {
     svg("rect", { x, y, width: w, height: 100, rx: 6, class: "influence-face" }, node);
     svg("rect", { x, y, width: w, height: 18, rx: 6, fill: SYMBOL_FILL[card.symbol] }, node);
     text(node, x + 6, y + 13, `${card.id} · ${symbolName(card.symbol)}`, { class: "influence-head" });
-    wrapText(node, x + 6, y + 30, card.name, w - 10, 2, "influence-name", 10, 4.6);
+    wrapText(node, x + 6, y + 30, card.name, w - 10, 2, "influence-name", 10, 5.4);
     let cx = x + 12;
     for (const [symbol, count] of Object.entries(card.cost || {})) {
       for (let n = 0; n < count; n += 1) {
@@ -703,6 +705,7 @@ function drawInfluenceCards(ctx, g) {
     const box = { x: x - 1, y: y - 1, width: w + 2, height: 102, rx: 7 };
     if (payments.length === 1) target(ctx, g, payments[0], "rect", box);
     else {
+      for (const action of payments) ctx.handled.add(action);
       stepTarget(g, "rect", { ...box, "data-buy": card.id }, t("rof.tip.buyChoice", { name: card.name, count: payments.length }), ctx.buyCard === card.id, () => {
         local.buyCard = card.id;
         local.tileSpace = null;
@@ -927,13 +930,13 @@ function choicePanel(g, x, y, w, h, title) {
 function drawTileChoice(ctx, g, space) {
   const colours = ctx.legal.tile.get(space) || [];
   const [sx, sy] = spaceXY(space);
-  const w = 40 + colours.length * 56;
+  const w = Math.max(200, 40 + colours.length * 56);
   const x = Math.max(6, Math.min(W - w - 6, sx + CELL / 2 - w / 2));
   const y = sy + CELL + 90 > TRACKS_Y ? sy - 76 : sy + CELL + 4;
   choicePanel(g, x, y, w, 72, t("rof.choice.tile", { space }));
   colours.forEach((letter, k) => {
     const colour = COLOUR_OF_LETTER[letter];
-    const bx = x + 20 + k * 56;
+    const bx = x + (w - colours.length * 56 + 12) / 2 + k * 56;
     svg("rect", { x: bx, y: y + 26, width: 44, height: 40, rx: 3, fill: TILE_FILL[colour] }, g);
     svg("rect", { x: bx, y: y + 26, width: 44, height: 40, rx: 3, fill: `url(#rof-pat-${colour})`, stroke: "#3d3526" }, g);
     text(g, bx + 22, y + 52, letter, { class: "start-letter" });
