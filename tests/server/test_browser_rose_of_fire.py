@@ -23,7 +23,7 @@ import pytest
 from eixample.core.records import replay
 from eixample.core.registry import get_game
 from tests.server.browser import TIMEOUT_MS, screenshot
-from tests.server.harness import ServerProcess, create_game
+from tests.server.harness import ServerProcess, create_game, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -220,25 +220,40 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
 
 
 @pytest.fixture(scope="module")
-def rof_link(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def rof_pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, str]]]:
+    """A game where seat A is to play, and the replay of a finished bot game."""
     process = ServerProcess(tmp_path_factory.mktemp("rof-a11y")).start()
     with process.client() as client:
         people = [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}]
         created = create_game(client, "rose-of-fire", people, seed=6)
-    yield created["seats"][0]["link"]
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        done = create_game(client, "rose-of-fire", bots, seed=7)
+        wait_for(
+            lambda: client.get(f"/api/games/{done['game_id']}").json()["status"] == "finished",
+            60,
+            "a bot game to end",
+        )
+    yield {
+        "turn": (created["seats"][0]["link"], "body[data-your-turn='true'][data-busy='false']"),
+        "replay": (f"{process.url}/replay/{done['game_id']}", "body[data-step='0']"),
+    }
     process.stop()
 
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)], ids=["1280", "390"])
-def test_no_serious_axe_violations_on_the_board(browser: Any, rof_link: str, width: int, height: int) -> None:
+@pytest.mark.parametrize("name", ["turn", "replay"])
+def test_no_serious_axe_violations_on_the_board(
+    browser: Any, rof_pages: dict[str, tuple[str, str]], name: str, width: int, height: int
+) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
+    url, ready = rof_pages[name]
     context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     context.set_default_timeout(TIMEOUT_MS)
     tab = context.new_page()
     try:
-        tab.goto(rof_link)
-        tab.wait_for_selector("body[data-your-turn='true'][data-busy='false']")
+        tab.goto(url)
+        tab.wait_for_selector(ready)
         tab.wait_for_selector(f"{BOARD}.rof-board")
         results = Axe().run(tab)
         blocking = [
@@ -249,11 +264,13 @@ def test_no_serious_axe_violations_on_the_board(browser: Any, rof_link: str, wid
         assert not blocking, "\n".join(blocking)
         # no sideways scroll, and the board's targets reach 24 px once the viewport has zoomed
         assert tab.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(tab, f"rose-of-fire-{name}-{width}.png")
+        if name != "turn":
+            return
         smallest = tab.locator(f"{BOARD} [data-action]").evaluate_all(
             "nodes => Math.min(...nodes.map((n) => { const b = n.getBoundingClientRect();"
             " return Math.min(b.width, b.height); }))"
         )
         assert smallest >= 24, f"a board target is only {smallest:.1f} px"
-        screenshot(tab, f"rose-of-fire-{width}.png")
     finally:
         context.close()

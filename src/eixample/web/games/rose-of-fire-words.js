@@ -54,8 +54,12 @@ export function cardName(view, id) {
     const card = (player.hand || []).find((entry) => entry.id === id);
     if (card) return card.kind === "city" ? t("rof.card.city", { colour: colourName(card.colour), id }) : `${card.title} (${id})`;
   }
-  return id;
+  // a card seen from outside the hand (a replay, a pile): its kind shows in its name
+  const kind = KIND_OF_LETTER[id[0]];
+  return kind ? `${kindName(kind)} ${id}` : id;
 }
+
+const KIND_OF_LETTER = { c: "city", p: "popularity", r: "prestige" };
 
 function influenceName(view, id) {
   const card = ((view && view.influence_cards) || []).find((entry) => entry.id === id);
