@@ -38,7 +38,7 @@ def test_every_game_has_an_english_rules_page(game: str) -> None:
     assert page.startswith("# ")
 
 
-@pytest.mark.parametrize("lang", ["fr", "de", "cs"])
+@pytest.mark.parametrize("lang", ["fr", "de", "ja", "cs"])
 def test_rose_of_fire_rules_keep_the_english_outline(lang: str) -> None:
     get_game("rose-of-fire")
     english = outline((RULES / "rose-of-fire.en.md").read_text(encoding="utf-8"))
