@@ -6,7 +6,8 @@ influence card), else on the page's buttons. Along the way: every legal action w
 target has one, each target has a tooltip in words, a spectator's page shows no card face and no
 secret conviction of anyone, and the seat's own page shows its hand and its conviction face up.
 At the end the scores and points by source shown are the engine's, and the replay of the game
-works step by step. axe-core finds no serious or critical violation on the game page at
+works step by step. A second test renders a view of every kind of decision with a board target
+and checks that each legal action has one clickable element (or a step opening it). axe-core finds no serious or critical violation on the game page at
 1280x800 and 390x844. Screenshots go to test-artifacts/.
 """
 
@@ -274,3 +275,95 @@ def test_no_serious_axe_violations_on_the_board(
         assert smallest >= 24, f"a board target is only {smallest:.1f} px"
     finally:
         context.close()
+
+
+# -- every kind of board target ------------------------------------------------------------------
+
+
+def target_kinds(legal: list[str]) -> set[str]:
+    kinds = {action.split()[0] for action in legal} & BOARD_VERBS
+    kinds |= {action for action in legal if action in BOARD_ACTIONS}
+    spaces = [action.split()[1] for action in legal if action.startswith("tile ")]
+    if len(spaces) != len(set(spaces)):
+        kinds.add("tile-choice")
+    cards = [action.split()[1] for action in legal if action.startswith("buy ")]
+    if len(cards) != len(set(cards)):
+        kinds.add("buy-choice")
+    return kinds
+
+
+def find_views() -> dict[str, tuple[dict[str, Any], list[str]]]:
+    """A view of every kind of decision with a board target (a wild card's colours and an
+    influence card's payments as kinds of their own), from random games that hoard tokens."""
+    wanted = BOARD_VERBS | BOARD_ACTIONS | {"tile-choice", "buy-choice"}
+    found: dict[str, tuple[dict[str, Any], list[str]]] = {}
+    for seed in range(1, 60):
+        state = GAME.new_game(3 if seed % 2 else 2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and not wanted <= found.keys():
+            seat = state.current_player()
+            legal = state.legal_actions()
+            for kind in target_kinds(legal) - found.keys():
+                found[kind] = (state.view(seat), legal)
+            hoard = [a for a in legal if a == "house U" or a == "done" or a.split()[0] in ("keep", "drop")]
+            state.apply(rng.choice(hoard) if hoard and rng.random() < 0.8 else rng.choice(legal))
+        if wanted <= found.keys():
+            return found
+    raise AssertionError(f"no view found for {sorted(wanted - found.keys())}")
+
+
+RENDER = """async ([view, legal]) => {
+  const module = await import('/static/games/rose-of-fire.js');
+  let root = document.getElementById('probe');
+  if (!root) {
+    root = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    root.id = 'probe';
+    root.setAttribute('class', 'board');
+    document.querySelector('.board-panel').prepend(root);
+    document.getElementById('board-viewport').hidden = true;
+  }
+  while (root.firstChild) root.removeChild(root.firstChild);
+  window.played = [];
+  return module.render(root, view, {legalActions: legal, onAction: (a) => window.played.push(a),
+                                    seat: view.viewer, seats: []});
+}"""
+
+COUNT_TARGETS = """(actions) => Object.fromEntries(actions.map((action) => [action,
+  Array.from(document.querySelectorAll('svg#probe [data-action]'))
+    .filter((node) => node.dataset.action === action && node.getAttribute('role') === 'button').length]))"""
+
+
+def test_every_board_target_is_clickable(page: Any, server: ServerProcess) -> None:
+    with server.client() as api:
+        game = create_game(api, "rose-of-fire", [{"name": "Ana"}, {"name": "Biel"}], seed=3)
+    page.goto(game["spectator_link"])
+    page.wait_for_selector(f"{BOARD}.rof-board")
+    for kind, (view, legal) in sorted(find_views().items()):
+        handled = set(page.evaluate(RENDER, [view, legal]))
+        expected = {action for action in legal if on_board(action)}
+        assert expected <= handled, (kind, sorted(expected - handled))
+        shown = page.evaluate(COUNT_TARGETS, sorted(expected))
+        assert all(count in (0, 1) for count in shown.values()), (kind, shown)
+        direct = sorted(action for action, count in shown.items() if count == 1)
+        if direct:
+            page.locator(f'svg#probe [data-action="{css_string(direct[-1])}"]').click()
+            assert page.evaluate("window.played") == [direct[-1]], kind
+        behind_a_step = sorted(action for action, count in shown.items() if count == 0)
+        for action in behind_a_step[:3]:
+            words = action.split()
+            assert words[0] in ("tile", "buy"), (kind, action)
+            page.evaluate(RENDER, [view, legal])
+            step = "data-tile-space" if words[0] == "tile" else "data-buy"
+            page.locator(f'svg#probe [{step}="{css_string(words[1])}"]').click()
+            target = page.locator(f'svg#probe .rof-choice [data-action="{css_string(action)}"]')
+            assert target.get_attribute("role") == "button", (kind, action)
+            target.click()
+            assert page.evaluate("window.played") == [action], (kind, action)
+        if kind in ("tile-choice", "buy-choice"):
+            page.evaluate(RENDER, [view, legal])
+            words = behind_a_step[0].split()
+            step = "data-tile-space" if words[0] == "tile" else "data-buy"
+            page.locator(f'svg#probe [{step}="{css_string(words[1])}"]').click()
+            page.keyboard.press("Escape")
+            assert page.locator("svg#probe .rof-choice").count() == 0, "Escape closes the choice"
+    assert not page.problems, page.problems
