@@ -7,8 +7,9 @@ target has one, each target has a tooltip in words, a spectator's page shows no 
 secret conviction of anyone, and the seat's own page shows its hand and its conviction face up.
 At the end the scores and points by source shown are the engine's, and the replay of the game
 works step by step. A second test renders a view of every kind of decision with a board target
-and checks that each legal action has one clickable element (or a step opening it). axe-core finds no serious or critical violation on the game page at
-1280x800 and 390x844. Screenshots go to test-artifacts/.
+and checks that each legal action has one clickable element (or a step opening it). axe-core
+finds no serious or critical violation on the game page and the replay page at 1280x800 and
+390x844. Screenshots go to test-artifacts/.
 """
 
 from __future__ import annotations
