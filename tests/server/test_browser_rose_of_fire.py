@@ -129,6 +129,13 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
     page.wait_for_selector(f"{BOARD}.rof-board")
     game_id = re.search(r"/play/([^#?]+)", page.url).group(1)  # type: ignore[union-attr]
 
+    # the keyboard selection of the page shows on the board
+    page.wait_for_selector(READY)
+    first = page.locator("#actions button.action").first.get_attribute("data-action")
+    page.keyboard.press("1")
+    page.wait_for_selector(f'{BOARD} .rof-target.selected[data-action="{first}"]')
+    page.keyboard.press("Escape")
+
     watcher_context = browser.new_context(viewport=VIEWPORT)
     watcher_context.set_default_timeout(TIMEOUT_MS)
     spectator = watcher_context.new_page()
