@@ -8,7 +8,8 @@
 //
 // Everything comes from the view (docs/formats.md, "Player view"). Legal actions whose target is
 // on the table carry data-action="<action text>": spaces (tile), hand cards (card, event, both,
-// discard), blocks (block), the house types of the viewer's family card (house), its influence
+// discard), blocks (block), the house types (house: in a panel beside the tile just placed, whose
+// space the decision names, else on the viewer's family card), the viewer's influence
 // tokens (drop, keep), its conviction token (reward personalities, extra colonies) and the
 // influence cards (buy). Two take two clicks when there is a choice: a space allowing several
 // tile colours (data-tile-space) and an influence card with several payments (data-buy), each
@@ -287,7 +288,9 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
     tileSpace,
     buyCard,
     names: seatNames(view, seats),
+    houseSpace: null,
   };
+  ctx.houseSpace = houseSpace(view, legalActions, viewer);
 
   const top = familyTop(view, viewer);
   const rows = Math.ceil(players.length / 2);
@@ -316,6 +319,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
     const [x, y] = familyBox(k, top);
     drawFamily(ctx, group(root, { class: "rof-family", "data-seat": index }), players[index], x, y);
   });
+  if (ctx.houseSpace) drawHouseChoice(ctx, group(root, { class: "rof-house-choice" }), ctx.houseSpace, players[viewer]);
   if (tileSpace) drawTileChoice(ctx, group(root, { class: "rof-choice" }), tileSpace);
   if (buyCard) drawBuyChoice(ctx, group(root, { class: "rof-choice" }), buyCard);
   return Array.from(ctx.handled);
@@ -827,7 +831,7 @@ function drawFamily(ctx, g, player, x, y) {
     text(cell, hx + 13, hy + 26, letter, { class: "tok-letter", "font-size": 12, fill: inkFor(seat) });
     text(cell, hx + 30, hy + 26, `×${player.houses_left[letter]}`, { class: "count-text" });
     tip(cell, t("rof.tip.housesLeft", { house: houseName(letter), count: player.houses_left[letter] }));
-    if (own) target(ctx, g, `house ${letter}`, "rect", { x: hx - 4, y: hy - 4, width: 54, height: 38, rx: 5 });
+    if (own && !ctx.houseSpace) target(ctx, g, `house ${letter}`, "rect", { x: hx - 4, y: hy - 4, width: 54, height: 38, rx: 5 });
   });
 
   // strikers
@@ -924,6 +928,37 @@ function choicePanel(g, x, y, w, h, title) {
     local.tileSpace = null;
     local.buyCard = null;
     redraw();
+  });
+}
+
+// The tile waiting for its house: the space the decision names (the view has no field for it),
+// if it holds a tile and no house; null when it cannot be told.
+function houseSpace(view, legal, viewer) {
+  if (viewer === null || !legal.some((action) => action.startsWith("house "))) return null;
+  const named = /\b([LRS][A-E][1-8])\b/.exec(view.decision || "");
+  if (!named) return null;
+  const space = (view.eixample || []).find((entry) => entry.space === named[1]);
+  return space && space.tile && !space.house ? space.space : null;
+}
+
+// The house types the card allows, in a panel beside the tile just placed.
+function drawHouseChoice(ctx, g, space, player) {
+  const letters = HOUSE_LETTERS.filter((letter) => ctx.legal.all.has(`house ${letter}`));
+  const [sx, sy] = spaceXY(space);
+  svg("rect", { x: sx - 2, y: sy - 2, width: CELL + 4, height: CELL + 4, rx: 4, class: "decision-ring" }, g);
+  const w = Math.max(200, 24 + letters.length * 60);
+  const x = Math.max(6, Math.min(W - w - 6, sx + CELL / 2 - w / 2));
+  const y = sy + CELL + 90 > TRACKS_Y ? sy - 80 : sy + CELL + 6;
+  svg("rect", { x, y, width: w, height: 74, rx: 6, class: "choice-panel" }, g);
+  text(g, x + w / 2, y + 16, t("rof.choice.house", { space }), { class: "choice-title" });
+  const style = seatStyle(player.seat);
+  letters.forEach((letter, k) => {
+    const hx = x + (w - letters.length * 60 + 8) / 2 + k * 60;
+    const hy = y + 26;
+    svg("polygon", { points: `${hx + 6},${hy + 14} ${hx + 20},${hy + 2} ${hx + 34},${hy + 14} ${hx + 34},${hy + 38} ${hx + 6},${hy + 38}`, fill: style.colour, stroke: "#1d1a15", "stroke-width": 1.2 }, g);
+    text(g, hx + 20, hy + 32, letter, { class: "tok-letter", "font-size": 13, fill: inkFor(player.seat) });
+    text(g, hx + 46, hy + 32, `×${player.houses_left[letter]}`, { class: "count-text middle" });
+    target(ctx, g, `house ${letter}`, "rect", { x: hx, y: hy, width: 52, height: 42, rx: 4 });
   });
 }
 
