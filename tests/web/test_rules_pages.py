@@ -31,8 +31,17 @@ def test_barcelona_rules_in_every_language(lang: str) -> None:
     assert page == english
 
 
-@pytest.mark.parametrize("game", ["barcelona", "tictactoe"])
+@pytest.mark.parametrize("game", ["barcelona", "tictactoe", "rose-of-fire"])
 def test_every_game_has_an_english_rules_page(game: str) -> None:
     get_game(game)  # a game the platform knows
     page = (RULES / f"{game}.en.md").read_text(encoding="utf-8")
     assert page.startswith("# ")
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "ja", "cs"])
+def test_rose_of_fire_rules_keep_the_english_outline(lang: str) -> None:
+    get_game("rose-of-fire")
+    english = outline((RULES / "rose-of-fire.en.md").read_text(encoding="utf-8"))
+    page = outline((RULES / f"rose-of-fire.{lang}.md").read_text(encoding="utf-8"))
+    assert english[0] == 1 and english[1] >= 7
+    assert page == english

@@ -92,7 +92,7 @@ export class BoardViewport {
   // The region holding the first clickable target; else the one shown, else the first region.
   followDecision() {
     if (!this.regions.length) return null;
-    const target = this.svg.querySelector("[data-action], .bcn-target");
+    const target = this.svg.querySelector("[data-action], [data-step], .bcn-target");
     if (target) {
       const inside = this.regions.find((region) => this.insideRegion(target, region.id));
       if (inside) return inside.id;
