@@ -25,7 +25,7 @@ import pytest
 from eixample.core.records import replay
 from eixample.core.registry import get_game
 from tests.server.browser import TIMEOUT_MS, screenshot
-from tests.server.harness import ServerProcess, create_game, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -146,7 +146,7 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
     played = {"board": 0, "button": 0}
     verbs: set[str] = set()
     secrets_seen = 0
-    watched_at = 0
+    watched_at = -50  # the spectator is checked at the first move too, when every conviction is secret
     shots = 0
     while True:
         page.wait_for_selector(READY)
@@ -234,9 +234,9 @@ def rof_pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tu
     process = ServerProcess(tmp_path_factory.mktemp("rof-a11y")).start()
     with process.client() as client:
         people = [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Biel"}]
-        created = create_game(client, "rose-of-fire", people, seed=6)
+        created = create_claimed_game(client, "rose-of-fire", people, seed=6, seed_shown=True)
         bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
-        done = create_game(client, "rose-of-fire", bots, seed=7)
+        done = create_claimed_game(client, "rose-of-fire", bots, seed=7, seed_shown=True)
         wait_for(
             lambda: client.get(f"/api/games/{done['game_id']}").json()["status"] == "finished",
             60,
@@ -343,7 +343,8 @@ COUNT_TARGETS = """(actions) => Object.fromEntries(actions.map((action) => [acti
 
 def test_every_board_target_is_clickable(page: Any, server: ServerProcess) -> None:
     with server.client() as api:
-        game = create_game(api, "rose-of-fire", [{"name": "Ana"}, {"name": "Biel"}], seed=3)
+        people = [{"name": "Ana"}, {"name": "Biel"}]
+        game = create_claimed_game(api, "rose-of-fire", people, seed=3, seed_shown=True)
     page.goto(game["spectator_link"])
     page.wait_for_selector(f"{BOARD}.rof-board")
     for kind, (view, legal) in sorted(find_views().items()):

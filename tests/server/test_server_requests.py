@@ -33,6 +33,28 @@ def assert_error(response: httpx.Response, status: int, *words: str) -> dict[str
 # -- 3. sizes -------------------------------------------------------------------------------------
 
 
+def _read_answer(sock: socket.socket) -> str:
+    """One whole HTTP answer: its head, then as many body bytes as its Content-Length says."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n"):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    while len(body) < length:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        body += chunk
+    return (head + b"\r\n\r\n" + body).decode()
+
+
 def test_a_large_body_is_refused_with_413_before_it_is_read(server: ServerProcess) -> None:
     # headers announce 50 MB and no byte of the body follows: the answer comes at once
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
@@ -40,7 +62,7 @@ def test_a_large_body_is_refused_with_413_before_it_is_read(server: ServerProces
             b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b"Content-Length: 50000000\r\n\r\n"
         )
-        answer = sock.recv(4096).decode()
+        answer = _read_answer(sock)
     head, _, body = answer.partition("\r\n\r\n")
     assert head.startswith("HTTP/1.1 413"), head
     assert "larger than 65536 bytes" in json.loads(body)["error"]
