@@ -6,6 +6,12 @@ Place Cobblestone, Build Wide/Narrow Streets, Build an Intersection, Improve a M
 Space, Take a Modernisme Project, Build a Public Service, Move your Tram (with its Passenger).
 Gains go to the Warehouse; what overflows it is settled by a discard (`DISCARD`, pushed by the
 state's interrupt).
+
+"If you cannot or are not willing to pay the costs of performing an action, then you cannot take
+that action": an action that costs (Build an Intersection, Improve or Take a Modernisme Project,
+Build a Public Service) granted by a benefit (a Sidewalk or street space, an Intersection benefit)
+offers `decline` beside its choices. The actions a Public Service performs ignore their costs and
+stay part of its benefit.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ COBBLE_TEXT = tuple(f"cobble {s}" for s in board.SIDEWALK)
 STREET_TEXT = tuple(f"street {s}" for s in board.SPACES)
 TRAM_TEXT = tuple(f"tram {s}" for s in board.SPACES)
 IMPROVE_TEXT = tuple(f"improve {i + 1}" for i in range(8))
+DECLINE = "decline"
 INTERSECTION_TEXT = tuple(f"intersection {c}" for c in board.CROSSINGS)
 ACT_TEXT = tuple(tuple(f"act {street} {kind}" for kind in ACTION_KINDS) for street in board.STREETS)
 
@@ -98,7 +105,7 @@ def gain(s: BarcelonaState, p: int, b: Benefit | None, source: str = "benefits")
     if b.action:
         kind = ACTION_KINDS.index(b.action)
         if action_available(s, p, kind):
-            start_action(s, p, kind)
+            start_action(s, p, kind, granted=True)
     if b.resource:
         s.stack.append((MIX, p, b.resource))
     if b.sagrada:
@@ -133,7 +140,9 @@ def resolve_crossing_actions(s: BarcelonaState, frame: Frame, i: int) -> None:
     start_action(s, p, s.street_action[street])
 
 
-def start_action(s: BarcelonaState, p: int, kind: int) -> None:
+def start_action(s: BarcelonaState, p: int, kind: int, granted: bool = False) -> None:
+    """Push the first decision of an action; a costly action `granted` by a benefit may be declined."""
+    declinable = int(granted)
     if kind == K_GAIN:
         s.stack.append((GAIN, p))
     elif kind == K_COBBLE:
@@ -141,15 +150,26 @@ def start_action(s: BarcelonaState, p: int, kind: int) -> None:
     elif kind == K_STREETS:
         s.stack.append((STREET_KIND, p))
     elif kind == K_INTERSECTION:
-        s.stack.append((INTERSECTION, p, 0))
+        s.stack.append((INTERSECTION, p, 0, declinable))
     elif kind == K_IMPROVE:
-        s.stack.append((IMPROVE, p))
+        s.stack.append((IMPROVE, p, declinable))
     elif kind == K_TAKE:
-        s.stack.append((TAKE, p, 0))
+        s.stack.append((TAKE, p, 0, declinable))
     elif kind == K_SERVICE:
-        s.stack.append((SERVICE, p))
+        s.stack.append((SERVICE, p, declinable))
     else:
         s.stack.append((TRAM, p, 0))
+
+
+def offer_decline(frame: Frame, flag: int, texts: list[str], payloads: list[Any]) -> None:
+    """A costly action granted by a benefit: `decline` beside its choices (frame[flag] set)."""
+    if texts and len(frame) > flag and frame[flag]:
+        texts.append(DECLINE)
+        payloads.append(None)
+
+
+def say_declined(s: BarcelonaState, frame: Frame, action: str) -> None:
+    s._say(f"P{frame[1] + 1} declines the {action} action")
 
 
 def action_available(s: BarcelonaState, p: int, kind: int) -> bool:
@@ -324,9 +344,13 @@ def legal_intersection(s: BarcelonaState, frame: Frame, texts: list[str], payloa
         if s.cross_owner[x] < 0 and (free or s.t.crossing_cost[x] <= budget):
             texts.append(INTERSECTION_TEXT[x])
             payloads.append(x)
+    offer_decline(frame, 3, texts, payloads)
 
 
-def resolve_intersection(s: BarcelonaState, frame: Frame, x: int) -> None:
+def resolve_intersection(s: BarcelonaState, frame: Frame, x: int | None) -> None:
+    if x is None:
+        say_declined(s, frame, "Build an Intersection")
+        return
     p, free = frame[1], frame[2]
     t = s.t
     if not free:
@@ -347,9 +371,13 @@ def legal_improve(s: BarcelonaState, frame: Frame, texts: list[str], payloads: l
         if not s.mod_top[p * k + i] and s.cloth[p] >= s.t.modernisme_improve[i]:
             texts.append(IMPROVE_TEXT[i])
             payloads.append(i)
+    offer_decline(frame, 2, texts, payloads)
 
 
-def resolve_improve(s: BarcelonaState, frame: Frame, i: int) -> None:
+def resolve_improve(s: BarcelonaState, frame: Frame, i: int | None) -> None:
+    if i is None:
+        say_declined(s, frame, "Improve a Modernisme Project Space")
+        return
     p = frame[1]
     pay(s, p, cloth=s.t.modernisme_improve[i])
     s.mod_top[p * len(s.t.modernisme_improve) + i] = 1
@@ -368,11 +396,15 @@ def legal_take(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list
             for i in spaces:
                 texts.append(f"take {t.modernisme_ids[tile]} into {i + 1}")
                 payloads.append((tile, i))
+    offer_decline(frame, 3, texts, payloads)
 
 
-def resolve_take(s: BarcelonaState, frame: Frame, payload: tuple[int, int]) -> None:
+def resolve_take(s: BarcelonaState, frame: Frame, payload: tuple[int, int] | None) -> None:
     from eixample.games.barcelona import cerda_scoring
 
+    if payload is None:
+        say_declined(s, frame, "Take a Modernisme Project")
+        return
     p, free = frame[1], frame[2]
     tile, i = payload
     t = s.t
@@ -404,9 +436,13 @@ def legal_service(s: BarcelonaState, frame: Frame, texts: list[str], payloads: l
         if s.coins[p] >= cost:
             texts.append(f"service {t.service_ids[service]}")
             payloads.append(slot)
+    offer_decline(frame, 2, texts, payloads)
 
 
-def resolve_service(s: BarcelonaState, frame: Frame, slot: int) -> None:
+def resolve_service(s: BarcelonaState, frame: Frame, slot: int | None) -> None:
+    if slot is None:
+        say_declined(s, frame, "Build a Public Service")
+        return
     p = frame[1]
     t = s.t
     service = s.services[slot]

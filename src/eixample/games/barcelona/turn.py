@@ -43,7 +43,18 @@ def end_turn(s: BarcelonaState, p: int) -> None:
     nxt = (p + 1) % s.n
     if nxt == s.first_player and (s.end_triggered or s.idle_turns >= s.n):
         if not s.end_triggered:
-            s._say("Nobody can place citizens or build any more: the game ends.")
+            idle_end(s)
         game_end.final_scoring(s)
         return
     start_turn(s, nxt)
+
+
+def idle_end(s: BarcelonaState) -> None:
+    """A whole round in which nobody placed citizens or built: nothing can change any more (no
+    citizens, no actions, no coins), so the game ends after that round as if its end had been
+    triggered. Every Cerdà Scoring tile not scored yet is scored now, in section order, as the
+    rulebook's game always scores three (the disks go back after the first and second only)."""
+    s._say("Nobody can place citizens or build any more: the game ends.")
+    for section in range(3):
+        if not s.cerda_scored[section]:
+            cerda_scoring.score_section(s, section)
