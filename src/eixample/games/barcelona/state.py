@@ -358,10 +358,12 @@ class BarcelonaState(DecisionStack):
         return make_record("barcelona", players, self.seed, self.options, self.actions())
 
     def decision_kind(self) -> str:
+        """The pending decision's name; "over" at the end (the view's documented value)."""
         return "over" if self.ended else DECISION_NAMES[self.stack[-1][0]]
 
     def _interrupt(self) -> bool:
-        """A Warehouse over capacity: its owner returns resources before anything else happens."""
+        """A Warehouse over capacity: its owner returns resources before anything else happens,
+        one at a time (the check runs again after each return, so one discard is pending at most)."""
         top = self.stack[-1]
         if top[0] == DISCARD:
             return False
