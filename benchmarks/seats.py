@@ -10,8 +10,9 @@ skipped). The first player is seat 0.
 `report` prints Markdown: per seat the wins (a shared victory counts as a share), the win rate and
 its 95% Wilson interval against the fair share; then what the first turn is worth per seat, which
 is where the rules put the first player behind (on the first turn of the game no other citizens
-are on the board, so the first player cannot construct a Building), and the first player's win
-rate if that first-turn deficit were given back in VP.
+are on the board, so the first player cannot construct a Building), the first player's win
+rate if that first-turn deficit were given back in VP, the Buildings each seat constructs and what
+they score, and the VP each seat gains in the last round.
 """
 
 from __future__ import annotations
@@ -60,6 +61,40 @@ def first_turns(record: dict[str, Any]) -> tuple[list[int], list[int], list[bool
     return gained, building, built
 
 
+END_SOURCES = ("cobblestones", "passengers", "modernisme")
+
+
+def last_round(record: dict[str, Any]) -> list[int]:
+    """VP each seat gained in the last round of play (the final scoring left out)."""
+    state = barcelona.new_game(record["players"], record["seed"], **record.get("options", {}))
+    n = state.num_players
+    at_turn = [state.vp[:]]
+    for action in record["actions"]:
+        turns = state.turns
+        state.apply(action)
+        if state.turns != turns:
+            at_turn.append(state.vp[:])
+    final = state.score_breakdown()
+    in_play = [state.vp[p] - sum(final[p][k] for k in END_SOURCES) for p in range(n)]
+    start = at_turn[max(0, len(at_turn) - 1 - n)]
+    return [in_play[p] - start[p] for p in range(n)]
+
+
+def buildings(record: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """Per seat: Buildings constructed, and the VP they scored from the tracks and their own VP."""
+    state = barcelona.new_game(record["players"], record["seed"], **record.get("options", {}))
+    n = state.num_players
+    count, vp = [0] * n, [0] * n
+    for action in record["actions"]:
+        seat = state.current_player()
+        before = state.score_breakdown()[seat]["buildings"] if action.startswith("use ") else 0
+        state.apply(action)
+        if action.startswith("use "):
+            count[seat] += 1
+            vp[seat] += state.score_breakdown()[seat]["buildings"] - before
+    return count, vp
+
+
 def report(path: Path) -> str:
     lines = load(path)
     n = len(lines[0]["scores"])
@@ -85,6 +120,15 @@ def report(path: Path) -> str:
             building_vp[seat] += building[seat]
             builds[seat] += built[seat]
     mean_vp = [statistics.mean(turn_vp[seat]) for seat in range(n)]
+    final_round = [0.0] * n
+    built_count, built_vp = [0] * n, [0] * n
+    for line in lines:
+        for seat, vp in enumerate(last_round(line["record"])):
+            final_round[seat] += vp / games
+        count, vp_built = buildings(line["record"])
+        for seat in range(n):
+            built_count[seat] += count[seat]
+            built_vp[seat] += vp_built[seat]
     deficit = statistics.mean(mean_vp[1:]) - mean_vp[0]
     given_back = 0.0
     for line in lines:
@@ -107,6 +151,16 @@ def report(path: Path) -> str:
         f"First-turn deficit of seat 1: {deficit:.1f} VP. With {round(deficit)} VP added to seat 1's final"
         f" score it would have won {given_back / games:.1%} ({low:.1%}-{high:.1%}) instead of"
         f" {wins[0] / games:.1%}.",
+        "",
+        "Buildings per game: "
+        + ", ".join(f"seat {seat + 1} {built_count[seat] / games:.2f}" for seat in range(n))
+        + "; VP per Building (track value and the Building's own VP): "
+        + ", ".join(f"seat {seat + 1} {built_vp[seat] / max(1, built_count[seat]):.2f}" for seat in range(n))
+        + ".",
+        "",
+        "VP gained in the last round of play (the final scoring left out): "
+        + ", ".join(f"seat {seat + 1} {final_round[seat]:.1f}" for seat in range(n))
+        + ".",
         "",
     ]
     return "\n".join(out)
