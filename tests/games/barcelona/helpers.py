@@ -52,6 +52,7 @@ def check_invariants(s: BarcelonaState) -> None:
     mods = len(s.mod_stack) + sum(1 for m in s.mod_offer if m >= 0) + len(s.mod_discard)
     mods += sum(1 for m in s.mod_tile if m >= 0)
     assert mods == in_game
+    assert s.mod_stack or not s.mod_discard, "an empty Modernisme stack never sits beside discards"
     assert sum(s.sagrada_offer) + sum(len(x) for x in s.sagrada_tiles) == len(t.sagrada_ids)
     per_stack = len(t.service_costs[0]) - (1 if n == 2 else 0)
     built = sum(bin(x).count("1") for x in s.services_built)

@@ -4,11 +4,14 @@ the rulebook is silent."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from eixample.games.barcelona import board, new_game, scoring
 from eixample.games.barcelona.components import Benefit
 from eixample.games.barcelona.state import (
+    ACTIONS,
     BUILD,
     COBBLE,
     GAIN,
@@ -615,13 +618,40 @@ def test_engine_ruling_drawing_tops_the_hand_up_to_two() -> None:
 
 
 def test_engine_ruling_a_round_in_which_nobody_can_place_or_build_ends_the_game() -> None:
+    """The idle end (issue 14, point 4): a whole round in which nobody places citizens or builds
+    ends the game after that round; every Cerdà Scoring tile not scored yet is scored then, in
+    section order, before the final scoring."""
     s = scenario(players=2)
     s.bag = [0, 0, 0]
     s.hands = [(), ()]
+    condition = s.t.cerda_condition
+    s.cerda_tiles = (s.cerda_tiles[0], condition.index("public_services"), condition.index("intersections"))
+    s.services_built = [0b11, 0b1]  # 2 and 1 Public Services
+    s.inters = [1, 3]
+    s.cerda_scored = [1, 0, 0]
+    expected = [2 * 2 + 2 * 1, 2 * 1 + 2 * 3]  # 2 VP each, at multiplier x1 (the start)
+    assert s.cerda == [s.t.cerda_start] * 2, "disks on the start: the reset after the second changes nothing"
     s._legal = None
     s._settle()
     assert s.ended and s.turns == 2
     assert any("Nobody can place citizens or build" in line for line in s.log())
+    assert s.cerda_scored == [1, 1, 1]
+    assert [line.split(" (")[0] for line in s.log() if line.startswith("Cerdà Scoring")] == [
+        "Cerdà Scoring 2",
+        "Cerdà Scoring 3",
+    ]
+    assert [b["cerda_scoring"] for b in s.score_breakdown()] == expected
+
+
+def test_engine_ruling_the_idle_end_scores_nothing_twice() -> None:
+    s = scenario(players=2)
+    s.bag = [0, 0, 0]
+    s.hands = [(), ()]
+    s.cerda_scored = [1, 1, 1]
+    s._legal = None
+    s._settle()
+    assert s.ended and not any(line.startswith("Cerdà Scoring") for line in s.log())
+    assert all(b["cerda_scoring"] == 0 for b in s.score_breakdown())
 
 
 def test_engine_ruling_the_second_narrow_tile_is_placed_when_possible_else_only_one() -> None:
@@ -684,13 +714,125 @@ def test_engine_ruling_a_printed_action_that_cannot_be_performed_is_skipped() ->
     assert s.cobbles[0] == 1 and at_rest(s)
 
 
-def test_engine_ruling_the_modernisme_stack_is_reshuffled_when_a_tile_is_needed() -> None:
+def test_take_a_modernisme_project_the_stack_is_rebuilt_as_soon_as_it_would_become_empty() -> None:
+    """Take a Modernisme Project: "If at any point the Modernisme tiles stack would become empty,
+    reshuffle the discarded tiles to create a new stack" (issue 14, point 2)."""
     s = scenario()
-    s.mod_discard = s.mod_stack[:1]
-    s.mod_stack = s.mod_stack[1:2]
+    last, discarded = s.mod_stack[0], s.mod_stack[1]
+    s.mod_stack, s.mod_discard = [last], [discarded]
     decide(s, (TAKE, 0, 1))
     s.apply(s.legal_actions()[0])
-    assert s.mod_stack == [] and len(s.mod_discard) == 1, "the last tile is drawn, no reshuffle yet"
+    assert last in s.mod_offer, "the last tile of the stack refills the offer"
+    assert s.mod_stack == [discarded] and s.mod_discard == [], "and the discards are the new stack at once"
     decide(s, (TAKE, 0, 1))
     s.apply(s.legal_actions()[0])
-    assert s.mod_discard == [] and s.mod_stack == [] and -1 not in s.mod_offer
+    assert discarded in s.mod_offer and s.mod_stack == [] and s.mod_discard == []
+
+
+def test_cerda_scoring_the_tiles_it_discards_do_not_come_straight_back() -> None:
+    """Cerdà Scoring: the offer is discarded and four tiles revealed from the stack, which was rebuilt
+    when its last tile was drawn, so the tiles just discarded wait in the discards."""
+    s = scenario()
+    last, earlier = s.mod_stack[0], s.mod_stack[1:6]
+    s.mod_stack, s.mod_discard = [last], list(earlier)
+    decide(s, (TAKE, 0, 1))
+    s.apply(s.legal_actions()[0])
+    assert sorted(s.mod_stack) == sorted(earlier) and s.mod_discard == []
+    shown = [tile for tile in s.mod_offer if tile >= 0]
+    for i in range(s.t.track_triggers[U][0] + 1):
+        s.track[U][i] = 1
+    s._run_cerda_scorings()
+    assert set(s.mod_offer) <= set(earlier), "the new offer comes from the rebuilt stack"
+    assert sorted(s.mod_discard) == sorted(shown), "the discarded offer stays discarded"
+    assert len(s.mod_stack) == 1
+
+
+
+
+# ---------------------------------------------------------------------------- declining costly actions
+COSTLY = ("intersection", "improve_modernisme", "take_modernisme", "public_service")
+
+
+@pytest.mark.parametrize("kind", COSTLY)
+def test_playing_the_game_a_costly_action_granted_by_a_benefit_can_be_declined(kind: str) -> None:
+    """Playing the Game: "If you cannot or are not willing to pay the costs of performing an
+    action, then you cannot take that action" (issue 14, point 1)."""
+    from eixample.games.barcelona import actions
+
+    s = scenario()
+    s.coins[0], s.cloth[0] = 3, 1
+    s.stack = [(ACTIONS, 0, 0, 0)]
+    actions.gain(s, 0, Benefit(action=kind))
+    s._legal = None
+    s._settle()
+    legal = s.legal_actions()
+    assert legal[-1] == "decline" and len(legal) > 1, "the action's choices, and decline"
+    before = (s.coins[:], s.cloth[:], s.vp[:], s.inters[:], s.mod_top[:], s.mod_tile[:], s.services_built[:])
+    s.apply("decline")
+    assert at_rest(s)
+    assert (s.coins, s.cloth, s.vp, s.inters, s.mod_top, s.mod_tile, s.services_built) == before
+    assert s.log()[-1].startswith("P1 declines the ")
+
+
+def test_place_cobblestone_s44_grants_a_public_service_that_may_be_declined() -> None:
+    """The audit's case: `cobble S44` used to leave only paid Public Service choices."""
+    s = scenario()
+    s.coins[0] = 3
+    assert s.t.sidewalk_benefit[board.SIDEWALK_INDEX["S44"]].action == "public_service"  # type: ignore[union-attr]
+    decide(s, (COBBLE, 0, 1))
+    s.apply("cobble S44")
+    legal = s.legal_actions()
+    assert "decline" in legal and all(a.startswith("service ") for a in legal if a != "decline")
+    s.apply("decline")
+    assert at_rest(s) and s.coins[0] == 3 and s.cobbles[0] == 1 and s.services_built[0] == 0
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [(INTERSECTION, 0, 0), (SERVICE, 0), (TAKE, 0, 0), (INTERSECTION, 0, 1), (TAKE, 0, 1)],
+    ids=["crossing intersection", "crossing service", "crossing take", "hospital", "operations"],
+)
+def test_actions_an_action_the_player_chose_or_a_public_service_performs_has_no_decline(
+    frame: tuple[int, ...],
+) -> None:
+    """A crossing's action is declined by not choosing it ("end actions"); the actions a Public
+    Service performs ignore their costs and are part of its benefit."""
+    s = scenario()
+    s.coins[0], s.cloth[0] = 3, 1
+    decide(s, frame)
+    assert s.legal_actions() and "decline" not in s.legal_actions()
+
+
+def test_actions_a_granted_costly_action_that_cannot_be_paid_is_not_offered() -> None:
+    from eixample.games.barcelona import actions
+
+    s = scenario()
+    s.coins[0] = 0
+    s.stack = [(ACTIONS, 0, 0, 0)]
+    actions.gain(s, 0, Benefit(action="public_service"))
+    s._legal = None
+    s._settle()
+    assert at_rest(s), "nothing to pay with: no decision at all"
+
+
+# ---------------------------------------------------------------------------- Sagrada steps ("may")
+def test_sagrada_familia_track_a_step_is_never_worth_declining() -> None:
+    """Sagrada Família track: "you may move it to the next space". The engine moves without asking;
+    docs/rules-coverage.md proves that declining never helps, from these premises: a tile gives only
+    VP, resources and Cerdà steps (never an action or anything negative), and a Cerdà disk that is
+    further up never ends lower nor with fewer VP, whatever moves follow."""
+    s = scenario()
+    t = s.t
+    for benefit in t.sagrada_benefit:
+        assert benefit is not None and benefit.action is None
+        gains = (benefit.vp, benefit.coin, benefit.cloth, benefit.resource, benefit.cerda, benefit.sagrada)
+        assert min(gains) >= 0
+    moves = (3, -2, 1, -1, 2, -3, 4)
+    results = []
+    for start in range(t.cerda_top + 1):
+        s.cerda[0], s.vp[0] = start, 0
+        for steps in moves:
+            s._cerda_step(0, steps)
+            s.cerda[0] = min(s.cerda[0], t.cerda_start) if steps == -3 else s.cerda[0]  # a reset
+        results.append((s.cerda[0], s.vp[0]))
+    assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in itertools.pairwise(results))

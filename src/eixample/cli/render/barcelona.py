@@ -751,6 +751,7 @@ Barcelona moves, as typed (or choose them by number):
   improve 3             Modernisme project space 3 to its top position
   take MT07 into 2      Modernisme tile MT07 into your project space 2
   service station       a Public Service, by its id
+  decline               refuse a costly action granted by a benefit (intersection, improve, take, service)
   tram H1.2             place or move your Tram; then passenger / no passenger; then act .. / skip action
   sagrada SF05          a Sagrada Família tile
   mix coin 2 cloth 1    how to take resources; discard coin / discard cloth when over capacity

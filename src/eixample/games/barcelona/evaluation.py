@@ -31,6 +31,7 @@ INTERSECTION_BENEFIT_VALUE = 2.0
 
 
 def pending_value(s: BarcelonaState) -> list[float]:
+    from eixample.games.barcelona import actions, construction
     from eixample.games.barcelona import state as st
 
     values = [0.0] * s.n
@@ -41,16 +42,16 @@ def pending_value(s: BarcelonaState) -> list[float]:
             for i, street in enumerate(st.board.CROSSING_STREETS[x]):
                 if mask >> i & 1:
                     action = s.street_action[street]
-                    if s._action_available(p, action):
+                    if actions.action_available(s, p, action):
                         values[p] += ACTION_VALUE[action]
-        elif (kind == st.BUILD_PHASE and s._legal_builds(p)) or kind == st.BUILD:
+        elif (kind == st.BUILD_PHASE and construction.legal_builds(s, p)) or kind == st.BUILD:
             values[p] += s.lowest_visible() + BUILDING_EFFECT_VALUE
         elif kind == st.CITIZENS_CHOICE:
             building = frame[2]
             row = st.board.BUILDING_SPACES[frame[3]].block[0]
             best = max(
                 s.lowest_visible(tuple(s.cross_cit[x][-1] for x in combo))
-                for combo in s._citizen_choices(building, frame[3])
+                for combo in construction.citizen_choices(s, building, frame[3])
             )
             values[p] += best + s.t.building_vp[building] + BUILDING_EFFECT_VALUE
             values[p] += s.t.row_bonus_vp[row] if s.row_bonus[row] else 0

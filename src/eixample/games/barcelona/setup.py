@@ -69,7 +69,7 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
     first = options["first_player"]
     s.first_player = rng.below(players) if first == "random" else first
     s.hands = [()] * players
-    s.rng = rng.state
+    s._init_decisions(rng.state)
     for i in range(players):
         p = (s.first_player + i) % players
         if not (s.solo and p == solo.AUTOMA):  # the Assistant draws when its turn begins
@@ -80,15 +80,7 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
         solo.no_solo(s)
     s.turns = 0
     s.end_triggered = False
-    s.ended = False
     s.idle_turns = 0
-    s.floor = 0
-    s.last_actor = -1
-    s.n_actions = 0
-    s._history = None
-    s._log = None
-    s._legal = None
-    s._payloads = []
     if s.solo:
         s._say(f"New game: solo against {solo.NAME} ({options['difficulty']}); you start.")
     else:

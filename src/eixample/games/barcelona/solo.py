@@ -30,9 +30,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from eixample.games.barcelona import board, scoring
+from eixample.games.barcelona import actions, board, cerda_scoring, construction, placing, scoring, tracks
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS, Benefit
-from eixample.games.barcelona.state import BENEFITS, SOLO_SEAT
+from eixample.games.barcelona.frames import BENEFITS, SOLO_SEAT
 from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, SoloTables
 
 if TYPE_CHECKING:
@@ -319,22 +319,18 @@ def place(s: BarcelonaState, x: int, stack: tuple[int, ...]) -> None:
     _say(s, f"places {'/'.join(CITIZENS[k] for k in stack)} (top last) on {board.CROSSINGS[x]}")
     owner = s.cross_owner[x]
     if owner >= 0:
-        allowed = _benefits_allowed(s, owner)
+        allowed = placing.benefits_allowed(s, owner)
         if owner == AUTOMA:
             intersection_benefits(s, allowed)
         else:
             s.stack.append((BENEFITS, owner, allowed))
 
 
-def _benefits_allowed(s: BarcelonaState, owner: int) -> int:
-    built = s.inters[owner]
-    return 3 if built >= 5 else (2 if built >= 3 else 1)
-
 
 def intersection_benefits(s: BarcelonaState, allowed: int) -> None:
     """Citizens landed on one of the Assistant's Intersections: it takes the leftmost `allowed`
     different benefits of its built Intersections."""
-    slots = s._distinct_benefit_slots(AUTOMA)[:allowed]
+    slots = placing.distinct_benefit_slots(s, AUTOMA)[:allowed]
     if not slots:
         return
     _say(s, f"takes Intersection benefits {', '.join(str(i + 1) for i in slots)}")
@@ -363,10 +359,10 @@ def best_building_with(s: BarcelonaState, x: int, stack: tuple[int, ...]) -> int
     try:
         for b in board.CROSSING_BUILDINGS[x]:
             for kind in range(4):
-                if not s.building_fits(kind, b):
+                if not construction.building_fits(s, kind, b):
                     continue
                 rank = len(order) - order.index(kind)
-                if rank > best and any(x in combo for combo in s._citizen_choices(kind, b)):
+                if rank > best and any(x in combo for combo in construction.citizen_choices(s, kind, b)):
                     best = rank
     finally:
         s.cross_cit[x] = saved
@@ -399,7 +395,7 @@ def gain(s: BarcelonaState, b: Benefit | None, depth: int = 0) -> None:
         _say(s, f"scores {b.vp} VP")
     convert(s, b.coin, b.cloth, b.resource)
     if b.cerda:
-        s._cerda_step(AUTOMA, b.cerda)
+        tracks.cerda_step(s, AUTOMA, b.cerda)
         _say(s, f"advances {b.cerda} on the Cerdà track")
     if b.action:
         perform(s, ACTION_KINDS.index(b.action), depth=depth + 1)
@@ -499,7 +495,7 @@ def _cobble_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) -
 
 def _street_choice(s: BarcelonaState, wide: bool) -> int:
     meeple = s.solo_meeple
-    spaces = s._empty_street_spaces(wide)
+    spaces = actions.empty_street_spaces(s, wide)
     if not spaces:
         return -1
     origin = CROSSING_POINT[meeple]
@@ -507,7 +503,7 @@ def _street_choice(s: BarcelonaState, wide: bool) -> int:
         spaces,
         key=lambda sp: (
             _space_distance(meeple, sp),
-            -s.street_line(sp),
+            -actions.street_line(s, sp),
             sweep_key(origin, SPACE_POINT[sp], direction(s)),
         ),
     )
@@ -517,8 +513,8 @@ def _streets_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) 
     """1 Wide tile when an empty Wide space touches the meeple's crossing, else 2 Narrow tiles,
     else 1 Wide tile anywhere; each tile on the nearest empty space, the longest line first."""
     meeple = s.solo_meeple
-    wide_ok = bool(s._street_tiles_left(AUTOMA, True) and s._empty_street_spaces(True))
-    narrow_ok = bool(s._street_tiles_left(AUTOMA, False) and s._empty_street_spaces(False))
+    wide_ok = bool(actions.street_tiles_left(s, AUTOMA, True) and actions.empty_street_spaces(s, True))
+    narrow_ok = bool(actions.street_tiles_left(s, AUTOMA, False) and actions.empty_street_spaces(s, False))
     wide_near = wide_ok and any(
         s.t.space_wide[sp] and s.space_owner[sp] < 0 for sp in board.CROSSING_SPACES[meeple]
     )
@@ -529,14 +525,14 @@ def _streets_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) 
     else:
         return False
     for _ in range(1 if wide else 2):
-        if not s._street_tiles_left(AUTOMA, wide):
+        if not actions.street_tiles_left(s, AUTOMA, wide):
             break
         sp = _street_choice(s, wide)
         if sp < 0:
             break
-        s._take_street_tile(AUTOMA, wide)
+        actions.take_street_tile(s, AUTOMA, wide)
         s.space_owner[sp] = AUTOMA
-        line = s.street_line(sp)
+        line = actions.street_line(s, sp)
         vp = line * (2 if wide else 1)
         s._score(AUTOMA, vp, "streets")
         _say(
@@ -599,7 +595,7 @@ def _take_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) -> 
     i = empty[-1]
     s.mod_tile[base + i] = tile
     slot = s.mod_offer.index(tile)
-    s.mod_offer[slot] = s._next_modernisme()
+    s.mod_offer[slot] = cerda_scoring.next_modernisme(s)
     s.floor = s.n_actions  # a face-down tile was revealed
     _say(s, f"takes Modernisme tile {t.modernisme_ids[tile]} into space {i + 1}")
     return True
@@ -612,16 +608,16 @@ def _service_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) 
     for slot, service in enumerate(s.services):
         left = s.service_left[slot]
         if left and not s.services_built[AUTOMA] >> service & 1:
-            options.append((-t.service_vp[service][s.service_tile(slot)], slot))
+            options.append((-t.service_vp[service][actions.service_tile(s, slot)], slot))
     if not options:
         return False
     slot = min(options)[1]
     service = s.services[slot]
-    tile = s.service_tile(slot)
+    tile = actions.service_tile(s, slot)
     s.service_left[slot] -= 1
     s.services_built[AUTOMA] |= 1 << service
     s._score(AUTOMA, t.service_vp[service][tile], "public_services")
-    s._cerda_step(AUTOMA, t.service_cerda[service])
+    tracks.cerda_step(s, AUTOMA, t.service_cerda[service])
     _say(s, f"builds {t.service_names[service]} ({t.service_vp[service][tile]} VP)")
     effect = SERVICE_EFFECTS[t.service_effect[service]]
     if effect == "market":
@@ -657,7 +653,7 @@ def _passenger_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool
     _say(s, f"places a Passenger on {board.SPACES[sp]}")
     owner = s.space_owner[sp]
     if owner >= 0:
-        line = s.street_line(sp)
+        line = actions.street_line(s, sp)
         vp = line * (2 if t.space_wide[sp] else 1)
         s._score(owner, vp, "streets")
         whose = f"{NAME}'s" if owner == AUTOMA else "your"
@@ -713,11 +709,11 @@ def citizens_key(s: BarcelonaState, b: int, combo: tuple[int, ...]) -> list[Any]
 
 
 def choose_build(s: BarcelonaState) -> tuple[int, int, tuple[int, ...]] | None:
-    builds = s._legal_builds(AUTOMA)
+    builds = construction.legal_builds(s, AUTOMA)
     if not builds:
         return None
     kind, b = min(builds, key=lambda kb: build_key(s, *kb))
-    combo = min(s._citizen_choices(kind, b), key=lambda c: citizens_key(s, b, c))
+    combo = min(construction.citizen_choices(s, kind, b), key=lambda c: citizens_key(s, b, c))
     return kind, b, combo
 
 
@@ -728,7 +724,7 @@ def _build(s: BarcelonaState) -> None:
     kind, b, combo = choice
     t = s.t
     space = board.BUILDING_SPACES[b]
-    moved, gained, bonus = s.construct(AUTOMA, kind, b, combo)
+    moved, gained, bonus = construction.construct(s, AUTOMA, kind, b, combo)
     if bonus:
         _say(s, f"takes the Building Bonus of row {space.block[0]}: {bonus} VP")
     _say(s, f"builds {BUILDING_TYPES[kind]} on {space.name} with {'+'.join(moved)}: {gained} VP")

@@ -1,0 +1,164 @@
+"""Construct a Building (rulebook), with the Citizen tracks the used citizens move to.
+
+After the actions, a player who can construct a Building must: the building phase (an automatic
+step) pushes the decision only when some Building fits. The Building is chosen first (type and
+space), then the citizens it uses.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from eixample.core.decisions import Frame
+from eixample.games.barcelona import board, tracks
+from eixample.games.barcelona.frames import BUILD, CITIZENS_CHOICE
+from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, CORNER
+
+if TYPE_CHECKING:
+    from eixample.games.barcelona.state import BarcelonaState
+
+
+def building_phase(s: BarcelonaState, frame: Frame) -> None:
+    """Automatic step: the construction decision, when some Building can be constructed."""
+    if legal_builds(s, frame[1]):
+        s.stack.append((BUILD, frame[1]))
+
+
+def building_fits(s: BarcelonaState, kind: int, b: int) -> bool:
+    """A tile of this type is in stock and may go on this space: Corner tiles on empty
+    triangles, other types on empty blocks or over the types they may overbuild."""
+    if not s.bld_stock[kind]:
+        return False
+    current = s.bld_type[b]
+    if current < 0:
+        return (kind == CORNER) == board.BUILDING_SPACES[b].corner
+    return current in s.t.building_over[kind]
+
+
+def legal_builds(s: BarcelonaState, p: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for b in range(len(board.BUILDING_SPACES)):
+        for kind in range(4):
+            if building_fits(s, kind, b) and citizen_choices(s, kind, b, first_only=True):
+                out.append((kind, b))
+    return out
+
+
+def citizen_choices(s: BarcelonaState, kind: int, b: int, first_only: bool = False) -> list[tuple[int, ...]]:
+    """The sets of surrounding crossings whose top citizens meet the Building's requirement."""
+    need = s.t.building_citizens[kind]
+    req_w, req_m, req_u = s.t.building_requires[kind]
+    cross = s.cross_cit
+    out: list[tuple[int, ...]] = []
+    for combo in board.BUILDING_COMBOS[b].get(need, ()):
+        counts = [0, 0, 0]
+        for x in combo:
+            stack = cross[x]
+            if not stack:
+                break
+            counts[stack[-1]] += 1
+        else:
+            if counts[0] >= req_w and counts[1] >= req_m and counts[2] >= req_u:
+                out.append(combo)
+                if first_only:
+                    return out
+    return out
+
+
+# --- decision: the Building (type and space)
+def legal_build(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list[Any]) -> None:
+    for kind, b in legal_builds(s, frame[1]):
+        texts.append(f"build {BUILDING_TYPES[kind]} {board.BUILDING_SPACES[b].name}")
+        payloads.append((kind, b))
+
+
+def resolve_build(s: BarcelonaState, frame: Frame, payload: tuple[int, int]) -> None:
+    kind, b = payload
+    s.stack.append((CITIZENS_CHOICE, frame[1], kind, b))
+
+
+# --- decision: the citizens it uses
+def legal_citizens(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list[Any]) -> None:
+    for combo in citizen_choices(s, frame[2], frame[3]):
+        texts.append("use " + "+".join(board.CROSSINGS[x] for x in combo))
+        payloads.append(combo)
+
+
+def resolve_citizens(s: BarcelonaState, frame: Frame, combo: tuple[int, ...]) -> None:
+    p, kind, b = frame[1], frame[2], frame[3]
+    moved, gained, _ = construct(s, p, kind, b, combo)
+    space = board.BUILDING_SPACES[b]
+    s._say(f"P{p + 1} builds {BUILDING_TYPES[kind]} on {space.name} with {'+'.join(moved)}: {gained} VP")
+    if s.t.building_sagrada[kind]:
+        tracks.sagrada_step(s, p, s.t.building_sagrada[kind])
+
+
+def construct(
+    s: BarcelonaState, p: int, kind: int, b: int, combo: tuple[int, ...]
+) -> tuple[list[str], int, int]:
+    """Construct a Building (steps 1-6 but the Sagrada steps, which the caller takes): place the
+    tile, flip the row's bonus, move the citizens to their tracks, score the lowest visible
+    value, then the Cerdà steps, the building's VP and the marker. Returns the citizens moved,
+    the track VP and the row bonus gained."""
+    t = s.t
+    s.progress = True
+    s.bld_stock[kind] -= 1
+    s.bld_type[b] = kind
+    s.bld_tiles[b] = (*s.bld_tiles[b], kind)
+    row = board.BUILDING_SPACES[b].block[0]
+    bonus = t.row_bonus_vp[row] if s.row_bonus[row] else 0
+    if bonus:
+        s.row_bonus[row] = 0
+        s._score(p, bonus, "building_bonus")
+    moved = []
+    for x in combo:
+        citizen = s.cross_cit[x][-1]
+        s.cross_cit[x] = s.cross_cit[x][:-1]
+        to_track(s, citizen)
+        moved.append(CITIZENS[citizen])
+    gained = lowest_visible(s)
+    s._score(p, gained, "buildings")
+    tracks.cerda_step(s, p, t.building_cerda[kind])  # step-backs come before Sagrada (ruling 3)
+    s._score(p, t.building_vp[kind], "buildings")
+    place_marker(s, p, b)
+    return moved, gained, bonus
+
+
+def place_marker(s: BarcelonaState, p: int, b: int) -> None:
+    t = s.t
+    k = len(t.marker_stacks)
+    for i in range(p * k, (p + 1) * k):
+        if s.markers_left[i]:
+            s.markers_left[i] -= 1
+            s.bld_markers[b] = (*s.bld_markers[b], p)
+            if s.markers_left[i] == 0:
+                tracks.cerda_step(s, p, t.marker_stack_cerda)
+            return
+
+
+# ---------------------------------------------------------------------- Citizen tracks
+def to_track(s: BarcelonaState, citizen: int) -> None:
+    """A citizen moves to the leftmost empty space of its track, or off the board."""
+    spaces = s.track[citizen]
+    for i, filled in enumerate(spaces):
+        if not filled:
+            spaces[i] = 1
+            return
+    s.off_board[citizen] += 1
+
+
+def lowest_visible(s: BarcelonaState, arriving: tuple[int, ...] = ()) -> int:
+    """The lowest VP value visible over the three citizen tracks (after `arriving` citizens
+    would have taken their places, if given)."""
+    values = s.t.track_values
+    best = 99
+    for k in range(3):
+        skip = arriving.count(k)
+        for i, filled in enumerate(s.track[k]):
+            if filled:
+                continue
+            if skip:
+                skip -= 1
+                continue
+            best = min(best, values[k][i])
+    return best if best < 99 else max(max(v) for v in values)
