@@ -50,7 +50,7 @@ def test_barcelona_numbering_is_derived_from_the_board_and_the_data() -> None:
     assert forms["improve"] == len(t.modernisme_improve)
     # Corner Buildings on the 8 triangles, the three other types on the 12 blocks
     assert forms["build"] == 8 + 3 * 12
-    assert actions[0] == "place C00" and actions[-1].startswith("use ")
+    assert actions[0] == "place C00" and actions[-2].startswith("use ") and actions[-1] == "decline"
 
 
 def test_barcelona_numbering_is_shared_by_player_counts_and_modes() -> None:

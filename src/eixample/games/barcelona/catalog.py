@@ -15,6 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from eixample.games.barcelona import board
+from eixample.games.barcelona.actions import DECLINE
 from eixample.games.barcelona.components import ACTION_KINDS, Benefit
 from eixample.games.barcelona.setup import check_options
 from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, CORNER, Tables, tables_for
@@ -61,6 +62,7 @@ def _texts(t: Tables) -> Iterator[str]:
     yield from ("discard coin", "discard cloth")
     yield from _builds(t)
     yield from _citizen_choices(t)
+    yield DECLINE  # last, so that the numbers of the earlier actions did not change when it came
 
 
 def _benefit_choices(t: Tables) -> Iterator[str]:
