@@ -67,6 +67,13 @@ def _one_of(*choices: str) -> Parser:
     return parse
 
 
+def _yes_no(text: str) -> bool:
+    words = {"1": True, "yes": True, "true": True, "0": False, "no": False, "false": False}
+    if text.lower() not in words:
+        raise ValueError(f"must be yes or no (1 or 0), not '{text}'")
+    return words[text.lower()]
+
+
 _POSITIVE_INT = _number(int, 0, strict=True)
 _NON_NEGATIVE_INT = _number(int, 0, strict=False)
 _POSITIVE_FLOAT = _number(float, 0.0, strict=True)
@@ -88,6 +95,8 @@ KINDS: dict[str, BotKind] = {
                     "depth": Param(_NON_NEGATIVE_INT, "random moves before evaluating (default 0)"),
                     "norm": Param(_one_of(*NORMS), "evaluation to reward: minmax, rank or sigmoid (default)"),
                     "scale": Param(_POSITIVE_FLOAT, "sigmoid margin scale in points (default 10)"),
+                    "reuse": Param(_yes_no, "keep the subtree of the chosen action for the next "
+                                            "decision when the view is the one expected (default no)"),
                 },
                 lambda spec, seed, values: MctsBot(spec, seed, MctsSettings(**values))),
     )

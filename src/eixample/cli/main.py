@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from eixample.cli.analyze import analyze_command
 from eixample.cli.bench import bench_command
 from eixample.cli.demo import demo_command
 from eixample.cli.play import play_command
@@ -27,6 +28,7 @@ app.command("replay")(replay_command)
 app.command("bench")(bench_command)
 app.command("demo")(demo_command)
 app.command("serve")(serve_command)
+app.command("analyze")(analyze_command)
 
 
 if __name__ == "__main__":
