@@ -7,7 +7,9 @@ optional random rollout of bounded depth (none by default: the game's evaluation
 leaf), then a reward vector (the winners share 1 if the game ended, otherwise the game's
 `evaluation()` turned into [0, 1] by default with a logistic of the margin over the best
 opponent) added along the path. Each node is
-judged by the reward of the seat deciding there, so opponents play for themselves.
+judged by the reward of the seat deciding there, so opponents play for themselves. With `skip`,
+decisions with a single legal action get no node of their own: the descent applies them and goes
+on, so no iteration is spent expanding a move nobody can choose.
 
 With `reuse`, the bot keeps the subtree under the action it chose, with the view that action
 led to in one determinization; if its next decision shows exactly that view (nothing new was
@@ -47,6 +49,7 @@ class MctsSettings:
     norm: str = "sigmoid"
     scale: float = 10.0
     reuse: bool = False
+    skip: bool = False
 
     def iteration_limit(self) -> int:
         if self.iterations is not None:
@@ -105,8 +108,12 @@ class MctsBot(Bot):
         else:
             self.last_iterations = self._search(view, root)
             action = self._best(root, legal, view.player)
-        self._keep(view, root, action)
+        self._keep(view, root if self._skipped(legal) else root.children.get(action), action)
         return action
+
+    def _skipped(self, legal: list[Action]) -> bool:
+        """True when the tree has no node for this decision's only action (with `skip`)."""
+        return self.settings.skip and len(legal) == 1
 
     def estimates(self, view: PlayerView) -> list[ActionEstimate]:
         """Search the decision of `view` (even a forced one) and return every legal action's
@@ -136,12 +143,10 @@ class MctsBot(Bot):
             return kept[1]
         return _Node(view.num_players)
 
-    def _keep(self, view: PlayerView, root: _Node, action: Action) -> None:
-        """Remember the subtree under `action` and the view it leads to (with `reuse`)."""
-        if not self.settings.reuse:
-            return
-        child = root.children.get(action)
-        if child is None:
+    def _keep(self, view: PlayerView, child: _Node | None, action: Action) -> None:
+        """Remember the subtree `child` reached by `action`, and the view it leads to (with
+        `reuse`)."""
+        if not self.settings.reuse or child is None:
             return
         world = view.resample(self.rng.next_u64())
         world.apply(action)
@@ -171,8 +176,12 @@ class MctsBot(Bot):
     def _descend(self, root: _Node, state: State) -> list[_Node]:
         """Selection then expansion, applying the actions to `state`; returns the path."""
         node, path = root, [root]
+        skip = self.settings.skip
         while not state.is_terminal():
             actions = state.legal_actions()
+            if skip and len(actions) == 1:
+                state.apply(actions[0])
+                continue
             children = node.children
             for action in actions:
                 child = children.get(action)
