@@ -34,7 +34,7 @@ def test_mcts_parameters_are_parsed() -> None:
 def test_expert_is_mcts_with_reuse_and_skip_whose_parameters_still_apply() -> None:
     bot = make_bot("expert:seconds=1", seed=0)
     assert isinstance(bot, MctsBot)
-    assert bot.settings == MctsSettings(seconds=1.0, reuse=True, skip=True)
+    assert bot.settings == MctsSettings(seconds=1.0, c=0.2, reuse=True, skip=True)
     plain = make_bot("expert:iterations=50:reuse=no:c=0.3", seed=0)
     assert isinstance(plain, MctsBot)
     assert plain.settings == MctsSettings(iterations=50, c=0.3, reuse=False, skip=True)

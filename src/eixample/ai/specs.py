@@ -82,7 +82,7 @@ _NON_NEGATIVE_FLOAT = _number(float, 0.0, strict=False)
 MCTS_PARAMS: dict[str, Param] = {
     "iterations": Param(_POSITIVE_INT, "iterations per decision (default 500)"),
     "seconds": Param(_POSITIVE_FLOAT, "seconds per decision (not deterministic)"),
-    "c": Param(_NON_NEGATIVE_FLOAT, "UCT exploration constant (default 0.7)"),
+    "c": Param(_NON_NEGATIVE_FLOAT, "UCT exploration constant (default 0.7; 0.2 for expert)"),
     "depth": Param(_NON_NEGATIVE_INT, "random moves before evaluating (default 0)"),
     "norm": Param(_one_of(*NORMS), "evaluation to reward: minmax, rank or sigmoid (default)"),
     "scale": Param(_POSITIVE_FLOAT, "sigmoid margin scale in points (default 10)"),
@@ -91,7 +91,7 @@ MCTS_PARAMS: dict[str, Param] = {
     "skip": Param(_yes_no, "no tree node for decisions with one legal action (default no; yes for expert)"),
 }
 
-EXPERT = MctsSettings(reuse=True, skip=True)
+EXPERT = MctsSettings(c=0.2, reuse=True, skip=True)
 """The settings of the `expert` bot before its spec's own parameters."""
 
 KINDS: dict[str, BotKind] = {
@@ -104,8 +104,8 @@ KINDS: dict[str, BotKind] = {
                 lambda spec, seed, values: GreedyBot(spec, seed, **values)),
         BotKind("mcts", "Information-Set Monte Carlo Tree Search",
                 MCTS_PARAMS, lambda spec, seed, values: MctsBot(spec, seed, MctsSettings(**values))),
-        BotKind("expert", "the strongest search: mcts keeping its tree through its own turn (reuse=yes) "
-                          "and spending no iteration on forced moves (skip=yes)",
+        BotKind("expert", "the strongest search: mcts keeping its tree through its own turn (reuse=yes), "
+                          "spending no iteration on forced moves (skip=yes), exploring less (c=0.2)",
                 MCTS_PARAMS, lambda spec, seed, values: MctsBot(spec, seed, replace(EXPERT, **values))),
     )
 }
