@@ -70,6 +70,13 @@ def test_top_actions_put_the_winning_move_first() -> None:
     assert all(sum(choice.win_probability) == pytest.approx(1.0) for choice in every)
 
 
+def test_a_forced_move_is_the_only_choice_and_a_full_board_is_a_draw() -> None:
+    state = _tictactoe("mark 0", "mark 1", "mark 2", "mark 4", "mark 3", "mark 5", "mark 7", "mark 6")
+    choices = rank_choices(state, 0, TINY)
+    assert [choice.action for choice in choices] == ["mark 8"]
+    assert choices[0].win_probability == [0.5, 0.5]
+
+
 def test_only_the_deciding_seat_gets_choices() -> None:
     with pytest.raises(ValueError, match="no decision"):
         top_actions(_tictactoe("mark 0"), 0)

@@ -9,17 +9,18 @@ read as win probabilities after scaling them to sum to 1.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from eixample.ai.match import derive_seed
 from eixample.ai.mcts import ActionEstimate, MctsBot, MctsSettings
 from eixample.ai.scoring import outcome
+from eixample.ai.specs import EXPERT
 from eixample.ai.view import player_view
 from eixample.core.protocol import Action, Game, JsonDict, State
 from eixample.core.records import replay
 
-COACH_SETTINGS = MctsSettings(iterations=400)
-"""The default search of one analysed decision."""
+COACH_SETTINGS = replace(EXPERT, iterations=400, reuse=False)
+"""The default search of one analysed decision: the expert bot's, at 400 iterations."""
 
 
 @dataclass(frozen=True)

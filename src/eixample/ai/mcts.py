@@ -117,11 +117,15 @@ class MctsBot(Bot):
 
     def estimates(self, view: PlayerView) -> list[ActionEstimate]:
         """Search the decision of `view` (even a forced one) and return every legal action's
-        visits and mean rewards, most visited first. Does not touch a kept tree."""
+        visits and mean rewards along its most visited line, most visited first. Does not touch
+        a kept tree."""
         root = _Node(view.num_players)
         self.last_iterations = self._search(view, root)
+        legal = view.legal_actions()
+        if self._skipped(legal):  # the root stands for the position after the forced move
+            return [ActionEstimate(legal[0], root.visits, root.principal())]
         found = []
-        for action in view.legal_actions():
+        for action in legal:
             child = root.children.get(action)
             if child is None or child.visits == 0:
                 found.append(ActionEstimate(action, 0, [0.0] * view.num_players))
