@@ -60,7 +60,7 @@ def _lines(path: Path) -> list[dict]:
 
 
 def report(path: Path) -> str:
-    lines = _lines(path)
+    lines = _lines(path) if path.exists() else []
     if not lines:
         return f"{path}: no games yet"
     bot = lines[0]["bot"]

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from eixample.ai.analysis import analyse_game, biggest_mistakes, rank_choices, top_actions, win_probabilities
+from eixample.ai.analysis import (
+    analyse_game,
+    biggest_mistakes,
+    judge_move,
+    rank_choices,
+    top_actions,
+    win_probabilities,
+)
 from eixample.ai.mcts import MctsSettings
 from eixample.core.errors import MalformedRecordError
 from eixample.core.protocol import JsonDict, State
@@ -109,6 +116,15 @@ def test_a_hint_in_barcelona_depends_only_on_what_the_seat_sees() -> None:
     assert expected and all(sum(choice.win_probability) == pytest.approx(1.0) for choice in expected)
     for seed in range(3):
         assert top_actions(state.resample(me, seed), me, settings=TINY, seed=3) == expected
+
+
+def test_judging_a_barcelona_move_depends_only_on_what_the_seat_saw() -> None:
+    state = _barcelona_position()
+    me = state.current_player()
+    played = state.legal_actions()[-1]
+    expected = judge_move(state, played, 25, TINY, seed=4)
+    for seed in range(3):
+        assert judge_move(state.resample(me, seed), played, 25, TINY, seed=4) == expected
 
 
 def test_barcelona_moves_are_annotated() -> None:

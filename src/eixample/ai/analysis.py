@@ -124,13 +124,15 @@ def judge_move(state: State, action: Action, move: int, settings: MctsSettings =
                seed: int = 0) -> MoveNote:
     """The note of one decision: the search picks its preferred action; then the positions
     after it and after the action played (if different) are each searched with the same
-    budget, from the deciding seat's view, and compared."""
+    budget and compared. Both follow from one determinization of what the deciding seat knew,
+    so neither uses a draw that seat could not foresee."""
     seat = state.current_player()
     best = rank_choices(state, seat, settings, seed)[0].action
-    after_best = position_value(_after(state, best), seat, settings, derive_seed(seed, 1))
+    world = state.resample(seat, derive_seed(seed, 1))
+    after_best = position_value(_after(world, best), seat, settings, derive_seed(seed, 2))
     if action == best:
         return MoveNote(move, seat, action, after_best, best, 0.0)
-    after_played = position_value(_after(state, action), seat, settings, derive_seed(seed, 2))
+    after_played = position_value(_after(world, action), seat, settings, derive_seed(seed, 3))
     loss = max(0.0, after_best[seat] - after_played[seat])
     return MoveNote(move, seat, action, after_best, best, loss)
 
