@@ -84,3 +84,12 @@ def test_bad_input_is_refused_clearly(runner: CliRunner, tmp_path: Path, blunder
     illegal.write_text(json.dumps(_record(["mark 0", "mark 0"])))
     assert_clear_failure(invoke(runner, "analyze", str(illegal)), "action 1 'mark 0' is illegal")
     assert_clear_failure(invoke(runner, "analyze", str(tmp_path / "missing.json")), "cannot read")
+
+
+def test_without_a_budget_the_search_runs_the_coach_iterations(runner: CliRunner, blunder_file: Path) -> None:
+    default = invoke(runner, "analyze", str(blunder_file), "--json")
+    explicit = invoke(runner, "analyze", str(blunder_file), "--json", "--iterations", "400")
+    other = invoke(runner, "analyze", str(blunder_file), "--json", "--iterations", "5")
+    assert default.exit_code == explicit.exit_code == 0, default.output
+    assert default.output == explicit.output
+    assert other.output != default.output

@@ -52,8 +52,9 @@ def analyze_command(
         fail(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}, not {seconds:g}")
     record, seats = unwrap_record(read_json(file, line))
     game = record_game(record, game_name)
-    settings = replace(COACH_SETTINGS, seconds=seconds,
-                       iterations=iterations if iterations or seconds is None else None)
+    if iterations is None and seconds is None:
+        iterations = COACH_SETTINGS.iterations
+    settings = replace(COACH_SETTINGS, seconds=seconds, iterations=iterations)
     try:
         with Progress(console=error_console(), transient=True, disable=as_json) as bar:
             actions = record.get("actions")
