@@ -46,6 +46,7 @@ def test_resampled_states_look_the_same_to_me_but_hide_other_hands() -> None:
     "random",
     "greedy",
     "mcts:iterations=30",
+    "expert:iterations=30",
 ])
 def test_bots_choose_the_same_whatever_the_hidden_parts(spec: str) -> None:
     state = _state()

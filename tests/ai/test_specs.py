@@ -2,14 +2,15 @@ from __future__ import annotations
 
 import pytest
 
-from eixample.ai import BotSpecError, bot_names, make_bot, parse_spec
+from eixample.ai import BotSpecError, bot_names, check_spec, make_bot, parse_spec
 from eixample.ai.greedy import GreedyBot
 from eixample.ai.mcts import DEFAULT_ITERATIONS, MctsBot, MctsSettings
 from eixample.ai.random_bot import RandomBot
+from eixample.ai.specs import LEVELS, level_spec
 
 
-def test_the_three_bots_are_known() -> None:
-    assert bot_names() == ["greedy", "mcts", "random"]
+def test_the_four_bots_are_known() -> None:
+    assert bot_names() == ["expert", "greedy", "mcts", "random"]
 
 
 @pytest.mark.parametrize(
@@ -30,6 +31,25 @@ def test_mcts_parameters_are_parsed() -> None:
     assert bot.settings == MctsSettings(iterations=200, c=0.5, depth=3, norm="rank", scale=4.0)
 
 
+def test_expert_is_mcts_with_reuse_and_skip_whose_parameters_still_apply() -> None:
+    bot = make_bot("expert:seconds=1", seed=0)
+    assert isinstance(bot, MctsBot)
+    assert bot.settings == MctsSettings(seconds=1.0, c=0.2, reuse=True, skip=True)
+    plain = make_bot("expert:iterations=50:reuse=no:c=0.3", seed=0)
+    assert isinstance(plain, MctsBot)
+    assert plain.settings == MctsSettings(iterations=50, c=0.3, reuse=False, skip=True)
+
+
+def test_levels_name_valid_specs_weakest_first() -> None:
+    assert list(LEVELS) == ["beginner", "intermediate", "strong", "strongest"]
+    for level, spec in LEVELS.items():
+        check_spec(spec)
+        assert level_spec(level) == spec
+    assert level_spec(" Strongest ") == "expert:seconds=1"
+    with pytest.raises(BotSpecError, match="unknown level 'grandmaster' \\(known: beginner, intermediate"):
+        level_spec("grandmaster")
+
+
 def test_mcts_budget() -> None:
     assert MctsSettings().iteration_limit() == DEFAULT_ITERATIONS
     assert MctsSettings(iterations=5).iteration_limit() == 5
@@ -45,9 +65,10 @@ def test_parse_spec_splits_name_and_parameters() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("alphazero", "unknown bot 'alphazero' (known: greedy, mcts, random)"),
+        ("alphazero", "unknown bot 'alphazero' (known: expert, greedy, mcts, random)"),
         ("", "unknown bot"),
-        ("mcts:budget=3", "unknown parameter 'budget' (known: iterations, seconds, c, depth, norm, scale)"),
+        ("mcts:budget=3",
+         "unknown parameter 'budget' (known: iterations, seconds, c, depth, norm, scale, reuse, skip)"),
         ("random:seed=3", "unknown parameter 'seed' (known: none)"),
         ("mcts:iterations", "parameter 'iterations' must be written KEY=VALUE"),
         ("mcts:iterations=", "must be written KEY=VALUE"),

@@ -7,7 +7,15 @@ optional random rollout of bounded depth (none by default: the game's evaluation
 leaf), then a reward vector (the winners share 1 if the game ended, otherwise the game's
 `evaluation()` turned into [0, 1] by default with a logistic of the margin over the best
 opponent) added along the path. Each node is
-judged by the reward of the seat deciding there, so opponents play for themselves.
+judged by the reward of the seat deciding there, so opponents play for themselves. With `skip`,
+decisions with a single legal action get no node of their own: the descent applies them and goes
+on, so no iteration is spent expanding a move nobody can choose.
+
+With `reuse`, the bot keeps the subtree under the action it chose, with the view that action
+led to in one determinization; if its next decision shows exactly that view (nothing new was
+revealed and nobody else moved: the usual case inside a multi-step turn), the search continues
+from that subtree instead of starting afresh. Equal views mean equal information sets, so the
+kept statistics were gathered over the same determinizations.
 
 Reference: Cowling, Powley, Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG
 4(2), 2012.
@@ -23,9 +31,10 @@ from dataclasses import dataclass
 from eixample.ai.base import Bot
 from eixample.ai.scoring import normalise, outcome
 from eixample.ai.view import PlayerView
-from eixample.core.protocol import Action, State
+from eixample.core.protocol import Action, JsonDict, State
 
 DEFAULT_ITERATIONS = 500
+LINE_VISITS = 10
 
 
 @dataclass(frozen=True)
@@ -39,6 +48,8 @@ class MctsSettings:
     depth: int = 0
     norm: str = "sigmoid"
     scale: float = 10.0
+    reuse: bool = False
+    skip: bool = False
 
     def iteration_limit(self) -> int:
         if self.iterations is not None:
@@ -58,21 +69,93 @@ class _Node:
     def mean(self, seat: int) -> float:
         return self.totals[seat] / self.visits if self.visits else 0.0
 
+    def principal(self) -> list[float]:
+        """Mean rewards at the end of the most visited line from here (while its nodes have at
+        least LINE_VISITS visits): closer to what best play gives than the mean over every
+        reply the search tried."""
+        node = self
+        while node.children:
+            child = max(node.children.values(), key=lambda candidate: candidate.visits)
+            if child.visits < LINE_VISITS:
+                break
+            node = child
+        return [total / node.visits for total in node.totals]
+
+
+@dataclass(frozen=True)
+class ActionEstimate:
+    """What the search learnt about one legal action at the root."""
+
+    action: Action
+    visits: int
+    rewards: list[float]
+    """Each seat's mean reward along the most visited line after this action."""
+
 
 class MctsBot(Bot):
     def __init__(self, spec: str, seed: int, settings: MctsSettings | None = None) -> None:
         super().__init__(spec, seed)
         self.settings = settings or MctsSettings()
         self.last_iterations = 0
+        self._kept: tuple[JsonDict, _Node] | None = None
 
     def decide(self, view: PlayerView) -> Action:
         legal = view.legal_actions()
+        root = self._root(view)
         if len(legal) == 1:
             self.last_iterations = 0
-            return legal[0]
+            action = legal[0]
+        else:
+            self.last_iterations = self._search(view, root)
+            action = self._best(root, legal, view.player)
+        self._keep(view, root if self._skipped(legal) else root.children.get(action), action)
+        return action
+
+    def _skipped(self, legal: list[Action]) -> bool:
+        """True when the tree has no node for this decision's only action (with `skip`)."""
+        return self.settings.skip and len(legal) == 1
+
+    def estimates(self, view: PlayerView) -> list[ActionEstimate]:
+        """Search the decision of `view` (even a forced one) and return every legal action's
+        visits and mean rewards along its most visited line, most visited first. Does not touch
+        a kept tree."""
         root = _Node(view.num_players)
         self.last_iterations = self._search(view, root)
-        return self._best(root, legal, view.player)
+        legal = view.legal_actions()
+        if self._skipped(legal):  # the root stands for the position after the forced move
+            return [ActionEstimate(legal[0], root.visits, root.principal())]
+        found = []
+        for action in legal:
+            child = root.children.get(action)
+            if child is None or child.visits == 0:
+                found.append(ActionEstimate(action, 0, [0.0] * view.num_players))
+            else:
+                found.append(ActionEstimate(action, child.visits, child.principal()))
+        found.sort(key=lambda estimate: (-estimate.visits, -estimate.rewards[view.player]))
+        return found
+
+    def position_value(self, view: PlayerView) -> list[float]:
+        """Search the position of `view` (whoever decides there) and return each seat's mean
+        reward along the most visited line. The position must not be finished."""
+        root = _Node(view.num_players)
+        self.last_iterations = self._search(view, root)
+        return root.principal()
+
+    def _root(self, view: PlayerView) -> _Node:
+        kept, self._kept = self._kept, None
+        if kept is not None and kept[0] == view.view():
+            return kept[1]
+        return _Node(view.num_players)
+
+    def _keep(self, view: PlayerView, child: _Node | None, action: Action) -> None:
+        """Remember the subtree `child` reached by `action`, and the view it leads to (with
+        `reuse`)."""
+        if not self.settings.reuse or child is None:
+            return
+        world = view.resample(self.rng.next_u64())
+        world.apply(action)
+        if not world.is_terminal():
+            self._kept = (world.view(view.player), child)
 
     def _search(self, view: PlayerView, root: _Node) -> int:
         limit = self.settings.iteration_limit()
@@ -87,7 +170,7 @@ class MctsBot(Bot):
     def _iterate(self, root: _Node, state: State) -> None:
         path = self._descend(root, state)
         self._rollout(state)
-        reward = self._reward(state)
+        reward = self.reward(state)
         for node in path:
             node.visits += 1
             totals = node.totals
@@ -97,8 +180,12 @@ class MctsBot(Bot):
     def _descend(self, root: _Node, state: State) -> list[_Node]:
         """Selection then expansion, applying the actions to `state`; returns the path."""
         node, path = root, [root]
+        skip = self.settings.skip
         while not state.is_terminal():
             actions = state.legal_actions()
+            if skip and len(actions) == 1:
+                state.apply(actions[0])
+                continue
             children = node.children
             for action in actions:
                 child = children.get(action)
@@ -133,7 +220,8 @@ class MctsBot(Bot):
                 return
             state.apply(self.rng.choice(state.legal_actions()))
 
-    def _reward(self, state: State) -> list[float]:
+    def reward(self, state: State) -> list[float]:
+        """Each seat's reward in [0, 1] for a position the search reached."""
         if state.is_terminal():
             return outcome(state)
         return normalise(state.evaluation(), self.settings.norm, self.settings.scale)

@@ -2,15 +2,15 @@
 
 Syntax: `NAME` or `NAME:KEY=VALUE[:KEY=VALUE...]`, for example `random`, `greedy`,
 `greedy:samples=4`, `mcts`, `mcts:iterations=200`, `mcts:seconds=1`,
-`mcts:iterations=400:depth=10:norm=rank`. Specs contain no commas, so lists of them are written
-comma-separated on the command line.
+`mcts:iterations=400:depth=10:norm=rank`, `expert:seconds=1`. Specs contain no commas, so lists
+of them are written comma-separated on the command line.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from eixample.ai.base import Bot
@@ -67,10 +67,32 @@ def _one_of(*choices: str) -> Parser:
     return parse
 
 
+def _yes_no(text: str) -> bool:
+    words = {"1": True, "yes": True, "true": True, "0": False, "no": False, "false": False}
+    if text.lower() not in words:
+        raise ValueError(f"must be yes or no (1 or 0), not '{text}'")
+    return words[text.lower()]
+
+
 _POSITIVE_INT = _number(int, 0, strict=True)
 _NON_NEGATIVE_INT = _number(int, 0, strict=False)
 _POSITIVE_FLOAT = _number(float, 0.0, strict=True)
 _NON_NEGATIVE_FLOAT = _number(float, 0.0, strict=False)
+
+MCTS_PARAMS: dict[str, Param] = {
+    "iterations": Param(_POSITIVE_INT, "iterations per decision (default 500)"),
+    "seconds": Param(_POSITIVE_FLOAT, "seconds per decision (not deterministic)"),
+    "c": Param(_NON_NEGATIVE_FLOAT, "UCT exploration constant (default 0.7; 0.2 for expert)"),
+    "depth": Param(_NON_NEGATIVE_INT, "random moves before evaluating (default 0)"),
+    "norm": Param(_one_of(*NORMS), "evaluation to reward: minmax, rank or sigmoid (default)"),
+    "scale": Param(_POSITIVE_FLOAT, "sigmoid margin scale in points (default 10)"),
+    "reuse": Param(_yes_no, "keep the subtree of the chosen action for the next decision when the "
+                            "view is the one expected (default no; yes for expert)"),
+    "skip": Param(_yes_no, "no tree node for decisions with one legal action (default no; yes for expert)"),
+}
+
+EXPERT = MctsSettings(c=0.2, reuse=True, skip=True)
+"""The settings of the `expert` bot before its spec's own parameters."""
 
 KINDS: dict[str, BotKind] = {
     kind.name: kind
@@ -81,17 +103,30 @@ KINDS: dict[str, BotKind] = {
                 {"samples": Param(_POSITIVE_INT, "determinizations averaged per decision (default 1)")},
                 lambda spec, seed, values: GreedyBot(spec, seed, **values)),
         BotKind("mcts", "Information-Set Monte Carlo Tree Search",
-                {
-                    "iterations": Param(_POSITIVE_INT, "iterations per decision (default 500)"),
-                    "seconds": Param(_POSITIVE_FLOAT, "seconds per decision (not deterministic)"),
-                    "c": Param(_NON_NEGATIVE_FLOAT, "UCT exploration constant (default 0.7)"),
-                    "depth": Param(_NON_NEGATIVE_INT, "random moves before evaluating (default 0)"),
-                    "norm": Param(_one_of(*NORMS), "evaluation to reward: minmax, rank or sigmoid (default)"),
-                    "scale": Param(_POSITIVE_FLOAT, "sigmoid margin scale in points (default 10)"),
-                },
-                lambda spec, seed, values: MctsBot(spec, seed, MctsSettings(**values))),
+                MCTS_PARAMS, lambda spec, seed, values: MctsBot(spec, seed, MctsSettings(**values))),
+        BotKind("expert", "the strongest search: mcts keeping its tree through its own turn (reuse=yes), "
+                          "spending no iteration on forced moves (skip=yes), exploring less (c=0.2)",
+                MCTS_PARAMS, lambda spec, seed, values: MctsBot(spec, seed, replace(EXPERT, **values))),
     )
 }
+
+
+LEVELS: dict[str, str] = {
+    "beginner": "greedy",
+    "intermediate": "mcts:iterations=200",
+    "strong": "mcts:seconds=1",
+    "strongest": "expert:seconds=1",
+}
+"""Plain names for players choosing an opponent, weakest first, each mapped to a bot spec
+(docs/strength.md says how strong each is)."""
+
+
+def level_spec(level: str) -> str:
+    """The bot spec of a level name; BotSpecError naming the levels otherwise."""
+    spec = LEVELS.get(level.strip().lower())
+    if spec is None:
+        raise BotSpecError(f"unknown level '{level}' (known: {', '.join(LEVELS)})")
+    return spec
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from eixample.cli.analyze import analyze_command
 from eixample.cli.bench import bench_command
 from eixample.cli.common import package_version
 from eixample.cli.demo import demo_command
@@ -46,6 +47,7 @@ app.command("replay")(replay_command)
 app.command("bench")(bench_command)
 app.command("demo")(demo_command)
 app.command("serve")(serve_command)
+app.command("analyze")(analyze_command)
 
 
 if __name__ == "__main__":
