@@ -124,10 +124,31 @@ def test_upper_class_house_draws_two_tokens_keeps_one_and_moves_the_bomb() -> No
     s.apply("tile LB2 Y")
     bomb = s.bomb
     s.apply("house U")
-    assert s.stack[-1][0] == KEEP and sorted(s.legal_actions()) == ["keep C", "keep K"]
+    assert s.stack[-1][0] == KEEP and s.legal_actions() == ["keep 1", "keep 2"]
     assert s.bomb == bomb + 1
-    s.apply("keep C")
+    keep_colonies = {v: k for k, v in s.view(0)["player_list"][0]["secret_choice"].items()}["colonies"]
+    s.apply(keep_colonies)
     assert s.tokens[:3] == [0, 1, 0] and s.red_bag == [1, 0, 0]
+
+
+def test_two_alike_drawn_still_ask_and_name_a_place_not_a_symbol() -> None:
+    """Rulebook: City cards, upper-class house (*). One action, at a place drawn at random, so
+    that neither the number of choices nor the place tells the others the tokens were alike."""
+    places = set()
+    for seed in range(12):
+        s = at_play(3, seed)
+        give(s, 0, "c01")
+        s.red_bag = [0, 2, 0]
+        s.conviction = [2, 2, 2]
+        s.apply("card c01")
+        s.apply("tile LB2 Y")
+        s.apply("house U")
+        (only,) = s.legal_actions()
+        assert s.view(0)["player_list"][0]["secret_choice"] == {only: "colonies"}
+        places.add(only)
+        s.apply(only)
+        assert s.tokens[:3] == [0, 1, 0] and s.red_bag == [0, 1, 0]
+    assert places == {"keep 1", "keep 2"}
 
 
 def test_no_house_left_of_the_card_types_means_the_card_is_discarded() -> None:
@@ -523,8 +544,12 @@ def test_token_limit_six_asks_to_drop() -> None:
     s.apply("card p10")
     s.apply(s.legal_actions()[0])
     s.apply(s.legal_actions()[0])
-    assert s.decision_kind() == "drop" and s.legal_actions() == ["drop K", "drop C", "drop P"]
-    s.apply("drop K")
+    assert s.decision_kind() == "drop" and len(s.legal_actions()) == 3
+    assert all(int(text.split()[1]) in range(1, 8) for text in s.legal_actions())
+    choice = s.view(0)["player_list"][0]["secret_choice"]
+    assert sorted(choice.values()) == ["colonies", "crown", "personalities"]
+    assert s.view(1)["player_list"][0]["secret_choice"] is None
+    s.apply({v: k for k, v in choice.items()}["crown"])
     assert s.tokens[:3] == [2, 3, 1]
 
 

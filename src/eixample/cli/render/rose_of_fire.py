@@ -32,7 +32,7 @@ SYMBOL_LETTERS = {"crown": "K", "colonies": "C", "personalities": "P"}
 
 register_help(
     "rose-of-fire",
-    "card c07 | event p29 | both p29 | discard c07 | tile LB3 Y | house M | keep K | drop K | "
+    "card c07 | event p29 | both p29 | discard c07 | tile LB3 Y | house M | keep 1 | drop 4 | "
     "block LB3 | buy K2 with 2K1C | done | reward | extra none. Spaces: district L/R/S, row A-E, "
     "column; colours Y/L/G; houses U/M/W/L; symbols K crown, C colonies, P personalities.",
 )
@@ -155,6 +155,9 @@ def _players(view: JsonDict) -> Table:
         if p["token_symbols"] and p["tokens"]:
             held = (f"{n}{SYMBOL_LETTERS[s]}" for s, n in p["token_symbols"].items() if n)
             tokens += " (" + " ".join(held) + ")"
+        if p.get("secret_choice"):
+            choices = p["secret_choice"].items()
+            tokens += "; choose: " + ", ".join(f"{text} = {word}" for text, word in choices)
         if p["hand"] is not None:
             hand = "; ".join(_card(c) for c in p["hand"])
         else:

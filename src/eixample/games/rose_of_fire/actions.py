@@ -6,8 +6,10 @@
     discard c07         a card that can neither place a tile nor build
     tile LB3 Y          the city tile: space and colour (Y yellow, L lilac, G green)
     house U             the house: U upper, M middle, W working, L low-budget
-    keep K              the influence token kept of two drawn (K crown, C colonies, P personalities)
-    drop K              a token returned when the family card holds more than 6
+    keep 1              the influence token kept of two drawn, by its place in the draw (1 or 2)
+    drop 4              a token returned when the family card holds more than 6, by its place in a
+                        secret random order of the family's tokens (1..); the seat's own view maps
+                        each offered place to its symbol, and no place says anything to the others
     block LB3           the block (named by its top-left space) for the obelisk
     buy K2 with 2K1C    an influence card and the tokens paid ("+conv": with the conviction token)
     done                no more purchases this turn
@@ -45,8 +47,10 @@ class Texts:
 
 
 HOUSE = tuple(f"house {h}" for h in HOUSE_LETTERS)
-KEEP = tuple(f"keep {s}" for s in SYMBOL_LETTERS)
-DROP = tuple(f"drop {s}" for s in SYMBOL_LETTERS)
+MAX_HELD = 12
+"""More tokens than a family card can ever hold at once (6, plus the largest single gain)."""
+KEEP = tuple(f"keep {i}" for i in range(1, 3))
+DROP = tuple(f"drop {i}" for i in range(1, MAX_HELD + 1))
 _TEXTS: dict[int, Texts] = {}
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from eixample.games.rose_of_fire import actions as txt
 from eixample.games.rose_of_fire.components import SYMBOLS
-from eixample.games.rose_of_fire.state import AVAILABLE, BUY
+from eixample.games.rose_of_fire.state import AVAILABLE, BUY, DROP, KEEP
 
 if TYPE_CHECKING:
     from eixample.core.decisions import Frame
@@ -90,9 +90,7 @@ def resolve_buy(s: RoseState, f: Frame, payload: tuple[int, Payment] | None) -> 
 
 
 def legal_keep(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
-    for symbol in sorted({f[2], f[3]}):
-        texts.append(txt.KEEP[symbol])
-        payloads.append(symbol)
+    _offer_places(f, txt.KEEP, (f[2], f[3]), texts, payloads)
 
 
 def resolve_keep(s: RoseState, f: Frame, symbol: int) -> None:
@@ -105,10 +103,24 @@ def resolve_keep(s: RoseState, f: Frame, symbol: int) -> None:
 
 def legal_drop(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
     p = f[1]
-    for symbol in range(3):
-        if s.tokens[3 * p + symbol] > 0:
-            texts.append(txt.DROP[symbol])
-            payloads.append(symbol)
+    held = tuple(k for k in range(3) if s.tokens[3 * p + k] > 0)
+    _offer_places(f, txt.DROP[: s.token_count(p)], held, texts, payloads)
+
+
+def _offer_places(
+    f: Frame, words: tuple[str, ...], symbols: tuple[int, ...], texts: list[str], payloads: list[Any]
+) -> None:
+    """A secret choice of tokens: one action per symbol at hand, named by the place the frame
+    drew for it (`secret_places`), never by the symbol."""
+    places = f[-3:]
+    offered = sorted((places[k], k) for k in set(symbols))
+    if len({place for place, _ in offered}) != len(offered) or any(
+        not 1 <= place <= len(words) for place, _ in offered
+    ):
+        raise ValueError(f"the places {list(places)} do not fit the tokens at hand")
+    for place, symbol in offered:
+        texts.append(words[place - 1])
+        payloads.append(symbol)
 
 
 def resolve_drop(s: RoseState, f: Frame, symbol: int) -> None:
@@ -116,6 +128,13 @@ def resolve_drop(s: RoseState, f: Frame, symbol: int) -> None:
     s.tokens[3 * p + symbol] -= 1
     s.red_bag[symbol] += 1
     s._say(f"{s.seat_name(p)} has more than {TOKEN_LIMIT} influence tokens and returns one to the bag.")
+
+
+def secret_choice(s: RoseState, p: int) -> dict[str, str] | None:
+    """For the seat choosing tokens in secret, each offered action and the symbol it names."""
+    if s.ended or not s.stack or s.stack[-1][0] not in (KEEP, DROP) or s.stack[-1][1] != p:
+        return None
+    return {text: SYMBOLS[symbol] for text, symbol in zip(s.legal_actions(), s._payloads, strict=True)}
 
 
 def describe_buy(s: RoseState, f: Frame) -> str:

@@ -21,6 +21,7 @@ from eixample.games.rose_of_fire.state import (
     TUPLE_FIELDS,
     TUPLE_LIST_FIELDS,
     RoseState,
+    secret_places,
 )
 
 OPTIONS = ("first_player", "no_strike", "data_dir")
@@ -360,7 +361,8 @@ def resample(state: RoseState, player: int, seed: int) -> RoseState:
     rng.shuffle(tokens)
     for i in keep_frames:  # the two tokens another player is choosing between
         f = s.stack[i]
-        s.stack[i] = (f[0], f[1], tokens.pop(), tokens.pop())
+        a, b = tokens.pop(), tokens.pop()
+        s.stack[i] = (f[0], f[1], a, b, *secret_places([a, b], rng.below))
     for q in others:
         if s.conviction[q] >= 0:
             s.conviction[q] = tokens.pop()
@@ -369,6 +371,11 @@ def resample(state: RoseState, player: int, seed: int) -> RoseState:
             s.tokens[3 * q + k] = 0
         for _ in range(held):
             s.tokens[3 * q + tokens.pop()] += 1
+    for i, f in enumerate(s.stack):  # the secret places of another family's tokens, drawn anew
+        if f[0] == DROP and f[1] != player:
+            order = [k for k in range(3) for _ in range(s.tokens[3 * f[1] + k])]
+            rng.shuffle(order)
+            s.stack[i] = (DROP, f[1], *secret_places(order, rng.below))
     s.red_bag = [tokens.count(k) for k in range(3)]
     s.rng = rng.next_u64()
     s._legal = None

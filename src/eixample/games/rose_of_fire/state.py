@@ -9,6 +9,7 @@ source, the general tie rule, draws from decks and bags) and the protocol method
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from eixample.core.decisions import DecisionStack
@@ -122,6 +123,26 @@ TUPLE_LIST_FIELDS = ("hands", "table", "stack")
 SPACE_FIELDS = ("tile", "in_block", "owner", "htype")
 """Per space, as signed bytes: copied in one block by clone()."""
 TUPLE_FIELDS = ("city_deck", "pop_deck", "prestige_deck", "city_discard", "pop_discard", "prestige_discard")
+
+
+def shuffle(items: list[int], below: Callable[[int], int]) -> None:
+    """Fisher-Yates with the game's generator."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def secret_places(order: list[int], below: Callable[[int], int]) -> tuple[int, int, int]:
+    """For each symbol, the place (1-based) in `order` of one of its tokens chosen at random; 0 for
+    a symbol absent. `order` must already be random (a draw, or shuffled): then the place of any
+    token a player picks is uniform over 1..len(order) whatever its symbol, so an action text
+    naming the place tells the other players nothing about the token (even with two alike)."""
+    places = [0, 0, 0]
+    for symbol in range(3):
+        at = [i + 1 for i, k in enumerate(order) if k == symbol]
+        if at:
+            places[symbol] = at[below(len(at))]
+    return places[0], places[1], places[2]
 
 
 class RoseState(DecisionStack):
@@ -453,6 +474,8 @@ class RoseState(DecisionStack):
                 top = self.stack[-1] if self.stack else None
                 if top is not None and top[0] == DROP and top[1] == p:
                     return False
-                self.stack.append((DROP, p))
+                held = [k for k in range(3) for _ in range(tokens[3 * p + k])]
+                shuffle(held, self._below)
+                self.stack.append((DROP, p, *secret_places(held, self._below)))
                 return True
         return False

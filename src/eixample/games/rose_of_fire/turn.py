@@ -30,6 +30,7 @@ from eixample.games.rose_of_fire.state import (
     NORMAL,
     PLAY,
     TILE,
+    secret_places,
 )
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
     if h == UPPER:  # the card's text (*): 2 influence tokens, keep 1; bomb +1
         a, b = s.draw_token(), s.draw_token()
         if a >= 0 and b >= 0:  # asked even for two alike, so others learn nothing of them
-            s.stack.append((KEEP, p, a, b))
+            s.stack.append((KEEP, p, a, b, *secret_places([a, b], s._below)))
         elif a >= 0:
             s.tokens[3 * p + a] += 1
         advance_bomb(s, 1, in_turn=True)

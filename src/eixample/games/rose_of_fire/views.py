@@ -3,7 +3,8 @@
 Hidden and never here: the faces of other players' cards (their counts by kind are shown, as the
 card backs differ by kind), the other families' influence tokens (face down: only their number)
 and secret conviction tokens, the contents of the red bag, the order of the decks and of the
-immigration tokens, the two tokens another player is choosing between, the random generator.
+immigration tokens, the two tokens another player is choosing between (and which action names
+which of one's own tokens in a secret choice), the random generator.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from eixample.games.rose_of_fire.components import (
     KINDS,
     SYMBOLS,
 )
+from eixample.games.rose_of_fire.influence import secret_choice
 from eixample.games.rose_of_fire.state import AVAILABLE, LOST_TO_ANARCHY, REMOVED_BY_EVENT
 
 if TYPE_CHECKING:
@@ -75,6 +77,7 @@ def _player(s: RoseState, p: int, viewer: int | None) -> dict[str, Any]:
         },
         "tokens": s.token_count(p),
         "token_symbols": {SYMBOLS[k]: s.tokens[3 * p + k] for k in range(3)} if own else None,
+        "secret_choice": secret_choice(s, p) if own else None,
         "conviction": conviction,
         "conviction_used": s.conviction[p] < 0 and s.conviction_shown[p] >= 0 and not s.ended,
         "hand": [card_json(s, c) for c in sorted(s.hands[p])] if own else None,
