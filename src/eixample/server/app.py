@@ -322,7 +322,11 @@ def create_app(
         return table.message(live)
 
     @app.post(
-        "/api/games/{game_id}/chat", status_code=201, response_model=ChatLineOut, responses=ERRORS, tags=["table"]
+        "/api/games/{game_id}/chat",
+        status_code=201,
+        response_model=ChatLineOut,
+        responses=ERRORS,
+        tags=["table"],
     )
     async def chat(
         request: Request, game_id: str, body: ChatRequest, token: SeatToken = None
