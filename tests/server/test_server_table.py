@@ -165,3 +165,21 @@ def test_rematch_keeps_seats_and_claims_them(api: httpx.Client) -> None:
     assert state.status_code == 200 and state.json()["seat"] == 0
     assert table_of(api, game_id)["rematch"] == new["game_id"]
     assert post(api, game_id, "rematch", "nobody").status_code == 403
+
+
+def test_chat_per_address_rate_and_a_full_chat(new_server: Any) -> None:
+    limits = {"chat_per_address_minute": 3, "chat_lines_per_game": 2, "games_per_minute": 100}
+    server = new_server(limits=limits).start()
+    with server.client() as api:
+        first = create_claimed_game(api, "tictactoe", PEOPLE)
+        second = create_claimed_game(api, "tictactoe", PEOPLE)
+        ana = first["seats"][0]["token"]
+        assert say(api, first["game_id"], ana, "one").status_code == 201
+        assert say(api, first["game_id"], ana, "two").status_code == 201
+        full = say(api, first["game_id"], ana, "three")
+        assert full.status_code == 409 and "full" in full.json()["error"]
+        other = second["seats"][1]["token"]
+        assert say(api, second["game_id"], other, "hello").status_code == 201
+        limited = say(api, second["game_id"], other, "again")
+        assert limited.status_code == 429 and int(limited.headers["Retry-After"]) >= 1
+        assert [line["text"] for line in table_of(api, second["game_id"])["lines"]] == ["hello"]

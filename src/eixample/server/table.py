@@ -81,6 +81,8 @@ class Table:
     rematch_key: str | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
     line_count: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Serialises resign, leave, take-back and the rematch of one game."""
 
 
 class TableStore:
@@ -160,13 +162,9 @@ class TableService:
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.chat_by_seat = TokenBuckets(self.limits.chat_per_minute)
         self.chat_by_address = TokenBuckets(self.limits.chat_per_address_minute)
-        self._locks: dict[str, asyncio.Lock] = {}
 
     async def _db(self, fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
-
-    def _lock(self, game_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
 
     # -- hooks called by the manager ----------------------------------------------------------
 
@@ -238,17 +236,25 @@ class TableService:
         )
 
     async def _ring(self, game_id: str, deadline: datetime, move: int) -> None:
-        await asyncio.sleep(max(0.0, (deadline - now()).total_seconds()))
+        try:
+            await asyncio.sleep(max(0.0, (deadline - now()).total_seconds()))
+            await self._time_is_up(game_id, move)
+        finally:
+            if self.timers.get(game_id) is asyncio.current_task():
+                del self.timers[game_id]
+
+    async def _time_is_up(self, game_id: str, move: int) -> None:
         try:
             live = await self.manager.get(game_id)
         except Exception:
             return
-        table = self.tables.get(game_id)
-        if table is None or live.finished or live.move_number != move or table.deadline_move != move:
-            return
-        seat = live.state.current_player()
-        if 0 <= seat < len(live.seats) and seat not in table.stand_ins:
-            await self._hand_over(live, seat, "clock")
+        table = self.table(live)
+        async with table.lock:
+            if live.finished or live.move_number != move or table.deadline_move != move:
+                return
+            seat = live.state.current_player()
+            if 0 <= seat < len(live.seats) and seat not in table.stand_ins:
+                await self._hand_over(live, seat, "clock")
 
     # -- resigning, leaving and coming back ---------------------------------------------------
 
@@ -263,21 +269,21 @@ class TableService:
         self.manager.schedule_bots(live)
 
     async def resign(self, live: LiveGame, seat: int) -> None:
-        async with self._lock(live.id):
+        async with self.table(live).lock:
             self._person_seat_in_play(live, seat)
             if self.table(live).stand_ins.get(seat) == "resigned":
                 raise conflict(f"seat {SEAT_LETTERS[seat]} has already resigned")
             await self._hand_over(live, seat, "resigned")
 
     async def leave(self, live: LiveGame, seat: int) -> None:
-        async with self._lock(live.id):
+        async with self.table(live).lock:
             self._person_seat_in_play(live, seat)
             if seat in self.table(live).stand_ins:
                 raise conflict(f"a bot already plays seat {SEAT_LETTERS[seat]}")
             await self._hand_over(live, seat, "left")
 
     async def take_back(self, live: LiveGame, seat: int) -> None:
-        async with self._lock(live.id):
+        async with self.table(live).lock:
             self._person_seat_in_play(live, seat)
             table = self.table(live)
             why = table.stand_ins.get(seat)
@@ -375,7 +381,7 @@ class TableService:
         derived from a key kept with the old game, so nothing plain is stored)."""
         if not live.finished:
             raise conflict("a rematch is offered once the game is over")
-        async with self._lock(live.id):
+        async with self.table(live).lock:
             table = self.table(live)
             if table.rematch is None:
                 key = secrets.token_hex(32)

@@ -133,6 +133,7 @@ export class TableUI {
       );
     }
     $("chat-empty").hidden = this.lines.length > 0;
+    list.hidden = this.lines.length === 0; // an empty scrolling box is no target to tab to
     list.scrollTop = list.scrollHeight;
   }
 
