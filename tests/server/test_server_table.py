@@ -60,8 +60,8 @@ def test_chat_over_the_websocket_reaches_spectators_who_cannot_speak(
     created = create_claimed_game(api, "tictactoe", PEOPLE)
     game_id, ana = created["game_id"], created["seats"][0]["token"]
     with server.ws(game_id, ana) as player, server.ws(game_id) as spectator:
-        spectator.recv_until(lambda m: m["type"] == "table")
-        player.recv_until(lambda m: m["type"] == "table")
+        spectator.state()
+        player.state()
         player.send({"type": "chat", "text": "bon dia", "request_id": "c1"})
         heard = spectator.recv_until(lambda m: m["type"] == "chat")
         assert heard["lines"][0]["text"] == "bon dia" and heard["lines"][0]["name"] == "Ana"
@@ -72,6 +72,10 @@ def test_chat_over_the_websocket_reaches_spectators_who_cannot_speak(
         player.send({"type": "chat", "text": "y" * 501})
         assert player.recv_until(lambda m: m["type"] == "error")["status"] == 422
     assert [line["text"] for line in table_of(api, game_id)["lines"]] == ["bon dia"]
+    with server.ws(game_id) as late:  # someone arriving is greeted with the table's lines
+        late.state()
+        greeting = late.recv_until(lambda m: m["type"] == "table")
+        assert [line["text"] for line in greeting["lines"]] == ["bon dia"] and not greeting["change"]
 
 
 def test_resign_hands_the_seat_to_a_bot_for_good(api: httpx.Client) -> None:

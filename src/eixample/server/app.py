@@ -427,7 +427,9 @@ def create_app(
             live = await manager.get(game_id)
             seat = _authenticate(address, live, hello.token)
             conn = await manager.connect(live, websocket, seat, address)
-            conn.send(table.message(live))
+            greeting = table.greeting(live)
+            if greeting is not None:
+                conn.send(greeting)
         except TimeoutError:
             await _refuse(websocket, 408, 'no hello message: send {"type": "hello", "token": ...} first')
             return

@@ -253,6 +253,7 @@ class TableOut(BaseModel):
     stand_ins: list[StandInOut]
     rematch: str | None
     lines: list[ChatLineOut]
+    change: bool = Field(description="true when pushed because the table changed (lines then empty)")
 
 
 class RematchOut(BaseModel):

@@ -364,11 +364,22 @@ class TableService:
             "stand_ins": [{"seat": seat, "why": why} for seat, why in sorted(table.stand_ins.items())],
             "rematch": table.rematch,
             "lines": [self._named(live, line) for line in table.lines],
+            "change": False,
         }
+
+    def greeting(self, live: LiveGame) -> dict[str, Any] | None:
+        """The table for a client that arrives, unless there is nothing at the table yet (no
+        clock, no line, no stand-in, no rematch): then the client starts from an empty table and
+        the others' traffic stays as it was."""
+        table = self.table(live)
+        if table.clock_seconds is None and not table.lines and not table.stand_ins and table.rematch is None:
+            return None
+        return self.message(live)
 
     def broadcast(self, live: LiveGame) -> None:
         message = self.message(live)
         message["lines"] = []  # lines travel in chat messages; this one is about the table
+        message["change"] = True
         text = encode(message)
         for conn in list(live.connections):
             conn.send_text(text)

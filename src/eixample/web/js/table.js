@@ -16,7 +16,8 @@ export class TableUI {
     this.send = send;
     this.getToken = getToken;
     this.onError = onError;
-    this.table = null;
+    // until the server says otherwise (it greets only when something is at the table): empty
+    this.table = { clock_seconds: null, deadline: null, seconds_left: null, stand_ins: [], rematch: null, lines: [] };
     this.state = null;
     this.lines = [];
     this.tick = null;
@@ -37,11 +38,11 @@ export class TableUI {
 
   onMessage(message) {
     if (message.type === "table") {
-      const first = this.table === null;
+      const offered = message.change && message.rematch && !this.table.rematch;
       this.table = message;
-      if (first) this.lines = message.lines;
+      if (!message.change) this.lines = message.lines;
       this.render();
-      if (message.rematch && !first) this.followRematch();
+      if (offered) this.followRematch();
       return true;
     }
     if (message.type === "chat") {
