@@ -616,6 +616,8 @@ class GameManager:
                 log.exception("game %s: bot worker failed; retrying", live.id)
                 await asyncio.sleep(1.0)
                 continue
+            if self._bot_seat(live) != seat:
+                continue  # its player took the seat back while the stand-in thought
             try:
                 await self._apply(live, seat, action, expected)
                 failures = 0
