@@ -36,6 +36,8 @@ from eixample.server.schemas import (
     CLIENT_MESSAGE,
     HELLO,
     CatalogOut,
+    ChatLineOut,
+    ChatRequest,
     ClaimedOut,
     CreatedOut,
     CreateGame,
@@ -43,13 +45,18 @@ from eixample.server.schemas import (
     GameListOut,
     GameSummaryOut,
     MoveRequest,
+    RematchOut,
     ReplayOut,
     StateOut,
+    TableOut,
     UndoRequest,
+    WsChat,
     WsMove,
     WsPing,
+    WsSeatChange,
     WsUndo,
 )
+from eixample.server.table import TableService
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +137,8 @@ def create_app(
     url = resolve_database_url(data_dir, database_url)
     store = Store(url, exclusive=exclusive)
     manager = GameManager(store, bot_delay=bot_delay, limits=limits)
+    table = TableService(manager, store)
+    manager.table = table
     rates = RateLimits(limits)
 
     @asynccontextmanager
@@ -303,6 +312,70 @@ def create_app(
         await manager.release(live, seat)
         return {"seat": seat, "claimed": False}
 
+    # -- around the table (server/table.py) --------------------------------------------------
+
+    @app.get("/api/games/{game_id}/table", response_model=TableOut, responses=ERRORS, tags=["table"])
+    async def game_table(game_id: str) -> dict[str, Any]:
+        """The table, public like the game: turn clock, seats played by a stand-in bot, the
+        rematch, and the last chat lines."""
+        live = await manager.get(game_id)
+        return table.message(live)
+
+    @app.post(
+        "/api/games/{game_id}/chat",
+        status_code=201,
+        response_model=ChatLineOut,
+        responses=ERRORS,
+        tags=["table"],
+    )
+    async def chat(
+        request: Request, game_id: str, body: ChatRequest, token: SeatToken = None
+    ) -> dict[str, Any]:
+        """Say something at the table (seats only; spectators read). At most 500 characters,
+        `chat_per_minute` messages per seat."""
+        live, seat = await _table_seat(request, game_id, token)
+        return await table.say(live, seat, body.text, _address(request))
+
+    @app.post("/api/games/{game_id}/resign", response_model=TableOut, responses=ERRORS, tags=["table"])
+    async def resign(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
+        """Resign: a bot plays the seat to the end of the game."""
+        live, seat = await _table_seat(request, game_id, token)
+        await table.resign(live, seat)
+        return table.message(live)
+
+    @app.post("/api/games/{game_id}/leave", response_model=TableOut, responses=ERRORS, tags=["table"])
+    async def leave(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
+        """Leave the table for a while: a bot plays the seat until it is taken back."""
+        live, seat = await _table_seat(request, game_id, token)
+        await table.leave(live, seat)
+        return table.message(live)
+
+    @app.post("/api/games/{game_id}/take-back", response_model=TableOut, responses=ERRORS, tags=["table"])
+    async def take_back(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
+        """Take back a seat a bot played (after leaving or running out of time)."""
+        live, seat = await _table_seat(request, game_id, token)
+        await table.take_back(live, seat)
+        return table.message(live)
+
+    @app.post("/api/games/{game_id}/rematch", response_model=RematchOut, responses=ERRORS, tags=["table"])
+    async def rematch(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
+        """The rematch of a finished game: same seats, new seed. The first request creates it;
+        each seat then gets its own private token there, already claimed."""
+        live, seat = await _table_seat(request, game_id, token)
+        if table.table(live).rematch is None:
+            rates.hit("create", _address(request))
+        new_id, new_token = await table.rematch(live, seat)
+        return {"game_id": new_id, "seat": seat, "token": new_token, "link": f"/play/{new_id}"}
+
+    async def _table_seat(request: Request, game_id: str, token: str | None) -> tuple[LiveGame, int]:
+        address = _address(request)
+        live = await manager.get(game_id)
+        if token is None:
+            raise unauthorized("this request needs the seat's token in the X-Seat-Token header")
+        seat = _authenticate(address, live, token)
+        assert seat is not None
+        return live, seat
+
     def _authenticate(address: str, live: LiveGame, token: str | None) -> int | None:
         """The token's seat; wrong tokens count against the address (429 once too many)."""
         if token is None:
@@ -354,6 +427,9 @@ def create_app(
             live = await manager.get(game_id)
             seat = _authenticate(address, live, hello.token)
             conn = await manager.connect(live, websocket, seat, address)
+            greeting = table.greeting(live)
+            if greeting is not None:
+                conn.send(greeting)
         except TimeoutError:
             await _refuse(websocket, 408, 'no hello message: send {"type": "hello", "token": ...} first')
             return
@@ -398,16 +474,22 @@ def create_app(
         if isinstance(message, WsPing):
             conn.send({"type": "pong", "request_id": message.request_id})
             return
-        if not isinstance(message, WsMove | WsUndo):
+        if not isinstance(message, WsMove | WsUndo | WsChat | WsSeatChange):
             conn.send({"type": "error", "status": 422, "error": "already said hello"})
             return
         try:
             if conn.seat is None:
                 raise unauthorized("spectators cannot act: open the game with a seat's invitation link")
-            rates.hit("move", conn.address)
-            if isinstance(message, WsMove):
+            if isinstance(message, WsChat):
+                await table.say(live, conn.seat, message.text, conn.address)
+            elif isinstance(message, WsSeatChange):
+                change = {"resign": table.resign, "leave": table.leave, "take_back": table.take_back}
+                await change[message.type](live, conn.seat)
+            elif isinstance(message, WsMove):
+                rates.hit("move", conn.address)
                 await manager.move(live, conn.seat, message.action, message.expected_move)
             else:
+                rates.hit("move", conn.address)
                 await manager.undo(live, conn.seat, message.expected_move)
         except ApiError as error:
             reply = {"type": "error", "status": error.status, "error": error.message}

@@ -36,6 +36,12 @@ class ServerLimits:
     """A game nobody has touched this long leaves memory (a finished one as soon as nobody watches)."""
     sweep_seconds: float = 30.0
     lobby_size: int = 100
+    chat_per_minute: int = 20
+    """Chat messages per seat of a game."""
+    chat_per_address_minute: int = 60
+    """Chat messages per client address, all games together."""
+    chat_lines_per_game: int = 1000
+    """Chat lines (and table events) a game keeps; a full chat refuses more with 409."""
     bot_workers: int = 2
     """Worker processes for bot searches: also the cap on searches running at once."""
 

@@ -22,7 +22,7 @@ import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from eixample.core.errors import EixampleError, IllegalActionError
 from eixample.core.protocol import Game, JsonDict, State
@@ -44,6 +44,9 @@ from eixample.server.errors import (
 from eixample.server.limits import ServerLimits
 from eixample.server.live import AUTOMA, SEAT_LETTERS, Connection, LiveGame, encode
 from eixample.server.schemas import CreateGame
+
+if TYPE_CHECKING:
+    from eixample.server.table import TableService
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +119,8 @@ class GameManager:
         self._replay_cache: dict[str, tuple[int, State]] = {}
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
+        self.table: TableService | None = None
+        """Chat, clock, stand-in bots and rematches (server/table.py), when the app attaches it."""
 
     async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await asyncio.to_thread(fn, *args, **kwargs)
@@ -280,6 +285,8 @@ class GameManager:
         live = self._live(data, game, state, [views.public_scores(state)])
         self.games[game_id] = live
         self._evict_over_cap()
+        if self.table is not None:
+            await self.table.created(live, request.clock_seconds)
         self._schedule_bot(live)
         return live, tokens, creator_token
 
@@ -344,6 +351,8 @@ class GameManager:
                 raise unavailable(CANNOT_LOAD) from None
             self.games[game_id] = live
             self._evict_over_cap()
+            if self.table is not None:
+                await self.table.loaded(live)
             self._schedule_bot(live)
             return live
 
@@ -356,6 +365,8 @@ class GameManager:
         if self.games.get(live.id) is live:
             del self.games[live.id]
             self._replay_cache.pop(live.id, None)
+            if self.table is not None:
+                self.table.tables.pop(live.id, None)
 
     def _evict_over_cap(self) -> None:
         excess = len(self.games) - self.limits.live_games
@@ -428,6 +439,14 @@ class GameManager:
             self._announce_presence(live)
         return seat.seat, private
 
+    async def claim_with(self, live: LiveGame, seat: int, claim_hash: str) -> None:
+        """Claim a seat for a browser whose private token is known by its digest (a rematch)."""
+        async with live.lock:
+            seats = [SeatData(**{**vars(s), "joined": s.joined or s.seat == seat}) for s in live.seats]
+            await self._db(self.store.claim_seat, live.id, seat, claim_hash, status_of(seats, live.finished))
+            live.seats[seat].claim_hash = claim_hash
+            live.seats[seat].joined = True
+
     async def release(self, live: LiveGame, seat: int) -> None:
         """Forget a seat's claim (its player lost the browser): the invitation acts for it again."""
         if not 0 <= seat < len(live.seats) or live.seats[seat].kind != "person":
@@ -476,6 +495,8 @@ class GameManager:
     async def move(self, live: LiveGame, seat: int, action: str, expected_move: int) -> None:
         if live.seats[seat].kind != "person":
             raise forbidden("a bot's seat is played by the server")
+        if self.table is not None:
+            self.table.check_move(live, seat)
         await self._apply(live, seat, action, expected_move)
         self._schedule_bot(live)
 
@@ -554,7 +575,16 @@ class GameManager:
         if live.finished:
             return None
         seat = live.state.current_player()
-        return seat if 0 <= seat < len(live.seats) and live.seats[seat].kind == "bot" else None
+        return seat if 0 <= seat < len(live.seats) and self._bot_spec(live, seat) is not None else None
+
+    def _bot_spec(self, live: LiveGame, seat: int) -> str | None:
+        """The bot that plays the seat: a bot's own, or the stand-in for a person who left."""
+        if live.seats[seat].kind == "bot":
+            return live.seats[seat].bot or "random"
+        return self.table.stand_in(live, seat) if self.table is not None else None
+
+    def schedule_bots(self, live: LiveGame) -> None:
+        self._schedule_bot(live)
 
     def _schedule_bot(self, live: LiveGame) -> None:
         if self._closing or self._bot_seat(live) is None:
@@ -575,7 +605,7 @@ class GameManager:
                     continue
                 snapshot = live.state.clone()
                 expected = live.move_number
-            spec = live.seats[seat].bot or "random"
+            spec = self._bot_spec(live, seat) or "random"
             seed = derived_seed(live.seed, "bot", seat, expected)
             fallback_seed = derived_seed(live.seed, "fallback", seat, expected)
             try:
@@ -586,6 +616,8 @@ class GameManager:
                 log.exception("game %s: bot worker failed; retrying", live.id)
                 await asyncio.sleep(1.0)
                 continue
+            if self._bot_seat(live) != seat:
+                continue  # its player took the seat back while the stand-in thought
             try:
                 await self._apply(live, seat, action, expected)
                 failures = 0
@@ -611,6 +643,8 @@ class GameManager:
             if conn.seat not in texts:
                 texts[conn.seat] = encode(views.seat_message(live, conn.seat))
             conn.send_text(texts[conn.seat])
+        if self.table is not None:
+            self.table.changed(live)
 
     def _announce_presence(self, live: LiveGame) -> None:
         """One small message, the same for everyone: which seats are taken and connected."""

@@ -61,6 +61,15 @@ class CreateGame(Strict):
     seed_shown: bool = Field(
         default=False, description="the lobby and every seat's page show the seed from the start"
     )
+    clock_seconds: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=3600,
+            description="turn clock: seconds per decision, after which a bot plays the seat "
+            "until its player takes it back; none when omitted",
+        ),
+    ] = None
 
 
 class MoveRequest(Strict):
@@ -98,8 +107,29 @@ class WsPing(Strict):
     request_id: RequestId | None = None
 
 
-ClientMessage = Annotated[WsMove | WsUndo | WsPing | WsHello, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[WsMove | WsUndo | WsPing | WsHello] = TypeAdapter(ClientMessage)
+ChatText = Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class ChatRequest(Strict):
+    text: ChatText
+
+
+class WsChat(Strict):
+    type: Literal["chat"]
+    text: ChatText
+    request_id: RequestId | None = None
+
+
+class WsSeatChange(Strict):
+    """resign (a bot plays the seat to the end), leave (a bot plays it until taken back), back."""
+
+    type: Literal["resign", "leave", "take_back"]
+    request_id: RequestId | None = None
+
+
+AnyClientMessage = WsMove | WsUndo | WsPing | WsHello | WsChat | WsSeatChange
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 HELLO: TypeAdapter[WsHello] = TypeAdapter(WsHello)
 
 
@@ -197,6 +227,40 @@ class ReplayOut(BaseModel):
     current_player: int
     score_history: list[list[float] | None]
     result: dict[str, Any]
+
+
+class ChatLineOut(BaseModel):
+    id: int
+    seat: int
+    letter: str
+    name: str = Field(description="the seat's name")
+    kind: Literal["chat", "event"] = Field(description='"event": resigned, left, clock or back')
+    text: str
+    at: str | None
+
+
+class StandInOut(BaseModel):
+    seat: int
+    why: Literal["resigned", "left", "clock"]
+
+
+class TableOut(BaseModel):
+    type: Literal["table"]
+    game_id: str
+    clock_seconds: int | None
+    deadline: str | None
+    seconds_left: float | None
+    stand_ins: list[StandInOut]
+    rematch: str | None
+    lines: list[ChatLineOut]
+    change: bool = Field(description="true when pushed because the table changed (lines then empty)")
+
+
+class RematchOut(BaseModel):
+    game_id: str
+    seat: int
+    token: str | None = Field(description="this seat's private token in the new game (already claimed)")
+    link: str
 
 
 class CatalogGameOut(BaseModel):

@@ -12,6 +12,7 @@ import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
 import { seatBadge, seatStyle, withNames } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
+import { TableUI } from "./table.js";
 import { TurnAlerts } from "./turn.js";
 import { BoardViewport } from "./viewport.js";
 
@@ -57,6 +58,7 @@ let digitTimer = null;
 let logShown = 0; // log lines already on the page: newer ones appear one by one
 let viewport = null;
 let alerts = null;
+let table = null;
 
 function setConnection(text, kind) {
   dom.connection.textContent = text;
@@ -107,6 +109,8 @@ async function onMessage(message) {
     pending = null;
     if (first) showError("");
     await render();
+  } else if (table.onMessage(message)) {
+    if (state !== null) renderSeats();
   } else if (message.type === "presence") {
     if (state === null) return;
     state = { ...state, seats: message.seats, status: message.status };
@@ -130,6 +134,14 @@ function send(payload) {
   pending = `r${requests}`;
   socket.send(JSON.stringify({ ...payload, request_id: pending }));
   updateEnabled();
+  return true;
+}
+
+// Table messages (chat, resign, leave, take back) do not wait for an answer, unlike moves.
+function sendTable(payload) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  requests += 1;
+  socket.send(JSON.stringify({ ...payload, request_id: `t${requests}` }));
   return true;
 }
 
@@ -164,6 +176,7 @@ async function render() {
   renderScoreChart(dom.chart, state.score_history, state.seats);
   renderFinal();
   updateEnabled();
+  table.onState(state);
   alerts.update({ yourTurn: Boolean(state.your_turn), title: state.title, decision: dom.decision.textContent });
   // for tests and styling: what the page shows now
   document.body.dataset.moveNumber = String(state.move_number);
@@ -199,6 +212,7 @@ function renderSeats() {
       el("span", { class: "seat-name" }, seat.name),
       seat.seat === state.seat ? el("span", { class: "you" }, t("seat.you")) : null,
       el("span", { class: "seat-kind" }, seatKind(seat)),
+      table.seatNote(seat.seat) ? el("span", { class: "stand-in" }, table.seatNote(seat.seat)) : null,
       seat.kind === "automa"
         ? null
         : el(
@@ -430,6 +444,12 @@ async function start() {
     sound: $("sound-setting"),
     notify: $("notify-setting"),
     note: $("notify-state"),
+  });
+  table = new TableUI({
+    gameId,
+    send: sendTable,
+    getToken: () => token,
+    onError: showError,
   });
   trackSheetHeight(dom.decisionPanel);
   // the help starts open where there is room for it; on a phone it is one tap away

@@ -191,6 +191,7 @@ async function onCreate(event) {
   const seed = $("seed").value.trim();
   // a chosen seed is shown to every seat and in the lobby (the server refuses a hidden one for two or more people)
   if (seed) Object.assign(body, { seed: Number(seed), seed_shown: true });
+  if ($("clock-select").value) body.clock_seconds = Number($("clock-select").value);
   $("create").disabled = true;
   try {
     const created = await api("/api/games", { method: "POST", body });
@@ -280,10 +281,42 @@ function renderMyGames() {
         { class: "game-line" },
         el("strong", {}, game.title || game.game),
         el("span", { class: "muted" }, ` ${new Date(game.created).toLocaleString(document.documentElement.lang)}`),
-        el("span", { class: "links" }, links, el("a", { href: `/play/${game.game_id}` }, t("lobby.watchLower")), el("a", { href: `/replay/${game.game_id}` }, t("lobby.replay")), forget),
+        el("span", { class: "links" }, links, el("a", { href: `/play/${game.game_id}` }, t("lobby.watchLower")), forget),
       ),
     );
+    offerReplayIfFinished(list.lastElementChild.querySelector(".links"), game.game_id);
   }
+}
+
+// "replay" only for a game that is over (the server refuses the replay of a running game).
+async function offerReplayIfFinished(links, gameId) {
+  try {
+    const summary = await api(`/api/games/${encodeURIComponent(gameId)}`);
+    if (summary.links.replay) links.prepend(el("a", { href: summary.links.replay }, t("lobby.replay")));
+  } catch {
+    // a forgotten or unknown game: nothing to replay
+  }
+}
+
+// A finished game's line: who won and when it ended.
+function outcome(game) {
+  if (!game.result) return el("span", { class: "muted" }, t("lobby.move", { move: game.move_number }));
+  const winners = game.result.winners.map((seat) => (game.seats[seat] ? game.seats[seat].name : String(seat)));
+  const shown = game.seats.filter((seat) => seat.kind !== "automa").length;
+  const who =
+    winners.length > 1 && winners.length === game.seats.length && shown > 1
+      ? t("final.drawShort")
+      : t(winners.length > 1 ? "final.winners" : "final.winner", { names: winners.join(", ") });
+  const when = new Date(game.updated_at).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
+  return el(
+    "span",
+    { class: "result" },
+    el("span", { class: "winner" }, who),
+    " · ",
+    t("lobby.scores", { scores: game.result.scores.join(" – ") }),
+    " · ",
+    el("time", { datetime: game.updated_at, class: "finished-at" }, t("lobbyRows.finishedOn", { date: when })),
+  );
 }
 
 async function refreshList() {
@@ -300,9 +333,7 @@ async function refreshList() {
     const seats = game.seats.map((seat) =>
       el("span", { class: "seat-chip" }, seatBadge(seat.seat), ` ${seat.name}${seatNote(seat)}`),
     );
-    const result = game.result
-      ? el("span", { class: "result" }, t("lobby.scores", { scores: game.result.scores.join(" – ") }))
-      : el("span", { class: "muted" }, t("lobby.move", { move: game.move_number }));
+    const result = outcome(game);
     list.append(
       el(
         "li",
@@ -315,7 +346,7 @@ async function refreshList() {
           "span",
           { class: "links" },
           el("a", { href: game.links.watch }, game.status === "finished" ? t("lobby.finalPosition") : t("lobby.watchLower")),
-          game.links.replay ? el("a", { href: game.links.replay }, t("lobby.replay")) : null,
+          game.status === "finished" && game.links.replay ? el("a", { href: game.links.replay }, t("lobby.replay")) : null,
         ),
       ),
     );

@@ -100,7 +100,34 @@ function togglePlay() {
   playing = setInterval(() => {
     if (!frame || step >= frame.steps) stop();
     else go(step + 1);
-  }, 700);
+  }, Number($("speed").value) || 700);
+}
+
+// A turn runs until the seat to move changes: the steps where a new seat's actions begin.
+function turnStarts() {
+  const seats = frame ? frame.action_seats : [];
+  const starts = [0];
+  for (let k = 1; k < seats.length; k += 1) if (seats[k] !== seats[k - 1]) starts.push(k);
+  starts.push(seats.length);
+  return starts;
+}
+
+function nextTurn() {
+  if (!frame) return;
+  stop();
+  go(turnStarts().find((k) => k > step) ?? frame.steps);
+}
+
+function previousTurn() {
+  if (!frame) return;
+  stop();
+  go([...turnStarts()].reverse().find((k) => k < step) ?? 0);
+}
+
+function changeSpeed() {
+  if (!playing) return;
+  stop();
+  togglePlay();
 }
 
 // The game's rules page, in the page's language (js/rules.js).
@@ -123,11 +150,18 @@ $("previous").addEventListener("click", () => go(step - 1));
 $("next").addEventListener("click", () => go(step + 1));
 $("last").addEventListener("click", () => go(frame ? frame.steps : null));
 $("play").addEventListener("click", togglePlay);
+$("next-turn").addEventListener("click", nextTurn);
+$("previous-turn").addEventListener("click", previousTurn);
+$("speed").addEventListener("change", changeSpeed);
 $("slider").addEventListener("input", (event) => go(Number(event.target.value)));
 document.addEventListener("keydown", (event) => {
-  if (event.target instanceof HTMLInputElement) return;
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
   const moves = { ArrowLeft: -1, ArrowRight: 1 };
-  if (event.key in moves && step !== null) {
+  if (event.key in moves && event.shiftKey) {
+    if (event.key === "ArrowRight") nextTurn();
+    else previousTurn();
+    event.preventDefault();
+  } else if (event.key in moves && step !== null) {
     go(step + moves[event.key]);
     event.preventDefault();
   } else if (event.key === "Home") {

@@ -1,0 +1,432 @@
+"""Around the table: the per-game chat, resigning and leaving, the turn clock and rematches.
+
+Each game has one row of table settings (its clock, the deadline of the pending decision, the
+seats a stand-in bot plays, the rematch) and its chat lines, in two tables of their own. A seat
+whose player resigned, left, or let the clock run out is played by a stand-in bot through the
+manager's bot machinery; a player who left or ran out of time can take the seat back, one who
+resigned cannot. Deadlines are stored, so a restarted server keeps the clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import JSON, DateTime, Integer, String, delete, func, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from eixample.server import bots
+from eixample.server.db import Store, now, token_digest
+from eixample.server.errors import bad_request, conflict, forbidden, too_many
+from eixample.server.limits import TokenBuckets
+from eixample.server.live import SEAT_LETTERS, LiveGame, encode
+from eixample.server.schemas import CreateGame, SeatSpec
+
+if TYPE_CHECKING:
+    from eixample.server.manager import GameManager
+
+log = logging.getLogger(__name__)
+
+CHAT_SHOWN = 100
+"""Chat lines sent to a client that arrives (older ones stay stored)."""
+STAND_IN = "greedy"
+"""The bot that plays a seat whose player resigned, left or ran out of time."""
+
+
+class TableBase(DeclarativeBase):
+    pass
+
+
+class TableRow(TableBase):
+    __tablename__ = "game_tables"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    clock_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    stand_ins: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    """seat (as text) -> why a bot plays it: "resigned", "left" or "clock"."""
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ChatRow(TableBase):
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(String(32), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    """"chat" (a player's words) or "event" (the server's: resigned, left, clock, back)."""
+    text: Mapped[str] = mapped_column(String(2000))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass
+class Table:
+    game_id: str
+    clock_seconds: int | None = None
+    deadline: datetime | None = None
+    deadline_move: int | None = None
+    stand_ins: dict[int, str] = field(default_factory=dict)
+    rematch: str | None = None
+    rematch_key: str | None = None
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    line_count: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Serialises resign, leave, take-back and the rematch of one game."""
+
+
+class TableStore:
+    """The two tables, next to the game database (same engine, tables of their own)."""
+
+    def __init__(self, store: Store) -> None:
+        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+        TableBase.metadata.create_all(store.engine)
+
+    def save(self, table: Table) -> None:
+        with self._sessions() as session, session.begin():
+            row = session.get(TableRow, table.game_id) or TableRow(game_id=table.game_id)
+            row.clock_seconds = table.clock_seconds
+            row.deadline = table.deadline
+            row.deadline_move = table.deadline_move
+            row.stand_ins = {str(seat): why for seat, why in table.stand_ins.items()}
+            row.rematch = table.rematch
+            row.rematch_key = table.rematch_key
+            session.add(row)
+
+    def add_line(self, game_id: str, seat: int, kind: str, text: str, at: datetime) -> int:
+        with self._sessions() as session, session.begin():
+            row = ChatRow(game_id=game_id, seat=seat, kind=kind, text=text, at=at)
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def load(self, game_id: str) -> Table:
+        with self._sessions() as session:
+            table = Table(game_id)
+            row = session.get(TableRow, game_id)
+            if row is not None:
+                table.clock_seconds = row.clock_seconds
+                table.deadline = _aware(row.deadline)
+                table.deadline_move = row.deadline_move
+                table.stand_ins = {int(seat): why for seat, why in (row.stand_ins or {}).items()}
+                table.rematch = row.rematch
+                table.rematch_key = row.rematch_key
+            table.line_count = (
+                session.scalar(select(func.count()).select_from(ChatRow).where(ChatRow.game_id == game_id))
+                or 0
+            )
+            rows = _session_lines(session, game_id)
+            table.lines = [_line(row.id, row.seat, row.kind, row.text, _aware(row.at)) for row in rows]
+            return table
+
+    def delete(self, game_id: str) -> None:
+        with self._sessions() as session, session.begin():
+            session.execute(delete(ChatRow).where(ChatRow.game_id == game_id))
+            session.execute(delete(TableRow).where(TableRow.game_id == game_id))
+
+
+def _session_lines(session: Session, game_id: str) -> list[ChatRow]:
+    query = select(ChatRow).where(ChatRow.game_id == game_id).order_by(ChatRow.id.desc()).limit(CHAT_SHOWN)
+    return list(reversed(session.scalars(query).all()))
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=now().tzinfo)
+
+
+def _line(line_id: int, seat: int, kind: str, text: str, at: datetime | None) -> dict[str, Any]:
+    return {"id": line_id, "seat": seat, "kind": kind, "text": text, "at": at.isoformat() if at else None}
+
+
+class TableService:
+    """The manager's companion for everything around the table (hooks: `stand_in`, `changed`,
+    `created`, `loaded`)."""
+
+    def __init__(self, manager: GameManager, store: Store) -> None:
+        self.manager = manager
+        self.db = TableStore(store)
+        self.limits = manager.limits
+        self.tables: dict[str, Table] = {}
+        self.timers: dict[str, asyncio.Task[None]] = {}
+        self.chat_by_seat = TokenBuckets(self.limits.chat_per_minute)
+        self.chat_by_address = TokenBuckets(self.limits.chat_per_address_minute)
+
+    async def _db(self, fn: Any, *args: Any) -> Any:
+        return await asyncio.to_thread(fn, *args)
+
+    # -- hooks called by the manager ----------------------------------------------------------
+
+    async def created(self, live: LiveGame, clock_seconds: int | None) -> None:
+        table = Table(live.id, clock_seconds=clock_seconds)
+        self.tables[live.id] = table
+        if clock_seconds is not None:
+            await self._db(self.db.save, table)
+        self.changed(live)
+
+    async def loaded(self, live: LiveGame) -> None:
+        if live.id not in self.tables:
+            self.tables[live.id] = await self._db(self.db.load, live.id)
+        self.changed(live)
+
+    def table(self, live: LiveGame) -> Table:
+        return self.tables.setdefault(live.id, Table(live.id))
+
+    def stand_in(self, live: LiveGame, seat: int) -> str | None:
+        """The bot spec that plays a person's seat now, or None while its player plays it."""
+        table = self.tables.get(live.id)
+        if table is None or seat not in table.stand_ins:
+            return None
+        return STAND_IN if bots.ai_available() else "random"
+
+    def changed(self, live: LiveGame) -> None:
+        """After every change of the game: restart the clock when a new decision is pending."""
+        table = self.tables.get(live.id)
+        if table is None or table.clock_seconds is None:
+            return
+        seat = live.state.current_player()
+        waiting = (
+            not live.finished
+            and 0 <= seat < len(live.seats)
+            and live.seats[seat].kind == "person"
+            and seat not in table.stand_ins
+        )
+        if not waiting:
+            if table.deadline is not None:
+                table.deadline = None
+                table.deadline_move = None
+                self._save_soon(table)
+            self._cancel_timer(live.id)
+            return
+        if table.deadline is None or table.deadline_move != live.move_number:
+            table.deadline = now() + timedelta(seconds=table.clock_seconds)
+            table.deadline_move = live.move_number
+            self._save_soon(table)
+        self._arm(live.id, table.deadline, live.move_number)
+
+    def forget(self, game_id: str) -> None:
+        self._cancel_timer(game_id)
+
+    # -- the clock ----------------------------------------------------------------------------
+
+    def _save_soon(self, table: Table) -> None:
+        task = asyncio.get_running_loop().run_in_executor(None, self.db.save, table)
+        task.add_done_callback(_log_failure)
+
+    def _cancel_timer(self, game_id: str) -> None:
+        timer = self.timers.pop(game_id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    def _arm(self, game_id: str, deadline: datetime, move: int) -> None:
+        self._cancel_timer(game_id)
+        self.timers[game_id] = asyncio.create_task(
+            self._ring(game_id, deadline, move), name=f"clock-{game_id}"
+        )
+
+    async def _ring(self, game_id: str, deadline: datetime, move: int) -> None:
+        try:
+            await asyncio.sleep(max(0.0, (deadline - now()).total_seconds()))
+            await self._time_is_up(game_id, move)
+        finally:
+            if self.timers.get(game_id) is asyncio.current_task():
+                del self.timers[game_id]
+
+    async def _time_is_up(self, game_id: str, move: int) -> None:
+        try:
+            live = await self.manager.get(game_id)
+        except Exception:
+            return
+        table = self.table(live)
+        async with table.lock:
+            if live.finished or live.move_number != move or table.deadline_move != move:
+                return
+            seat = live.state.current_player()
+            if 0 <= seat < len(live.seats) and seat not in table.stand_ins:
+                await self._hand_over(live, seat, "clock")
+
+    # -- resigning, leaving and coming back ---------------------------------------------------
+
+    async def _hand_over(self, live: LiveGame, seat: int, why: str) -> None:
+        table = self.table(live)
+        table.stand_ins[seat] = why
+        table.deadline = None
+        table.deadline_move = None
+        await self._db(self.db.save, table)
+        await self._event(live, seat, why)
+        self.broadcast(live)
+        self.manager.schedule_bots(live)
+
+    async def resign(self, live: LiveGame, seat: int) -> None:
+        async with self.table(live).lock:
+            self._person_seat_in_play(live, seat)
+            if self.table(live).stand_ins.get(seat) == "resigned":
+                raise conflict(f"seat {SEAT_LETTERS[seat]} has already resigned")
+            await self._hand_over(live, seat, "resigned")
+
+    async def leave(self, live: LiveGame, seat: int) -> None:
+        async with self.table(live).lock:
+            self._person_seat_in_play(live, seat)
+            if seat in self.table(live).stand_ins:
+                raise conflict(f"a bot already plays seat {SEAT_LETTERS[seat]}")
+            await self._hand_over(live, seat, "left")
+
+    async def take_back(self, live: LiveGame, seat: int) -> None:
+        async with self.table(live).lock:
+            self._person_seat_in_play(live, seat)
+            table = self.table(live)
+            why = table.stand_ins.get(seat)
+            if why is None:
+                raise conflict(f"seat {SEAT_LETTERS[seat]} is already played by its player")
+            if why == "resigned":
+                raise conflict(f"seat {SEAT_LETTERS[seat]} has resigned: a bot plays it to the end")
+            async with live.lock:
+                del table.stand_ins[seat]
+                await self._db(self.db.save, table)
+            await self._event(live, seat, "back")
+            self.changed(live)
+            self.broadcast(live)
+
+    def _person_seat_in_play(self, live: LiveGame, seat: int) -> None:
+        if live.finished:
+            raise conflict("the game is over")
+        if live.seats[seat].kind != "person":
+            raise forbidden("a bot's seat is played by the server")
+
+    def check_move(self, live: LiveGame, seat: int) -> None:
+        """A seat a bot stands in for is not moved by its player until taken back."""
+        if self.stand_in(live, seat) is not None:
+            raise conflict("a bot plays your seat now: take it back first")
+
+    # -- chat ---------------------------------------------------------------------------------
+
+    async def say(self, live: LiveGame, seat: int, text: str, address: str) -> dict[str, Any]:
+        words = text.strip()
+        if not words:
+            raise bad_request("text: a chat message needs some words")
+        key = f"{live.id}:{seat}"
+        if not self.chat_by_seat.has(key) or not self.chat_by_address.has(address):
+            wait = max(self.chat_by_seat.wait(key), self.chat_by_address.wait(address))
+            raise too_many("too many chat messages: wait a little", wait)
+        table = self.table(live)
+        if table.line_count >= self.limits.chat_lines_per_game:
+            raise conflict(f"this game's chat is full ({self.limits.chat_lines_per_game} lines)")
+        self.chat_by_seat.take(key)
+        self.chat_by_address.take(address)
+        return await self._add(live, seat, "chat", words)
+
+    async def _event(self, live: LiveGame, seat: int, what: str) -> None:
+        await self._add(live, seat, "event", what)
+
+    async def _add(self, live: LiveGame, seat: int, kind: str, text: str) -> dict[str, Any]:
+        at = now()
+        line_id = await self._db(self.db.add_line, live.id, seat, kind, text, at)
+        line = _line(line_id, seat, kind, text, at)
+        table = self.table(live)
+        table.lines = [*table.lines[-(CHAT_SHOWN - 1) :], line]
+        table.line_count += 1
+        message = encode({"type": "chat", "game_id": live.id, "lines": [self._named(live, line)]})
+        for conn in list(live.connections):
+            conn.send_text(message)
+        return self._named(live, line)
+
+    @staticmethod
+    def _named(live: LiveGame, line: dict[str, Any]) -> dict[str, Any]:
+        seat = line["seat"]
+        name = live.seats[seat].name if 0 <= seat < len(live.seats) else "?"
+        return {**line, "name": name, "letter": SEAT_LETTERS[seat]}
+
+    # -- messages -----------------------------------------------------------------------------
+
+    def message(self, live: LiveGame) -> dict[str, Any]:
+        """The table as everyone sees it: clock, stand-ins, rematch and the last chat lines."""
+        table = self.table(live)
+        left = None
+        if table.deadline is not None:
+            left = max(0.0, round((table.deadline - now()).total_seconds(), 1))
+        return {
+            "type": "table",
+            "game_id": live.id,
+            "clock_seconds": table.clock_seconds,
+            "deadline": table.deadline.isoformat() if table.deadline else None,
+            "seconds_left": left,
+            "stand_ins": [{"seat": seat, "why": why} for seat, why in sorted(table.stand_ins.items())],
+            "rematch": table.rematch,
+            "lines": [self._named(live, line) for line in table.lines],
+            "change": False,
+        }
+
+    def greeting(self, live: LiveGame) -> dict[str, Any] | None:
+        """The table for a client that arrives, unless there is nothing at the table yet (no
+        clock, no line, no stand-in, no rematch): then the client starts from an empty table and
+        the others' traffic stays as it was."""
+        table = self.table(live)
+        if table.clock_seconds is None and not table.lines and not table.stand_ins and table.rematch is None:
+            return None
+        return self.message(live)
+
+    def broadcast(self, live: LiveGame) -> None:
+        message = self.message(live)
+        message["lines"] = []  # lines travel in chat messages; this one is about the table
+        message["change"] = True
+        text = encode(message)
+        for conn in list(live.connections):
+            conn.send_text(text)
+
+    # -- rematch ------------------------------------------------------------------------------
+
+    async def rematch(self, live: LiveGame, seat: int) -> tuple[str, str | None]:
+        """The rematch of a finished game (created on the first request): the new game's id and
+        this seat's private token there (each person's seat is claimed in advance; its token is
+        derived from a key kept with the old game, so nothing plain is stored)."""
+        if not live.finished:
+            raise conflict("a rematch is offered once the game is over")
+        async with self.table(live).lock:
+            table = self.table(live)
+            if table.rematch is None:
+                key = secrets.token_hex(32)
+                people = [s for s in live.seats if s.kind in ("person", "bot")]
+                request = CreateGame(
+                    game=live.game_name,
+                    seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in people],  # type: ignore[arg-type]
+                    options=dict(live.options),
+                    clock_seconds=table.clock_seconds,
+                )
+                new, _tokens, _creator = await self.manager.create(request)
+                for s in people:
+                    if s.kind == "person":
+                        private = _rematch_token(key, new.id, s.seat)
+                        await self.manager.claim_with(new, s.seat, token_digest(private))
+                table.rematch, table.rematch_key = new.id, key
+                await self._db(self.db.save, table)
+                self.broadcast(live)
+            assert table.rematch is not None and table.rematch_key is not None
+            token = (
+                _rematch_token(table.rematch_key, table.rematch, seat)
+                if live.seats[seat].kind == "person"
+                else None
+            )
+            return table.rematch, token
+
+
+def _rematch_token(key: str, game_id: str, seat: int) -> str:
+    digest = hmac.new(bytes.fromhex(key), f"{game_id}:{seat}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode().rstrip("=")
+
+
+def _log_failure(future: Any) -> None:
+    with contextlib.suppress(asyncio.CancelledError):
+        error = future.exception()
+        if error is not None:
+            log.error("table settings could not be saved: %s", error)
