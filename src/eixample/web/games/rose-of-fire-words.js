@@ -66,6 +66,16 @@ function influenceName(view, id) {
   return card ? `${card.name} (${id})` : id;
 }
 
+// The symbol a secret token choice ("keep 1", "drop 3") names: only the choosing seat's own view
+// says it (secret_choice); anyone else sees the place alone.
+function secretSymbol(view, action) {
+  for (const player of (view && view.player_list) || []) {
+    const symbol = player.secret_choice && player.secret_choice[action];
+    if (symbol) return symbol;
+  }
+  return "hidden";
+}
+
 // Each form: a pattern of the action text, and the catalog key and arguments for its words.
 const FORMS = [
   [/^card (\S+)$/, (m, view) => ["card", { card: cardName(view, m[1]) }]],
@@ -74,8 +84,8 @@ const FORMS = [
   [/^discard (\S+)$/, (m, view) => ["discard", { card: cardName(view, m[1]) }]],
   [/^tile (\S+) ([YLG])$/, (m) => ["tile", { space: m[1], colour: colourName(COLOUR_OF_LETTER[m[2]]) }]],
   [/^house ([UMWL])$/, (m) => ["house", { house: houseName(m[1]) }]],
-  [/^keep ([KCP])$/, (m) => ["keep", { symbol: symbolName(SYMBOL_OF_LETTER[m[1]]) }]],
-  [/^drop ([KCP])$/, (m) => ["drop", { symbol: symbolName(SYMBOL_OF_LETTER[m[1]]) }]],
+  [/^keep \d+$/, (m, view) => ["keep", { symbol: symbolName(secretSymbol(view, m[0])) }]],
+  [/^drop \d+$/, (m, view) => ["drop", { symbol: symbolName(secretSymbol(view, m[0])) }]],
   [/^block (\S+)$/, (m) => ["block", { space: m[1] }]],
   [/^buy (\S+) with (\S+)$/, (m, view) => ["buy", { card: influenceName(view, m[1]), payment: paymentText(m[2]) }]],
   [/^done$/, () => ["done", {}]],

@@ -33,7 +33,6 @@ import {
   kindName,
   LETTER_OF_SYMBOL,
   paymentText,
-  SYMBOL_OF_LETTER,
   symbolName,
 } from "./rose-of-fire-words.js";
 
@@ -850,10 +849,8 @@ function drawFamily(ctx, g, player, x, y) {
         influenceToken(tokens, symbol, tx, y + 120, 9);
         tx += 21;
       }
-      if (own) {
-        const letter = LETTER_OF_SYMBOL[symbol];
-        if (count) target(ctx, g, `drop ${letter}`, "circle", { cx: tx - 21, cy: y + 120, r: 11 });
-      }
+      const drop = own && count ? secretAction(player, "drop", symbol) : null;
+      if (drop) target(ctx, g, drop, "circle", { cx: tx - 21, cy: y + 120, r: 11 });
     }
     tip(tokens, Object.entries(player.token_symbols).map(([symbol, count]) => t("rof.pay.tokens", { n: count, symbol: symbolName(symbol) })).join(", ") || t("rof.family.none"));
   } else {
@@ -865,12 +862,14 @@ function drawFamily(ctx, g, player, x, y) {
   }
   if (!player.tokens) text(g, x + 18, y + 124, t("rof.family.none"), { class: "family-small" });
   // the two tokens drawn for an upper-class house: keep one
-  const keeps = ["K", "C", "P"].filter((letter) => ctx.legal.all.has(`keep ${letter}`));
+  // (the engine names secret choices by a place that says nothing of the symbol: the seat's own
+  // view maps each offered text to its symbol)
+  const keeps = Object.entries(player.secret_choice || {}).filter(([action]) => action.startsWith("keep "));
   if (own && keeps.length) {
     text(g, x + 250, y + 104, t("rof.family.keep"), { class: "family-label" });
-    keeps.forEach((letter, k) => {
-      influenceToken(g, SYMBOL_OF_LETTER[letter], x + 262 + k * 30, y + 120, 10);
-      target(ctx, g, `keep ${letter}`, "circle", { cx: x + 262 + k * 30, cy: y + 120, r: 13 });
+    keeps.forEach(([action, symbol], k) => {
+      influenceToken(g, symbol, x + 262 + k * 30, y + 120, 10);
+      target(ctx, g, action, "circle", { cx: x + 262 + k * 30, cy: y + 120, r: 13 });
     });
   }
   drawConviction(ctx, g, player, x + FAMILY_W - 50, y + 128, own);
@@ -890,6 +889,13 @@ function drawFamily(ctx, g, player, x, y) {
   if ((player.influence_cards || []).length) extras.push(t("rof.family.influence", { cards: player.influence_cards.join(", ") }));
   if (player.strike_in_front) extras.push(t("rof.family.strikeInFront"));
   extras.forEach((line, k) => wrapText(g, x + 250, y + 160 + k * 12, line, 230, 1, "family-small"));
+}
+
+// The offered secret action ("drop 2") that names a token of `symbol`, from the seat's own view.
+function secretAction(player, verb, symbol) {
+  const offered = Object.entries(player.secret_choice || {});
+  const found = offered.find(([action, named]) => named === symbol && action.startsWith(`${verb} `));
+  return found ? found[0] : null;
 }
 
 function drawConviction(ctx, g, player, x, y, own) {
