@@ -41,6 +41,11 @@ def test_a_large_body_is_refused_with_413_before_it_is_read(server: ServerProces
             b"Content-Length: 50000000\r\n\r\n"
         )
         answer = sock.recv(4096).decode()
+        while answer.count("\r\n\r\n") == 1 and not answer.rstrip().endswith("}"):
+            more = sock.recv(4096).decode()  # the head and the body may come in two segments
+            if not more:
+                break
+            answer += more
     head, _, body = answer.partition("\r\n\r\n")
     assert head.startswith("HTTP/1.1 413"), head
     assert "larger than 65536 bytes" in json.loads(body)["error"]
