@@ -20,6 +20,7 @@ import psycopg
 import pytest
 
 from tests.server import hiddencards  # noqa: F401  (registers the test game here too)
+from tests.server import postgres as postgres_module
 from tests.server.harness import ServerProcess, create_game, seat_headers, wait_for
 from tests.server.postgres import PostgresCluster
 
@@ -219,6 +220,8 @@ def test_bots_run_in_one_process_and_move_on_when_it_is_killed(
     by_id[playing].kill9()
     wait_for(lambda: holder() == server_id(survivor), 20, "the survivor taking the bots over")
     wait_for(lambda: len(stored_actions(database, gid)) >= before + 4, 20, "bot moves after the takeover")
+    # while both lived, no bot decision was made twice (a second one would have been refused)
+    assert "bot move" not in survivor.log(), survivor.log()[-2000:]
     with survivor.client() as api:  # the survivor's copy of the game is the stored one
         wait_for(lambda: state(api, gid)["move_number"] == len(stored_actions(database, gid)), 10, "sync")
 
@@ -275,3 +278,11 @@ def test_kill_9_loses_no_acknowledged_move_and_clients_go_on_elsewhere(
         token = games[0]["seats"][seen["seat"]]["token"]
         answered = move(api, gid, token, choose(seen["legal_actions"]), seen["move_number"])
         assert answered.status_code == 200, answered.text
+
+
+def test_a_machine_without_postgresql_fails_with_a_clear_message(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(postgres_module, "PG_ROOT", tmp_path / "no-postgresql")
+    with pytest.raises(pytest.fail.Exception, match="make postgres"):
+        postgres_module.pg_bin()

@@ -235,7 +235,7 @@ def create_app(
     async def game_state(request: Request, game_id: str, token: SeatToken = None) -> Response:
         """The game as the token's seat sees it (without a token: as a spectator)."""
         live = await manager.get(game_id)
-        await manager.refresh_seats(live, token)
+        await _refresh_seats(_address(request), live, token)
         seat = _authenticate(_address(request), live, token)
         if seat is not None:
             await manager.join(live, seat)
@@ -320,6 +320,13 @@ def create_app(
             rates.hit("token", address)
             raise
 
+    async def _refresh_seats(address: str, live: LiveGame, token: str | None) -> None:
+        """With other servers on the database, a token given out by one of them a moment ago is
+        looked up there (an address out of token tries is refused first, at no database cost)."""
+        if token is not None and manager.cluster is not None:
+            rates.check("token", address)
+            await manager.refresh_seats(live, token)
+
     async def _seat_for(
         request: Request, game_id: str, token: str | None, kind: RateKind
     ) -> tuple[LiveGame, int]:
@@ -328,7 +335,7 @@ def create_app(
         live = await manager.get(game_id)
         if token is None:
             raise unauthorized("this request needs the seat's token in the X-Seat-Token header")
-        await manager.refresh_seats(live, token)
+        await _refresh_seats(address, live, token)
         seat = _authenticate(address, live, token)
         assert seat is not None
         return live, seat
@@ -359,7 +366,7 @@ def create_app(
                 return
             hello = HELLO.validate_json(raw)
             live = await manager.get(game_id)
-            await manager.refresh_seats(live, hello.token)
+            await _refresh_seats(address, live, hello.token)
             seat = _authenticate(address, live, hello.token)
             conn = await manager.connect(live, websocket, seat, address)
         except TimeoutError:
