@@ -688,7 +688,8 @@ class GameManager:
             return  # not held here: it is loaded from the database when asked for
         async with live.lock:  # read even at the same move number: an undo and a move give one
             await self._catch_up_and_tell(live)
-        self._schedule_bot(live)
+        # no bot scheduling here: the process that made the change plays the bots it calls for,
+        # and if it dies, the lease scan (adopt_bots) hands them to another process
 
     async def catch_up_all(self) -> None:
         """Notices may have been missed: every game held here catches up."""
