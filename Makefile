@@ -4,9 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
+POSTGRES := /usr/lib/postgresql
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run demo test lint bench setup browser clean
+.PHONY: run demo test lint bench setup browser postgres clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +24,13 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
+# The tests of several servers on one database start throwaway clusters of Debian's PostgreSQL.
+$(POSTGRES):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql >/dev/null
+
+postgres: $(POSTGRES)
+
 # make run PORT=8080 (HOST=... and DATA=... too) passes them on to `eixample serve`
 run: $(STAMP)
 	$(BIN)/eixample serve$(if $(PORT), --port $(PORT))$(if $(HOST), --host $(HOST))$(if $(DATA), --data-dir $(DATA))
@@ -34,7 +42,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-test: $(STAMP) $(CHROMIUM) lint
+test: $(STAMP) $(CHROMIUM) $(POSTGRES) lint
 	$(BIN)/pytest -n 2
 
 bench: $(STAMP)

@@ -32,7 +32,8 @@ for index, path in enumerate(config["preload"]):
     spec.loader.exec_module(module)
 from eixample.server.app import run
 run(host="127.0.0.1", port=config["port"], data_dir=config["data_dir"], bot_delay=config["bot_delay"],
-    log_level="warning", limits=config["limits"], allowed_hosts=config["allowed_hosts"])
+    log_level="warning", limits=config["limits"], allowed_hosts=config["allowed_hosts"],
+    **config.get("run", {}))
 """
 
 GENEROUS_LIMITS: dict[str, Any] = {
@@ -62,8 +63,12 @@ class ServerProcess:
         bot_delay: float = 0.0,
         limits: dict[str, Any] | None = None,
         allowed_hosts: tuple[str, ...] = (),
+        database_url: str | None = None,
+        run_options: dict[str, Any] | None = None,
     ) -> None:
         self.data_dir = data_dir
+        self.database_url = database_url
+        self.run_options = run_options or {}
         self.bot_delay = bot_delay
         self.limits = GENEROUS_LIMITS if limits is None else limits
         self.allowed_hosts = allowed_hosts
@@ -92,8 +97,11 @@ class ServerProcess:
             "preload": [str(HIDDEN_CARDS)],
             "limits": self.limits,
             "allowed_hosts": list(self.allowed_hosts),
+            "run": self.run_options,
         }
         env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+        if self.database_url is not None:
+            env["DATABASE_URL"] = self.database_url
         self.starts += 1
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from eixample.server import views
+from eixample.server.cluster import DEFAULT_LEASE_SECONDS, Cluster
 from eixample.server.db import DatabaseInUseError, Store
 from eixample.server.db import database_url as resolve_database_url
 from eixample.server.errors import ApiError, forbidden, quoted, unauthorized
@@ -127,16 +128,20 @@ def create_app(
     limits: ServerLimits | None = None,
     allowed_hosts: frozenset[str] | None = None,
     exclusive: bool = True,
+    bot_lease_seconds: float = DEFAULT_LEASE_SECONDS,
 ) -> FastAPI:
     """The application. `database_url` (or $DATABASE_URL) picks the database; default: SQLite
     in `data_dir`, locked for this process while it runs (`exclusive`). `bot_delay` is the pause
     in seconds before each bot decision, so that people can follow bot moves. `limits` bound what
     clients may ask; `allowed_hosts` are the host names the server answers for (default: the
-    local ones, see `guard.host_names`)."""
+    local ones, see `guard.host_names`). On PostgreSQL the server works with any other servers
+    on the same database (`cluster.Cluster`); a game's bots move to another server when theirs
+    has not renewed its lease for `bot_lease_seconds`."""
     limits = limits or ServerLimits()
     url = resolve_database_url(data_dir, database_url)
     store = Store(url, exclusive=exclusive)
-    manager = GameManager(store, bot_delay=bot_delay, limits=limits)
+    cluster = Cluster(store, lease_seconds=bot_lease_seconds) if store.is_postgres else None
+    manager = GameManager(store, bot_delay=bot_delay, limits=limits, cluster=cluster)
     table = TableService(manager, store)
     manager.table = table
     rates = RateLimits(limits)
@@ -239,6 +244,7 @@ def create_app(
     async def game_state(request: Request, game_id: str, token: SeatToken = None) -> Response:
         """The game as the token's seat sees it (without a token: as a spectator)."""
         live = await manager.get(game_id)
+        await _refresh_seats(_address(request), live, token)
         seat = _authenticate(_address(request), live, token)
         if seat is not None:
             await manager.join(live, seat)
@@ -387,6 +393,13 @@ def create_app(
             rates.hit("token", address)
             raise
 
+    async def _refresh_seats(address: str, live: LiveGame, token: str | None) -> None:
+        """With other servers on the database, a token given out by one of them a moment ago is
+        looked up there (an address out of token tries is refused first, at no database cost)."""
+        if token is not None and manager.cluster is not None:
+            rates.check("token", address)
+            await manager.refresh_seats(live, token)
+
     async def _seat_for(
         request: Request, game_id: str, token: str | None, kind: RateKind
     ) -> tuple[LiveGame, int]:
@@ -395,6 +408,7 @@ def create_app(
         live = await manager.get(game_id)
         if token is None:
             raise unauthorized("this request needs the seat's token in the X-Seat-Token header")
+        await _refresh_seats(address, live, token)
         seat = _authenticate(address, live, token)
         assert seat is not None
         return live, seat
@@ -425,6 +439,7 @@ def create_app(
                 return
             hello = HELLO.validate_json(raw)
             live = await manager.get(game_id)
+            await _refresh_seats(address, live, hello.token)
             seat = _authenticate(address, live, hello.token)
             conn = await manager.connect(live, websocket, seat, address)
             greeting = table.greeting(live)
@@ -559,6 +574,7 @@ def run(
     log_level: str = "info",
     allowed_hosts: list[str] | tuple[str, ...] = (),
     limits: dict[str, Any] | None = None,
+    bot_lease_seconds: float = DEFAULT_LEASE_SECONDS,
 ) -> None:
     """Serve the web app on http://host:port/ until interrupted. Data live in `data_dir`
     (SQLite) unless `database_url` or $DATABASE_URL names another database. The server answers
@@ -573,12 +589,16 @@ def run(
             bot_delay=bot_delay,
             limits=ServerLimits.with_overrides(limits),
             allowed_hosts=host_names(host, allowed_hosts),
+            bot_lease_seconds=bot_lease_seconds,
         )
     except DatabaseInUseError as error:
         print(f"Eixample cannot start: {error}", file=sys.stderr, flush=True)
         raise SystemExit(2) from None
     shown = f"[{host}]" if ":" in host else host
     print(f"Eixample serving on http://{shown}:{port}/  (database: {_describe(url)})", flush=True)
+    if app.state.store.is_postgres:  # names this process in the bot_leases table
+        print(f"Eixample server id {app.state.store.origin} (PostgreSQL: shares games with other servers)",
+              flush=True)
     uvicorn.run(
         app,
         host=host,

@@ -8,9 +8,13 @@ crash loses nothing that a player was told had happened.
 Seat tokens are stored as SHA-256 digests only: the plain token exists in the invitation link
 (and, once a browser has claimed the seat, in that browser alone).
 
-One server writes to a database: an SQLite database is guarded by an exclusive lock file held for
-the life of the process, and every write that changes a game's actions checks the game's move
-number in the same transaction (compare-and-set).
+One server writes to an SQLite database: it is guarded by an exclusive lock file held for the
+life of the process. Any number of servers may share a PostgreSQL database: there every write that
+changes a game's actions first locks the game's row (`SELECT ... FOR UPDATE`), and on either
+database it checks the game's move number in the same transaction (compare-and-set), so the order
+of a game's moves is kept by the database, whichever process writes. On PostgreSQL each write
+that changes a game also notifies the other processes (`NOTIFY`, sent on commit: see
+`server.cluster`), and bot leases say which process plays a game's bots.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import os
 import queue
+import secrets
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
@@ -45,7 +50,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -138,6 +143,25 @@ class GameData:
     creator_hash: str | None = None
 
 
+class BotLeaseRow(Base):
+    """Which server process plays a game's bots, until when (PostgreSQL only: see server.cluster)."""
+
+    __tablename__ = "bot_leases"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(64))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+SCHEMA_LOCK_KEY = 0x45697861
+"""The PostgreSQL advisory lock held while a starting server creates missing tables."""
+SEATS_CHANGED = -1
+"""The move number notified for a change of a game's seats (a claim, a release, a join)."""
+NOTIFY_CHANNEL = "eixample_games"
+"""The PostgreSQL channel on which a committed change of a game is announced: the payload is
+"<origin> <game id> <move number>" (origin: the writing process's id)."""
+
+
 class StaleWriteError(Exception):
     """The stored game is not at the expected move (another writer got there first)."""
 
@@ -209,6 +233,9 @@ class Store:
 
     def __init__(self, url: str, *, exclusive: bool = False) -> None:
         self.url = url
+        self.is_postgres = make_url(url).get_backend_name() == "postgresql"
+        self.origin = secrets.token_hex(8)
+        """This process's id in notifications and bot leases."""
         self._lock: FileLock | None = None
         path = sqlite_path(url)
         if exclusive and path is not None:
@@ -225,7 +252,10 @@ class Store:
         self.engine = _make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.writer = GroupWriter(self._sessions)
-        Base.metadata.create_all(self.engine)
+        with self.engine.begin() as connection:
+            if self.is_postgres:  # servers starting together create the tables once
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
+            Base.metadata.create_all(connection)
         _add_later_columns(self.engine)
 
     def close(self) -> None:
@@ -239,6 +269,20 @@ class Store:
     def _transaction(self) -> Iterator[Session]:
         with self._sessions() as session, session.begin():
             yield session
+
+    def _lock_game(self, connection: Connection, game_id: str) -> None:
+        """PostgreSQL: hold the game's row until the transaction ends, so that the writes to one
+        game from any number of processes take their turns (the compare-and-set then decides)."""
+        if self.is_postgres:
+            games = Base.metadata.tables["games"]
+            connection.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
+
+    def _notify(self, connection: Connection, game_id: str, move_number: int) -> None:
+        """PostgreSQL: announce the change to every listening process, once this transaction commits."""
+        if self.is_postgres:
+            payload = f"{self.origin} {game_id} {move_number}"
+            connection.execute(text("SELECT pg_notify(:channel, :payload)"),
+                               {"channel": NOTIFY_CHANNEL, "payload": payload})
 
     # -- writes -------------------------------------------------------------------------------
 
@@ -317,6 +361,7 @@ class Store:
             connection = session.connection()  # plain statements: the ORM adds nothing here
             tables = Base.metadata.tables
             games, seats = tables["games"], tables["seats"]
+            self._lock_game(connection, game_id)
             changed = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.move_count == idx)
@@ -329,6 +374,7 @@ class Store:
             if joined_seat is not None:
                 joined = update(seats).where(seats.c.game_id == game_id, seats.c.seat == joined_seat)
                 connection.execute(joined.values(joined=True))
+            self._notify(connection, game_id, idx + 1)
 
         return self.writer.submit(write)
 
@@ -341,6 +387,7 @@ class Store:
         stamp = now()
 
         def write(session: Session) -> None:
+            self._lock_game(session.connection(), game_id)
             changed = session.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.move_count == idx + 1)
@@ -349,6 +396,7 @@ class Store:
             if changed != 1:
                 raise StaleWriteError(f"game {game_id} is not at move {idx + 1}")
             session.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.idx == idx))
+            self._notify(session.connection(), game_id, idx)
 
         return self.writer.submit(write)
 
@@ -358,6 +406,7 @@ class Store:
                 update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(joined=True)
             )
             session.execute(update(GameRow).where(GameRow.id == game_id).values(status=status))
+            self._notify(session.connection(), game_id, SEATS_CHANGED)
 
     def claim_seat(self, game_id: str, seat: int, claim_hash: str, status: str) -> bool:
         """Give an unclaimed seat its private token digest; False if it was claimed already."""
@@ -370,6 +419,7 @@ class Store:
             if changed != 1:
                 return False
             session.execute(update(GameRow).where(GameRow.id == game_id).values(status=status))
+            self._notify(session.connection(), game_id, SEATS_CHANGED)
             return True
 
     def release_seat(self, game_id: str, seat: int) -> None:
@@ -380,6 +430,74 @@ class Store:
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                 .values(claim_hash=None)
             )
+            self._notify(session.connection(), game_id, SEATS_CHANGED)
+
+    # -- bot leases (PostgreSQL) ----------------------------------------------------------------
+
+    def take_bot_lease(self, game_id: str, seconds: float) -> bool:
+        """Hold the lease on the game's bots for `seconds` (the database's clock), if no other
+        process holds it unexpired; True if this process holds it now."""
+        with self._transaction() as session:
+            holder = session.execute(
+                text(
+                    "INSERT INTO bot_leases (game_id, holder, expires_at) "
+                    "VALUES (:game_id, :me, now() + make_interval(secs => :seconds)) "
+                    "ON CONFLICT (game_id) DO UPDATE SET holder = EXCLUDED.holder, "
+                    "expires_at = EXCLUDED.expires_at "
+                    "WHERE bot_leases.holder = EXCLUDED.holder OR bot_leases.expires_at < now() "
+                    "RETURNING holder"
+                ),
+                {"game_id": game_id, "me": self.origin, "seconds": seconds},
+            ).scalar()
+            return holder == self.origin
+
+    def renew_bot_leases(self, game_ids: list[str], seconds: float) -> list[str]:
+        """Extend this process's leases on these games; the games whose bots it still plays."""
+        if not game_ids:
+            return []
+        with self._transaction() as session:
+            rows = session.execute(
+                text(
+                    "UPDATE bot_leases SET expires_at = now() + make_interval(secs => :seconds) "
+                    "WHERE holder = :me AND game_id = ANY(:ids) RETURNING game_id"
+                ),
+                {"me": self.origin, "seconds": seconds, "ids": list(game_ids)},
+            )
+            return [row[0] for row in rows]
+
+    def release_bot_lease(self, game_id: str) -> None:
+        with self._transaction() as session:
+            session.execute(
+                delete(BotLeaseRow).where(BotLeaseRow.game_id == game_id, BotLeaseRow.holder == self.origin)
+            )
+
+    def release_bot_leases(self) -> None:
+        with self._transaction() as session:
+            session.execute(delete(BotLeaseRow).where(BotLeaseRow.holder == self.origin))
+
+    def games_awaiting_bots(self, limit: int = 100) -> list[str]:
+        """Unfinished games where a bot is to move and no process holds an unexpired lease."""
+        with self._sessions() as session:
+            rows = session.execute(
+                text(
+                    "SELECT g.id FROM games g "
+                    "JOIN seats s ON s.game_id = g.id AND s.seat = g.to_move AND s.kind = 'bot' "
+                    "LEFT JOIN bot_leases l ON l.game_id = g.id "
+                    "WHERE g.status <> 'finished' AND (l.game_id IS NULL OR l.expires_at < now()) "
+                    "ORDER BY g.updated_at LIMIT :limit"
+                ),
+                {"limit": limit},
+            )
+            return [row[0] for row in rows]
+
+    def bot_lease_holder(self, game_id: str) -> str | None:
+        """The process holding an unexpired lease on the game's bots (None if nobody)."""
+        with self._sessions() as session:
+            row = session.execute(
+                text("SELECT holder FROM bot_leases WHERE game_id = :game_id AND expires_at >= now()"),
+                {"game_id": game_id},
+            ).first()
+            return None if row is None else str(row[0])
 
     # -- reads --------------------------------------------------------------------------------
 

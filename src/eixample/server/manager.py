@@ -9,6 +9,12 @@ copies of the state and submit their choice through the same path as people.
 Memory stays bounded: finished games nobody watches and games idle for a while leave memory, and
 at most `ServerLimits.live_games` are held; any of them is rebuilt from the database when asked
 for. A game that cannot be rebuilt is logged once and answers 503 from then on.
+
+With a `Cluster` (several processes on one PostgreSQL database), the per-game lock only orders
+this process's requests: the database orders the writes of all processes (row lock and
+compare-and-set). A game held here catches up from the database whenever another process has
+changed it (a notice, or a move that finds the game ahead), and its bots are played here only
+while this process holds the game's bot lease.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from eixample.core.records import replay as replay_record
 from eixample.core.records import undo as undo_state
 from eixample.core.registry import game_names, get_game
 from eixample.server import bots, views
+from eixample.server.cluster import Cluster
 from eixample.server.db import GameData, SeatData, StaleWriteError, Store, now, token_digest
 from eixample.server.errors import (
     ApiError,
@@ -106,9 +113,15 @@ def result_of(state: State) -> dict[str, Any] | None:
 
 class GameManager:
     def __init__(
-        self, store: Store, *, bot_delay: float = 0.5, limits: ServerLimits | None = None
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.5,
+        limits: ServerLimits | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.store = store
+        self.cluster = cluster
         self.bot_delay = bot_delay
         self.limits = limits or ServerLimits()
         self.bot_pool = bots.BotPool(self.limits.bot_workers)
@@ -130,6 +143,8 @@ class GameManager:
     async def startup(self) -> None:
         """Start the bot workers, then load the unfinished games and let their bots go on."""
         self.bot_pool.start()
+        if self.cluster is not None:
+            self.cluster.start(self.remote_change, self.catch_up_all, self.adopt_bots)
         for game_id in await self._db(self.store.unfinished_game_ids):
             try:
                 await self.get(game_id)
@@ -148,6 +163,8 @@ class GameManager:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        if self.cluster is not None:
+            await self.cluster.stop()
         for live in self.games.values():
             for conn in list(live.connections):
                 conn.close()
@@ -502,6 +519,8 @@ class GameManager:
 
     async def _apply(self, live: LiveGame, seat: int, action: str, expected_move: int) -> None:
         async with live.lock:
+            if self.cluster is not None and expected_move != live.move_number:
+                await self._catch_up_and_tell(live)  # another process may have moved
             self._check_turn(live, seat, expected_move)
             next_state = live.state.clone()
             try:
@@ -523,7 +542,7 @@ class GameManager:
                 )
                 await asyncio.wrap_future(written)
             except StaleWriteError as error:
-                self._evict(live)  # the database is ahead: the next request rebuilds from it
+                await self._fall_behind(live)
                 raise conflict(f"stale move: the game has changed ({error}); decide again") from error
             live.state = next_state
             live.actions.append((seat, action))
@@ -536,6 +555,8 @@ class GameManager:
 
     async def undo(self, live: LiveGame, seat: int, expected_move: int) -> None:
         async with live.lock:
+            if self.cluster is not None and expected_move != live.move_number:
+                await self._catch_up_and_tell(live)
             if live.finished:
                 raise conflict("the game is over")
             if expected_move != live.move_number:
@@ -560,7 +581,7 @@ class GameManager:
                 )
                 await asyncio.wrap_future(written)
             except StaleWriteError as error:
-                self._evict(live)
+                await self._fall_behind(live)
                 raise conflict(f"stale undo: the game has changed ({error}); decide again") from error
             live.state = previous
             live.actions.pop()
@@ -597,38 +618,143 @@ class GameManager:
         """Play bot decisions until a person must decide, the game ends, or this copy of the game
         is no longer the server's (a newer one was loaded from the database)."""
         failures = 0
-        while self.games.get(live.id) is live and (seat := self._bot_seat(live)) is not None:
-            if self.bot_delay > 0:
-                await asyncio.sleep(self.bot_delay)
-            async with live.lock:
-                if self._bot_seat(live) != seat:
+        try:
+            while self.games.get(live.id) is live and (seat := self._bot_seat(live)) is not None:
+                if self.cluster is not None and not await self.cluster.hold_bots(live.id):
+                    return  # another process plays this game's bots
+                if self.bot_delay > 0:
+                    await asyncio.sleep(self.bot_delay)
+                async with live.lock:
+                    if self._bot_seat(live) != seat:
+                        continue
+                    snapshot = live.state.clone()
+                    expected = live.move_number
+                spec = self._bot_spec(live, seat) or "random"
+                seed = derived_seed(live.seed, "bot", seat, expected)
+                fallback_seed = derived_seed(live.seed, "fallback", seat, expected)
+                try:
+                    action = await self.bot_pool.choose(spec, seed, snapshot, seat, fallback_seed)
+                except RuntimeError:
+                    return  # the pool is stopped: the server is closing
+                except Exception:
+                    log.exception("game %s: bot worker failed; retrying", live.id)
+                    await asyncio.sleep(1.0)
                     continue
-                snapshot = live.state.clone()
-                expected = live.move_number
-            spec = self._bot_spec(live, seat) or "random"
-            seed = derived_seed(live.seed, "bot", seat, expected)
-            fallback_seed = derived_seed(live.seed, "fallback", seat, expected)
+                if self._bot_seat(live) != seat:
+                    continue  # its player took the seat back while the stand-in thought
+                try:
+                    await self._apply(live, seat, action, expected)
+                    failures = 0
+                except ApiError as error:
+                    failures += 1
+                    log.warning("game %s: bot move %r rejected: %s", live.id, action, error.message)
+                    if failures > 3:
+                        await asyncio.sleep(min(5.0, 0.1 * failures))
+                except Exception:
+                    log.exception("game %s: bot move could not be stored; retrying", live.id)
+                    await asyncio.sleep(1.0)
+        finally:
+            if self.cluster is not None and not self._closing and live.id in self.cluster.held:
+                await self.cluster.let_go_of_bots(live.id)
+
+    # -- other processes (a cluster on PostgreSQL) ----------------------------------------------
+
+    async def _fall_behind(self, live: LiveGame) -> None:
+        """A write found the database ahead of this copy of the game: alone, the next request
+        rebuilds the game; in a cluster, the copy (with its connections) catches up now."""
+        if self.cluster is None:
+            self._evict(live)
+        else:
+            await self._catch_up_and_tell(live)
+
+    async def _catch_up(self, live: LiveGame) -> tuple[bool, set[int]]:
+        """Make this copy of the game the stored one (the caller holds its lock): whether its
+        moves changed, and the seats whose claim changed."""
+        data = await self._db(self.store.load_game, live.id)
+        if data is None:
+            return False, set()
+        moved = data.actions != live.actions
+        if moved:
+            known = len(live.actions)
+            if data.actions[:known] == live.actions and data.move_count == len(data.actions):
+                state, history = await self._db(self._extend, live, data.actions[known:])
+            else:  # an undo, or a copy too far behind: replay the whole game
+                rebuilt = await self._db(self._rebuild, data)
+                state, history = rebuilt.state, rebuilt.history
+            live.state, live.actions, live.history = state, list(data.actions), history
+        claims = set()
+        for seat, stored in zip(live.seats, data.seats, strict=False):
+            if seat.claim_hash != stored.claim_hash:
+                claims.add(seat.seat)
+            seat.joined, seat.claim_hash = stored.joined, stored.claim_hash
+        live.updated_at = data.updated_at
+        return moved, claims
+
+    @staticmethod
+    def _extend(live: LiveGame, actions: list[tuple[int, str]]) -> tuple[State, list[list[float] | None]]:
+        """The game's state after further stored actions, each by the seat whose turn it was."""
+        state = live.state.clone()
+        history = list(live.history)
+        for seat, action in actions:
+            if state.current_player() != seat:
+                raise ValueError(f"stored action {action!r} by seat {seat} out of turn")
+            state.apply(action)
+            history.append(views.public_scores(state))
+        return state, history
+
+    async def _catch_up_and_tell(self, live: LiveGame) -> None:
+        """Catch up (the caller holds the lock) and push what changed to this process's clients."""
+        moved, claims = await self._catch_up(live)
+        for seat in claims:
+            self._end_seat_connections(live, seat, "the seat's claim has changed")
+        if moved:
+            live.touch()
+            self._broadcast(live)
+        elif claims:
+            self._announce_presence(live)
+
+    async def remote_change(self, game_id: str, move_number: int) -> None:
+        """Another process changed a game (a notice): clients here see the change too."""
+        live = self.games.get(game_id)
+        if live is None or game_id in self.broken:
+            return  # not held here: it is loaded from the database when asked for
+        async with live.lock:  # read even at the same move number: an undo and a move give one
+            await self._catch_up_and_tell(live)
+        # no bot scheduling here: the process that made the change plays the bots it calls for,
+        # and if it dies, the lease scan (adopt_bots) hands them to another process
+
+    async def catch_up_all(self) -> None:
+        """Notices may have been missed: every game held here catches up."""
+        for live in list(self.games.values()):
+            with contextlib.suppress(Exception):
+                await self.remote_change(live.id, -1)
+
+    async def adopt_bots(self, game_ids: list[str]) -> None:
+        """Games whose bots no process plays (their process died): play them here, if this
+        process wins their lease."""
+        for game_id in game_ids:
             try:
-                action = await self.bot_pool.choose(spec, seed, snapshot, seat, fallback_seed)
-            except RuntimeError:
-                return  # the pool is stopped: the server is closing
-            except Exception:
-                log.exception("game %s: bot worker failed; retrying", live.id)
-                await asyncio.sleep(1.0)
+                live = await self.get(game_id)
+            except ApiError:
                 continue
-            if self._bot_seat(live) != seat:
-                continue  # its player took the seat back while the stand-in thought
-            try:
-                await self._apply(live, seat, action, expected)
-                failures = 0
-            except ApiError as error:
-                failures += 1
-                log.warning("game %s: bot move %r rejected: %s", live.id, action, error.message)
-                if failures > 3:
-                    await asyncio.sleep(min(5.0, 0.1 * failures))
-            except Exception:
-                log.exception("game %s: bot move could not be stored; retrying", live.id)
-                await asyncio.sleep(1.0)
+            async with live.lock:
+                await self._catch_up_and_tell(live)
+            self._schedule_bot(live)
+
+    async def refresh_seats(self, live: LiveGame, token: str | None) -> None:
+        """In a cluster, a token this copy does not know may have been given out by another
+        process a moment ago (a claim): catch up before it is judged."""
+        if self.cluster is None or token is None:
+            return
+        digest = token_digest(token)
+        for seat in live.seats:
+            if seat.claim_hash is not None and hmac.compare_digest(seat.claim_hash, digest):
+                return
+            unclaimed = seat.token_hash is not None and seat.claim_hash is None
+            if unclaimed and hmac.compare_digest(str(seat.token_hash), digest):
+                return
+        async with live.lock:
+            await self._catch_up_and_tell(live)
 
     # -- connections --------------------------------------------------------------------------
 
