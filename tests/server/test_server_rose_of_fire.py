@@ -101,7 +101,7 @@ def test_a_two_player_game_with_no_strike_leaks_nothing(rose_traffic_two: Traffi
 def test_the_check_has_teeth(rose_traffic: Traffic) -> None:
     """Each seat saw its own hand written as the check looks for it, and a hand or a secret
     conviction planted in a message to another seat is caught."""
-    state = get_game("rose-of-fire").new_game(3, SEED)
+    state = get_game("rose-of-fire").new_game(3, rose_traffic.seed)
     seat_one_hand = hidden_from(state, 0) - hidden_from(state, 1)
     assert seat_one_hand
     assert any(marker in text for text in state_texts(rose_traffic, 1) for marker in seat_one_hand)
@@ -111,13 +111,12 @@ def test_the_check_has_teeth(rose_traffic: Traffic) -> None:
     planted = Capture(0)
     planted.add(json.dumps(message, separators=(",", ":")))
     with pytest.raises(AssertionError, match="were sent to seat 0"):
-        check_traffic(
-            Traffic(rose_traffic.game_id, rose_traffic.record, SEED, [planted]), "rose-of-fire", hidden_from
-        )
+        planted_traffic = Traffic(rose_traffic.game_id, rose_traffic.record, rose_traffic.seed, [planted])
+        check_traffic(planted_traffic, "rose-of-fire", hidden_from)
 
     message = json.loads(state_texts(rose_traffic, 0)[0])
     message["view"]["player_list"][1].update(conviction="crown", conviction_used=False)
     planted = Capture(0)
     planted.add(json.dumps(message))
     with pytest.raises(AssertionError, match="a secret conviction"):
-        check_faces_down(Traffic(rose_traffic.game_id, rose_traffic.record, SEED, [planted]))
+        check_faces_down(Traffic(rose_traffic.game_id, rose_traffic.record, rose_traffic.seed, [planted]))
