@@ -122,6 +122,7 @@ def make_view(s: RoseState, viewer: int | None) -> dict[str, Any]:
         "decision_kind": s.decision_kind() or "over",
         "terminal": s.ended,
         "winners": s.winners(),
+        "scores": s.scores(),  # the VP track is public: the score-over-time chart reads it
         "phase": s.phase,
         "period": s.period,
         "first_player": s.first,
