@@ -113,3 +113,37 @@ def test_whole_games_explain_every_end_of_phase_step() -> None:
         ):
             assert words in text, (players, seed, words)
         assert " a upper" not in text and "Marti " not in text
+
+
+def test_block_scoring_names_the_blocks_the_table_and_each_seats_points() -> None:
+    """Rulebook: End-of-period procedure, 1. houses in completed blocks score by the table."""
+    from eixample.games.rose_of_fire.components import LOW, MIDDLE, WORKING
+    from eixample.games.rose_of_fire.end_of_period import block_scoring
+    from eixample.games.rose_of_fire.turn import complete_block
+
+    from .helpers import put_tile, space
+
+    s = at_play(3)
+    for name, h, p in (("LA1", UPPER, 0), ("LA2", MIDDLE, 0), ("LB1", WORKING, 1), ("LB2", LOW, 1)):
+        put_tile(s, name, 0, owner=p, house=h)
+    complete_block(s, 0, s.t.squares_of[space(s, "LA1")][0])
+    before = len(s.log())
+    block_scoring(s, (0, -1))
+    lines = new_lines(s, before)
+    assert lines[0].startswith("Block scoring of 1 block(s) at LA1, on the normal table (upper-class 4,")
+    assert "P1 scores 7 VP for 2 house(s) in completed blocks." in lines
+    assert "P2 scores 3 VP for 2 house(s) in completed blocks." in lines
+
+
+def test_anarchy_line_says_why() -> None:
+    """Rulebook: Anarchy: the bomb on the Anarchy space and a soldier drawn in a rebellion."""
+    s = at_play(3)
+    s.bomb = s.t.anarchy_space - 1
+    s.raval = [0, 0, 0]
+    s.level = 1
+    before = len(s.log())
+    rebellion(s, (0, -1))
+    assert any(
+        line.startswith("ANARCHY! (the bomb is on the Anarchy space and a soldier was drawn)")
+        for line in new_lines(s, before)
+    )

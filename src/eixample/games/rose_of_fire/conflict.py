@@ -76,6 +76,7 @@ def check_anarchy(s: RoseState, soldiers_drawn: int) -> None:
             s.influence_owner[k] = LOST_TO_ANARCHY
             lost.append(s.t.influence_ids[k])
     s._say(
-        "ANARCHY! Every influence card acquired is discarded"
+        "ANARCHY! (the bomb is on the Anarchy space and a soldier was drawn) "
+        "Every influence card acquired is discarded"
         f"{' (' + ', '.join(lost) + ')' if lost else ''}; blocks now score on the reversed table."
     )
