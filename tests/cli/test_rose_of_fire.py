@@ -91,7 +91,7 @@ def test_renderer_draws_grid_tracks_raval_and_own_hand() -> None:
     text = console.export_text()
     for words in (
         "Left Eixample (L)",
-        "Sant Marti (S)",
+        "Sant Martí (S)",
         "Social conflict",
         "Raval",
         "Influence cards",

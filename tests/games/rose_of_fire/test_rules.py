@@ -439,7 +439,7 @@ def test_popularity_majorities_rulebook_example() -> None:
     for name, p, h in houses:
         put_tile(s, name, Y, owner=p, house=h)
     right = s.t.district_ids.index("R")
-    won = {(h, w) for d, h, w in majorities(s) if d == right}
+    won = {(h, w) for d, h, w, _ in majorities(s) if d == right}
     assert won == {(MIDDLE, green), (WORKING, blue), (LOW, yellow)}
 
 

@@ -59,7 +59,7 @@ def apply_effects(s: RoseState, p: int, effects: tuple[tuple[int, int], ...], in
             s.supply[p] += back
             s._say(f"{who} takes {back} striker(s) back from Raval.")
         elif effect == BOMB_E:
-            advance_bomb(s, amount, in_turn)
+            advance_bomb(s, amount, in_turn, cause=f"the card played by {who}")
         elif effect == AGITATE_E:
             for step in range(1, s.n):
                 send_strikers(s, (p + step) % s.n, amount)

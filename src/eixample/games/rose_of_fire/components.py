@@ -29,6 +29,13 @@ ANY_COLOUR = -1
 HOUSES = ("upper", "middle", "working", "low")
 HOUSE_LETTERS = ("U", "M", "W", "L")
 HOUSE_WORDS = ("upper-class", "middle-class", "working-class", "low-budget")
+
+
+def with_article(word: str) -> str:
+    """'an upper-class', 'a lilac': the English indefinite article by the word's first letter."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 UPPER, MIDDLE, WORKING, LOW = range(4)
 SYMBOLS = ("crown", "colonies", "personalities")
 SYMBOL_LETTERS = ("K", "C", "P")

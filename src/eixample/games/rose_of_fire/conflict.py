@@ -17,22 +17,40 @@ from eixample.games.rose_of_fire.state import AVAILABLE, LOST_TO_ANARCHY, REMOVE
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
-EVENT_NAMES = ("the Third Carlist War", "the Disaster of 1898", "the Setmana Tragica")
+EVENT_NAMES = ("the Third Carlist War", "the Disaster of 1898", "the Setmana Tràgica")
 
 
-def advance_bomb(s: RoseState, steps: int, in_turn: bool) -> None:
+def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: str) -> None:
+    """Move the bomb `steps` spaces (stopping on Anarchy); `cause` ends the log line ("2 soldiers
+    drawn"). Each event reached is logged, then resolved at once or at the end of the turn."""
     t = s.t
+    if steps <= 0:
+        return
+    start = s.bomb
+    reached = []
     for _ in range(steps):
         if s.bomb >= t.anarchy_space:
-            return
+            break
         s.bomb += 1
         for symbol in range(3):
             if t.event_space[symbol] == s.bomb and not s.fired[symbol]:
                 s.fired[symbol] = 1
-                if in_turn:
-                    s.pending_events.append(symbol)
-                else:
-                    resolve_event(s, symbol)
+                reached.append(symbol)
+    moved = s.bomb - start
+    if moved == 0:
+        s._say(f"The bomb stays on the Anarchy space ({s.bomb}): {cause}.")
+    else:
+        stop = " (the Anarchy space)" if s.bomb >= t.anarchy_space else ""
+        s._say(f"The bomb moves {moved} space(s) to {s.bomb}{stop}: {cause}.")
+    for symbol in reached:
+        when = "at the end of the turn" if in_turn else "now"
+        s._say(
+            f"The bomb reaches {EVENT_NAMES[symbol]} (space {t.event_space[symbol]}): its event fires {when}."
+        )
+        if in_turn:
+            s.pending_events.append(symbol)
+        else:
+            resolve_event(s, symbol)
 
 
 def resolve_event(s: RoseState, symbol: int) -> None:
@@ -58,6 +76,7 @@ def check_anarchy(s: RoseState, soldiers_drawn: int) -> None:
             s.influence_owner[k] = LOST_TO_ANARCHY
             lost.append(s.t.influence_ids[k])
     s._say(
-        "ANARCHY! Every influence card acquired is discarded"
+        "ANARCHY! (the bomb is on the Anarchy space and a soldier was drawn) "
+        "Every influence card acquired is discarded"
         f"{' (' + ', '.join(lost) + ')' if lost else ''}; blocks now score on the reversed table."
     )

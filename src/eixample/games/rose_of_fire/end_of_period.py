@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from eixample.games.rose_of_fire.cards import prestige_reward
+from eixample.games.rose_of_fire.components import HOUSE_WORDS
 
 if TYPE_CHECKING:
     from eixample.core.decisions import Frame
@@ -17,12 +18,15 @@ if TYPE_CHECKING:
 def block_scoring(s: RoseState, f: Frame) -> None:
     table = s.t.reversed_vp if s.anarchy else s.t.block_vp
     gained = [0] * s.n
+    houses = [0] * s.n
+    names = [s.t.space_names[s.t.squares[q][0]] for q in s.blocks]
     for q in s.blocks:
         for y in s.t.squares[q]:
             p = s.owner[y]
             if p >= 0:
                 h = s.htype[y]
                 gained[p] += table[h]
+                houses[p] += 1
                 s.houses_left[4 * p + h] += 1
                 s.owner[y] = -1
                 s.htype[y] = -1
@@ -30,21 +34,36 @@ def block_scoring(s: RoseState, f: Frame) -> None:
     for p in range(s.n):
         if gained[p]:
             s.score(p, gained[p], "blocks")
+    if not s.blocks:
+        s._say("Block scoring: no block was completed in this period.")
+        s.blocks = []
+        return
+    why = "the reversed table: Anarchy" if s.anarchy else "the normal table"
+    values = ", ".join(f"{HOUSE_WORDS[h]} {table[h]}" for h in range(4))
     s._say(
-        f"Block scoring ({'reversed table' if s.anarchy else 'normal table'}) of {len(s.blocks)} "
-        "block(s): " + ", ".join(f"{s.seat_name(p)} +{gained[p]}" for p in range(s.n)) + " VP."
+        f"Block scoring of {len(s.blocks)} block(s) at {', '.join(names)}, on {why} ({values} VP per house)."
     )
+    for p in range(s.n):
+        if houses[p]:
+            s._say(f"{s.seat_name(p)} scores {gained[p]} VP for {houses[p]} house(s) in completed blocks.")
+    s._say("The houses in those blocks go back to their owners; the obelisks go back to the supply.")
     s.blocks = []
 
 
 def suppression(s: RoseState, f: Frame) -> None:
     """The fewest strikers in the bag (the general tie rule among the fewest) earns a prestige
-    reward; then the bag is emptied: strikers to their supplies, soldiers to Montjuic."""
+    reward; then the bag is emptied: strikers to their supplies, soldiers to Montjuïc."""
     w = max(range(s.n), key=lambda p: (-s.bag[p], *s.tie_key(p)))
-    s._say(f"Suppression of protests: {s.seat_name(w)} has the fewest strikers in the bag.")
+    s._say(
+        f"Suppression of protests: {s.seat_name(w)} has the fewest strikers in the black bag ({s.bag[w]}"
+        f"{', tie broken by prestige, then turn order' if s.bag.count(s.bag[w]) > 1 else ''})."
+    )
     for p in range(s.n):
         s.supply[p] += s.bag[p]
         s.bag[p] = 0
+    s._say(
+        f"The black bag is emptied: strikers back to their supplies, {s.bag_soldiers} soldier(s) to Montjuïc."
+    )
     s.montjuic += s.bag_soldiers
     s.bag_soldiers = 0
     prestige_reward(s, w)

@@ -54,12 +54,14 @@ def begin_end_of_phase(s: RoseState) -> None:
 
 def rebellion(s: RoseState, f: Frame) -> None:
     """Raval's strikers into the black bag with max(players, barricade strikers) soldiers (at most
-    8, as many as Montjuic still holds); draw the immigration level's worth onto the barricades;
+    8, as many as Montjuïc still holds); draw the immigration level's worth onto the barricades;
     each player loses 1 prestige per own striker there; the bomb moves 1 per soldier drawn."""
     n = s.n
+    from_raval = s.raval[:]
     for p in range(n):
         s.bag[p] += s.raval[p]
         s.raval[p] = 0
+    before = s.barricade[:]
     soldiers = min(s.t.soldiers_cap, max(n, sum(s.barricade)), s.montjuic)
     s.montjuic -= soldiers
     s.bag_soldiers += soldiers
@@ -81,11 +83,7 @@ def rebellion(s: RoseState, f: Frame) -> None:
             s.bag_soldiers -= 1
             s.barricade_soldiers += 1
             soldiers_drawn += 1
-    s._say(
-        f"Rebellion! {soldiers} soldier(s) into the black bag; drawn: "
-        + ", ".join(f"{s.seat_name(p)} {drawn[p]}" for p in range(n))
-        + f", soldiers {soldiers_drawn}."
-    )
+    say_rebellion(s, from_raval, before, soldiers, drawn, soldiers_drawn)
     for p in range(n):
         guard = next((c for c in s.table[p] if s.t.card_stays[c]), -1)
         if guard >= 0:
@@ -93,12 +91,66 @@ def rebellion(s: RoseState, f: Frame) -> None:
             i = table.index(guard)
             s.table[p] = table[:i] + table[i + 1 :]
             s.discard(guard)
-            s._say(f"{s.seat_name(p)}'s Civil Guard: no prestige lost in this rebellion.")
+            if s.barricade[p]:
+                s._say(
+                    f"{s.seat_name(p)}'s Civil Guard: no prestige lost for {s.barricade[p]} striker(s) "
+                    "on the barricades; the card is discarded."
+                )
+            else:
+                s._say(f"{s.seat_name(p)}'s Civil Guard is discarded (no striker on the barricades).")
         elif s.barricade[p]:
-            s.lose_prestige(p, s.barricade[p])
-            s._say(f"{s.seat_name(p)} loses {s.barricade[p]} prestige.")
-    advance_bomb(s, soldiers_drawn, in_turn=False)
+            say_prestige_loss(s, p, before[p], drawn[p])
+    advance_bomb(s, soldiers_drawn, in_turn=False, cause=f"{soldiers_drawn} soldier(s) drawn")
     check_anarchy(s, soldiers_drawn)
+
+
+def say_rebellion(
+    s: RoseState,
+    from_raval: list[int],
+    before: list[int],
+    soldiers: int,
+    drawn: list[int],
+    soldiers_drawn: int,
+) -> None:
+    """The rebellion's first lines: what went into the bag, then what was drawn and where it went."""
+    n = s.n
+    raval = ", ".join(f"{s.seat_name(p)} {from_raval[p]}" for p in range(n) if from_raval[p]) or "none"
+    s._say(
+        f"Rebellion! Strikers from Raval into the black bag: {raval}. {soldiers} soldier(s) from "
+        f"Montjuïc join them (the larger of {n} players and {sum(before)} striker(s) on the barricades, "
+        f"at most {s.t.soldiers_cap}, {s.montjuic} left there)."
+    )
+    got = [f"{s.seat_name(p)} {drawn[p]} striker(s)" for p in range(n) if drawn[p]]
+    if soldiers_drawn:
+        got.append(f"{soldiers_drawn} soldier(s)")
+    s._say(
+        f"Immigration level {s.level}: {sum(drawn) + soldiers_drawn} figure(s) drawn onto the barricades: "
+        f"{', '.join(got) if got else 'none'}."
+    )
+    there = [f"{s.seat_name(p)} {before[p]}" for p in range(n) if before[p]]
+    if there:
+        s._say(f"Strikers already on the barricades before the draw: {', '.join(there)}.")
+
+
+def say_prestige_loss(s: RoseState, p: int, before: int, drawn: int) -> None:
+    """One prestige per own striker on the barricades; below the Auca's bottom it costs VP."""
+    vp = s.vp[p]
+    s.lose_prestige(p, s.barricade[p])
+    parts = [f"{before} already there"] if before else []
+    if drawn:
+        parts.append(f"{drawn} drawn")
+    vp_note = f", and {vp - s.vp[p]} VP (bottom of the Auca)" if s.vp[p] != vp else ""
+    s._say(
+        f"{s.seat_name(p)} loses {s.barricade[p]} prestige{vp_note}: {s.barricade[p]} striker(s) on the "
+        f"barricades ({' + '.join(parts)}); prestige now {s.prestige[p]}."
+    )
+
+
+def tied(s: RoseState, values: list[int], w: int, rule: str = "prestige, then turn order") -> str:
+    """', tie broken by <rule>' when others have as many as the winner w (the general tie rule)."""
+    if sum(1 for v in values if v == values[w]) > 1:
+        return f", tie broken by {rule}"
+    return ""
 
 
 def most(s: RoseState, values: list[int]) -> int:
@@ -109,10 +161,14 @@ def most(s: RoseState, values: list[int]) -> int:
 
 def strike_card(s: RoseState, f: Frame) -> None:
     """The most strikers on the barricades takes the Strike card (rulings R5, R6); then the
-    barricades are cleared: strikers to their supplies, soldiers to Montjuic."""
+    barricades are cleared: strikers to their supplies, soldiers to Montjuïc."""
     w = most(s, s.barricade)
     s.strike_to = w
     if w >= 0:
+        s._say(
+            f"Strike card: {s.seat_name(w)} has the most strikers on the barricades "
+            f"({s.barricade[w]}{tied(s, s.barricade, w)})."
+        )
         if s.phase == 5:
             loss = s.t.strike_vp_negative if s.prestige[w] < 0 else s.t.strike_vp
             s.score(w, -loss, "strike")
@@ -127,6 +183,11 @@ def strike_card(s: RoseState, f: Frame) -> None:
             s._say(f"{s.seat_name(w)} receives the Strike card.")
     else:
         s._say("Nobody has a striker on the barricades: nobody receives the Strike card.")
+    if any(s.barricade) or s.barricade_soldiers:
+        s._say(
+            f"The barricades are cleared: {sum(s.barricade)} striker(s) back to their supplies, "
+            f"{s.barricade_soldiers} soldier(s) back to Montjuïc."
+        )
     for p in range(s.n):
         s.supply[p] += s.barricade[p]
         s.barricade[p] = 0
@@ -137,6 +198,10 @@ def strike_card(s: RoseState, f: Frame) -> None:
 def prestige_card(s: RoseState, f: Frame) -> None:
     """The highest prestige takes a Prestige card (the general tie rule breaks ties)."""
     w = max(range(s.n), key=s.tie_key)
+    s._say(
+        f"Prestige card: {s.seat_name(w)} has the highest prestige "
+        f"({s.prestige[w]}{tied(s, s.prestige, w, 'turn order')})."
+    )
     if s.phase == 5:
         s.score(w, s.t.prestige_card_vp, "prestige_card")
         s._say(f"{s.seat_name(w)} receives the Prestige card: +{s.t.prestige_card_vp} VP.")
@@ -145,11 +210,13 @@ def prestige_card(s: RoseState, f: Frame) -> None:
     if card >= 0:
         s.hands[w] = s.hands[w] + (card,)
         s._say(f"{s.seat_name(w)} receives a Prestige card.")
+    else:
+        s._say("The Prestige cards have run out: nobody receives one.")
 
 
-def majorities(s: RoseState) -> list[tuple[int, int, int]]:
-    """(district, house type, winner) of each comparison, in the order Left, Right, Sant Marti
-    and middle, working, low-budget within each (ruling R7)."""
+def majorities(s: RoseState) -> list[tuple[int, int, int, list[int]]]:
+    """(district, house type, winner, each seat's count) of each comparison, in the order Left,
+    Right, Sant Martí and middle, working, low-budget within each (ruling R7)."""
     counts = [0] * (s.n * 3 * 4)
     district = s.t.space_district
     for x, p in enumerate(s.owner):
@@ -158,17 +225,18 @@ def majorities(s: RoseState) -> list[tuple[int, int, int]]:
     out = []
     for d in s.districts_used:
         for h in range(MIDDLE, LOW + 1):
-            w = most(s, [counts[(p * 3 + d) * 4 + h] for p in range(s.n)])
-            out.append((d, h, w))
+            values = [counts[(p * 3 + d) * 4 + h] for p in range(s.n)]
+            out.append((d, h, most(s, values), values))
     return out
 
 
 def popularity_cards(s: RoseState, f: Frame) -> None:
     final = s.phase == 5
-    for d, h, w in majorities(s):
+    for d, h, w, values in majorities(s):
         if w < 0:
             continue
-        what = f"most {HOUSE_WORDS[h]} houses in {s.t.district_names[d]}"
+        count = values[w]
+        what = f"most {HOUSE_WORDS[h]} houses in {s.t.district_names[d]} ({count}{tied(s, values, w)})"
         if final:
             s.score(w, s.t.majority_vp, "popularity")
             s._say(f"{s.seat_name(w)}: {what}, +{s.t.majority_vp} VP.")
@@ -179,6 +247,8 @@ def popularity_cards(s: RoseState, f: Frame) -> None:
             if card >= 0:
                 s.hands[w] = s.hands[w] + (card,)
                 s._say(f"{s.seat_name(w)}: {what}, a Popularity card.")
+            else:
+                s._say(f"{s.seat_name(w)}: {what}, but the Popularity cards have run out.")
     if final:
         return
     # the Colonies conviction: every holder of a secret conviction is asked (revealing nothing)
@@ -213,21 +283,30 @@ def describe_extra(s: RoseState, f: Frame) -> str:
 
 def deal(s: RoseState, f: Frame) -> None:
     """Hands are filled up to the limit with City cards."""
+    dealt = [0] * s.n
     for step in range(s.n):
         p = (s.first + step) % s.n
         while len(s.hands[p]) < s.limit:
             card = s.draw_card(CITY)
             if card < 0:
                 s._say("The City cards have run out.")
-                return
+                break
             s.hands[p] = s.hands[p] + (card,)
+            dealt[p] += 1
+    s._say(
+        f"City cards dealt up to {s.limit} per hand: "
+        + ", ".join(f"{s.seat_name(p)} {dealt[p]}" for p in range(s.n))
+        + "."
+    )
 
 
 def first_player(s: RoseState, f: Frame) -> None:
     """The Strike card's receiver takes the first-player marker (nobody: it stays, ruling R6)."""
     if s.strike_to >= 0:
         s.first = s.strike_to
-        s._say(f"{s.seat_name(s.first)} becomes the first player.")
+        s._say(f"{s.seat_name(s.first)} becomes the first player: they received the Strike card.")
+    else:
+        s._say(f"Nobody received the Strike card: {s.seat_name(s.first)} stays the first player.")
     s.strike_to = -1
     s.strike_shown = -1
 

@@ -127,7 +127,7 @@ def evaluate(s: RoseState) -> list[float]:
             effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
             values[frame[1]] += sum(EFFECT_VP[e] * a for e, a in effects)
     majority = MAJORITY_VP if s.phase < 5 else float(t.majority_vp)
-    for _, _, w in majorities(s):
+    for _, _, w, _ in majorities(s):
         if w >= 0:
             values[w] += majority
     return values

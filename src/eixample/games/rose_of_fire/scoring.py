@@ -16,16 +16,31 @@ if TYPE_CHECKING:
 CONVICTION_VP = 2
 
 
+def say_source(s: RoseState, source: str, points: list[int]) -> None:
+    s._say(
+        f"Final scoring, {source}: " + ", ".join(f"{s.seat_name(p)} +{points[p]}" for p in range(s.n)) + "."
+    )
+
+
 def final_scoring(s: RoseState, f: Frame) -> None:
     t = s.t
+    outside = [0] * s.n
     for p in s.owner:
         if p >= 0:
             s.score(p, t.outside_vp, "outside")
+            outside[p] += t.outside_vp
+    say_source(s, f"houses outside completed blocks ({t.outside_vp} VP each)", outside)
+    cards = [0] * s.n
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
             s.score(owner, t.influence_vp[k], "influence")
+            cards[owner] += t.influence_vp[k]
+    say_source(s, "influence cards", cards)
+    tokens = [t.unused_token_vp[min(6, s.token_count(p))] for p in range(s.n)]
     for p in range(s.n):
-        s.score(p, t.unused_token_vp[min(6, s.token_count(p))], "tokens")
+        s.score(p, tokens[p], "tokens")
+    say_source(s, "unused influence tokens", tokens)
+    for p in range(s.n):
         symbol = s.conviction[p]
         if symbol >= 0:
             s.conviction_shown[p] = symbol
@@ -36,7 +51,13 @@ def final_scoring(s: RoseState, f: Frame) -> None:
             )
             bonus = 0 if s.anarchy else CONVICTION_VP * same
             s.score(p, bonus, "conviction")
-            s._say(f"{s.seat_name(p)} reveals the family conviction ({SYMBOLS[symbol]}): +{bonus} VP.")
+            why = (
+                "none under Anarchy" if s.anarchy else f"{CONVICTION_VP} per {SYMBOLS[symbol]} influence card"
+            )
+            s._say(
+                f"Final scoring, {s.seat_name(p)} reveals the family conviction ({SYMBOLS[symbol]}): "
+                f"+{bonus} VP ({why})."
+            )
     s.ended = True
     s.stack = []
     s._say("Final scores: " + ", ".join(f"{s.seat_name(p)} {s.vp[p]}" for p in range(s.n)) + ".")

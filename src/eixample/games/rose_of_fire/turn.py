@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from eixample.games.rose_of_fire import actions as txt
 from eixample.games.rose_of_fire.cards import play_strike, stays_on_table
-from eixample.games.rose_of_fire.components import ANY_COLOUR, COLOURS, CROWN, HOUSE_WORDS, STRIKE, UPPER
+from eixample.games.rose_of_fire.components import (
+    ANY_COLOUR,
+    COLOURS,
+    CROWN,
+    HOUSE_WORDS,
+    STRIKE,
+    UPPER,
+    with_article,
+)
 from eixample.games.rose_of_fire.conflict import advance_bomb, resolve_event
 from eixample.games.rose_of_fire.end_of_phase import begin_end_of_phase
 from eixample.games.rose_of_fire.state import (
@@ -62,7 +70,7 @@ def begin_turn(s: RoseState, p: int) -> None:
 # ---------------------------------------------------------------------- choosing a card
 def legal_spaces(s: RoseState, colour: int) -> tuple[int, ...]:
     """I. An empty space next to a tile of the same colour (face up or complete) or a starting
-    space of that colour; Sant Marti is not used with 2 players. Kept until the next tile."""
+    space of that colour; Sant Martí is not used with 2 players. Kept until the next tile."""
     known = s.spaces[colour]
     if known is not None:
         return known
@@ -190,8 +198,8 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
     s.htype[x] = h
     s.houses_left[4 * p + h] -= 1
     s._say(
-        f"{s.seat_name(p)} builds a {HOUSE_WORDS[h]} house on a {COLOURS[s.tile[x]]} tile at "
-        f"{s.t.space_names[x]}."
+        f"{s.seat_name(p)} builds {with_article(HOUSE_WORDS[h])} house on "
+        f"{with_article(COLOURS[s.tile[x]])} tile at {s.t.space_names[x]}."
     )
     send_strikers(s, p, max(0, s.level - (h + 1)))
     if h == UPPER:  # the card's text (*): 2 influence tokens, keep 1; bomb +1
@@ -200,7 +208,7 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
             s.stack.append((KEEP, p, a, b, *secret_places([a, b], s._below)))
         elif a >= 0:
             s.tokens[3 * p + a] += 1
-        advance_bomb(s, 1, in_turn=True)
+        advance_bomb(s, 1, in_turn=True, cause="an upper-class house built")
 
 
 # ---------------------------------------------------------------------- III. Raval
