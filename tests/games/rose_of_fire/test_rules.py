@@ -388,7 +388,7 @@ def test_rebellion_soldiers_capped_at_eight_and_by_montjuic() -> None:
     rebellion(s, (0, -1))
     assert s.bag_soldiers == 16 and s.montjuic == 0
     rebellion(s, (0, -1))
-    assert s.bag_soldiers == 16  # nothing left in Montjuic (ruling R3)
+    assert s.bag_soldiers == 16  # nothing left in Montjuïc (ruling R3)
 
 
 def test_strike_card_to_most_barricades_ties_to_higher_prestige() -> None:

@@ -2,7 +2,7 @@
 
 From top to bottom: a status line (phase, period, immigration level, first player); the Eixample,
 one grid per district, each space showing its tile colour and its house; the social-conflict
-track; Raval, the barricades, the black bag and Montjuic; the influence cards; every player
+track; Raval, the barricades, the black bag and Montjuïc; the influence cards; every player
 (VP, prestige, houses, strikers, tokens, conviction, hand); the scores by source at the end.
 
 A space reads `y` (a yellow tile), `Y*` (a yellow starting space, empty), `y2M` (a yellow tile with
@@ -109,7 +109,7 @@ def _streets(view: JsonDict) -> Table:
         )
     table.add_row(
         "soldiers",
-        f"Montjuic {view['montjuic']}",
+        f"Montjuïc {view['montjuic']}",
         "",
         str(view["barricade_soldiers"]),
         str(view["black_bag"]["soldiers"]),
