@@ -1,6 +1,7 @@
 """Seat fairness: how often each seat wins when every seat plays the same bot.
 
     python benchmarks/seats.py play 3 400 700000 out/seats-3.jsonl "mcts:iterations=100"
+    python benchmarks/seats.py play 3 400 700000 out/house-3.jsonl greedy '{"first_player_vp": 6}'
     python benchmarks/seats.py report out/seats-2.jsonl out/seats-3.jsonl out/seats-4.jsonl
 
 `play` plays games one after another (seed, seed + 1, ...) and appends each result to the JSON Lines
@@ -29,11 +30,13 @@ from eixample.ai.match import MatchTask, play_match
 from eixample.games import barcelona
 
 
-def play(players: int, games: int, seed: int, out: Path, spec: str) -> None:
+def play(
+    players: int, games: int, seed: int, out: Path, spec: str, options: dict[str, Any] | None = None
+) -> None:
     done = len(load(out)) if out.exists() else 0
     with out.open("a") as stream:
         for g in range(done, games):
-            result = play_match(MatchTask("barcelona", seed + g, (spec,) * players))
+            result = play_match(MatchTask("barcelona", seed + g, (spec,) * players, options or {}))
             stream.write(json.dumps(result.line()) + "\n")
             stream.flush()
 
@@ -103,7 +106,9 @@ def report(path: Path) -> str:
     for line in lines:
         for seat in line["winners"]:
             wins[seat] += 1.0 / len(line["winners"])
-    out = [f"### {n} players ({games} games, every seat {lines[0]['bots'][0]})", ""]
+    options = lines[0]["record"].get("options", {})
+    house_rule = f", first_player_vp={options['first_player_vp']}" if options.get("first_player_vp") else ""
+    out = [f"### {n} players ({games} games, every seat {lines[0]['bots'][0]}{house_rule})", ""]
     out += ["| seat | wins | win rate | 95% interval | fair share |", "|---|---|---|---|---|"]
     for seat in range(n):
         low, high = wilson(wins[seat], games)
@@ -169,6 +174,8 @@ def report(path: Path) -> str:
 def main(argv: list[str]) -> None:
     if len(argv) == 6 and argv[0] == "play":
         play(int(argv[1]), int(argv[2]), int(argv[3]), Path(argv[4]), argv[5])
+    elif len(argv) == 7 and argv[0] == "play":  # game options as JSON, e.g. '{"first_player_vp": 6}'
+        play(int(argv[1]), int(argv[2]), int(argv[3]), Path(argv[4]), argv[5], json.loads(argv[6]))
     elif len(argv) >= 2 and argv[0] == "report":
         print("\n".join(report(Path(name)) for name in argv[1:]))
     else:

@@ -7,7 +7,7 @@ from typing import Any
 
 from eixample.core.rng import Rng
 from eixample.games.barcelona import board, new_game
-from eixample.games.barcelona.state import BarcelonaState
+from eixample.games.barcelona.state import NSRC, BarcelonaState
 
 
 def check_invariants(s: BarcelonaState) -> None:
@@ -46,7 +46,7 @@ def check_invariants(s: BarcelonaState) -> None:
         assert sum(1 for o in s.cross_owner if o == p) == s.inters[p]
         assert sum(1 for o in s.space_passenger if o == p) == s.passengers[p]
         assert sum(1 for o in s.sidewalk if o == p) == s.cobbles[p]
-        assert sum(s.vp_src[p * 11 : (p + 1) * 11]) == s.vp[p]
+        assert sum(s.vp_src[p * NSRC : (p + 1) * NSRC]) == s.vp[p]
     # tiles
     in_game = len(t.modernisme_ids) - 3
     mods = len(s.mod_stack) + sum(1 for m in s.mod_offer if m >= 0) + len(s.mod_discard)

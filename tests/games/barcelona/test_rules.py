@@ -15,6 +15,7 @@ from eixample.games.barcelona.state import (
     GAIN,
     IMPROVE,
     INTERSECTION,
+    NSRC,
     PASSENGER,
     SERVICE,
     STREET,
@@ -285,9 +286,9 @@ def test_streets_narrow_places_two_tiles_scoring_1_vp_per_connected_tile() -> No
     s.space_owner[street[0]] = 3  # another player's tile: ownership does not matter
     s._legal = None
     s.apply(f"street {board.SPACES[street[1]]}")
-    assert s.vp_src[0 * 11] == 2  # a line of 2
+    assert s.vp_src[0 * NSRC] == 2  # a line of 2
     s.apply(f"street {board.SPACES[street[2]]}")
-    assert s.vp_src[0 * 11] == 2 + 3
+    assert s.vp_src[0 * NSRC] == 2 + 3
 
 
 def test_streets_wide_scores_2_vp_per_connected_tile() -> None:

@@ -24,7 +24,7 @@ from eixample.core.protocol import TERMINAL
 from eixample.games import barcelona
 from eixample.games.barcelona import board, solo
 from eixample.games.barcelona.components import ACTION_KINDS, DATA_DIR, DIFFICULTIES, Benefit, load_components
-from eixample.games.barcelona.state import AUTOMA, BENEFITS, BarcelonaState
+from eixample.games.barcelona.state import AUTOMA, BENEFITS, NSRC, BarcelonaState
 from eixample.games.barcelona.tables import CORNER, L1, L2, L3
 from tests.games.barcelona.helpers import check_invariants, random_playout
 
@@ -337,7 +337,7 @@ def test_streets_card_builds_a_wide_tile_touching_the_meeple_for_free() -> None:
     built = [sp for sp in range(44) if s.space_owner[sp] == 1]
     assert len(built) == 1 and built[0] in board.CROSSING_SPACES[X["C22"]]
     assert s.wide_left[1 * len(s.t.wide_stacks)] == s.t.wide_stacks[0] - 1
-    assert s.vp_src[1 * 11 + 0] == 2  # streets: a line of 1 Wide tile
+    assert s.vp_src[1 * NSRC + 0] == 2  # streets: a line of 1 Wide tile
 
 
 def test_streets_card_builds_two_narrow_tiles_in_a_line_near_the_meeple() -> None:

@@ -12,8 +12,22 @@ from eixample.games.barcelona.components import DIFFICULTIES
 from eixample.games.barcelona.state import FIELDS, NSRC, TUPLE_ITEM_FIELDS, BarcelonaState
 from eixample.games.barcelona.tables import Tables, tables_for
 
-OPTIONS = ("action_tiles", "first_player", "data_dir", "difficulty")  # difficulty: solo only
+# difficulty: solo only; first_player_vp: an optional house rule, never in a solo game
+OPTIONS = ("action_tiles", "first_player", "data_dir", "difficulty", "first_player_vp")
 ACTION_TILE_MODES = ("shuffled", "printed")
+MAX_FIRST_PLAYER_VP = 20
+"""The optional house rule first_player_vp (not a printed rule, docs/balance.md): VP the first
+player starts with, to offset that nobody can build on the game's first turn."""
+
+
+def _check_first_player_vp(players: int, options: dict[str, Any]) -> int:
+    extra, limit = options.get("first_player_vp", 0), MAX_FIRST_PLAYER_VP
+    if not isinstance(extra, int) or isinstance(extra, bool) or not 0 <= extra <= limit:
+        problem = f"must be a whole number of VP 0..{limit}, not {extra!r}"
+        raise ValueError(f"first_player_vp (house rule) {problem}")
+    if players == 1 and extra:
+        raise ValueError("first_player_vp (house rule) is for games of 2 to 4 players, not a solo game")
+    return extra
 
 
 def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -36,6 +50,9 @@ def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     if data_dir is not None and not isinstance(data_dir, str):
         raise ValueError("data_dir must be a folder path")
     checked = {"action_tiles": mode, "first_player": first, **({"data_dir": data_dir} if data_dir else {})}
+    extra = _check_first_player_vp(players, options)
+    if extra:  # left out at 0, so a game by the printed rules keeps the same record
+        checked["first_player_vp"] = extra
     # solo: one player against Gaudí's Assistant, who plays second
     difficulty = options.get("difficulty")
     if players != 1:
@@ -85,6 +102,10 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
         s._say(f"New game: solo against {solo.NAME} ({options['difficulty']}); you start.")
     else:
         s._say(f"New game: {players} players; P{s.first_player + 1} starts.")
+    if options.get("first_player_vp"):
+        extra = options["first_player_vp"]
+        s._score(s.first_player, extra, "house_rule")
+        s._say(f"House rule: P{s.first_player + 1} starts with {extra} VP.")
     s._start_turn(s.first_player)
     s._settle()
     return s
@@ -165,6 +186,7 @@ def from_json(data: Any) -> BarcelonaState:
     """Restore a state saved with `to_json()` (hidden parts included)."""
     from eixample.games.barcelona.state_schema import validate_saved_state
 
+    data = _with_house_rule_source(data)
     validate_saved_state(data)  # every field, piece counts and history: MalformedRecordError naming it
     try:
         options = check_options(data["players"], data.get("options", {}))
@@ -207,6 +229,20 @@ def from_json(data: Any) -> BarcelonaState:
     else:
         s._legal, s._payloads = [], []
     return s
+
+
+def _with_house_rule_source(data: Any) -> Any:
+    """A state saved before the house_rule VP source existed, with that source added at 0."""
+    try:
+        seats = 2 if data["players"] == 1 else data["players"]
+        old = data["state"]["vp_src"]
+        if not isinstance(seats, int) or not isinstance(old, list) or len(old) != seats * (NSRC - 1):
+            return data
+    except (KeyError, TypeError):
+        return data  # the validation names the problem
+    width = NSRC - 1
+    padded = [v for p in range(seats) for v in [*old[p * width : (p + 1) * width], 0]]
+    return {**data, "state": {**data["state"], "vp_src": padded}}
 
 
 def resample(state: BarcelonaState, player: int, rng_seed: int) -> BarcelonaState:

@@ -1,0 +1,106 @@
+"""The optional house rule `first_player_vp` (docs/balance.md, "Seat fairness under MCTS play"): not
+a printed rule. The first player cannot construct a Building on the game's first turn (rulebook:
+CONSTRUCTING A BUILDING needs citizens on two crossings, and the board starts empty); a table may
+give the first player N VP at setup to offset that. 0, the default, is the printed rules."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from eixample.core.errors import MalformedRecordError
+from eixample.core.records import replay
+from eixample.games import barcelona
+from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP
+from eixample.games.barcelona.state import NSRC
+from tests.games.barcelona.helpers import random_playout
+
+# Final scores and seat 0's VP by source (streets .. modernisme) of random playouts, measured with
+# the engine before the house rule existed: a game by the printed rules must not change.
+PRINTED_RULES_GAMES = [
+    (2, 11, [75, 65], [2, 39, 15, 3, 7, 0, 6, 0, 3, 0, 0]),
+    (3, 12, [92, 67, 93], [7, 35, 5, 9, 15, 0, 6, 0, 5, 0, 10]),
+    (4, 13, [35, 64, 61, 40], [2, 24, 0, 0, 3, 0, 0, 0, 3, 3, 0]),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "scores", "seat0_sources"), PRINTED_RULES_GAMES)
+def test_house_rule_off_by_default_games_score_as_before(
+    players: int, seed: int, scores: list[int], seat0_sources: list[int]
+) -> None:
+    *_, last = random_playout(players, seed, check=False)
+    assert last.scores() == scores
+    assert last.vp_src[: NSRC - 1] == seat0_sources
+    assert all(line["house_rule"] == 0 for line in last.score_breakdown())
+    assert "first_player_vp" not in last.record()["options"]  # a printed-rules record is unchanged
+
+
+@pytest.mark.parametrize(("players", "extra"), [(2, 8), (3, 6), (4, 5), (4, MAX_FIRST_PLAYER_VP)])
+def test_house_rule_first_player_vp_gives_the_first_player_exactly_n(players: int, extra: int) -> None:
+    printed = barcelona.new_game(players, 21, first_player="random")
+    house = barcelona.new_game(players, 21, first_player="random", first_player_vp=extra)
+    first = house.first_player
+    assert first == printed.first_player
+    for seat in range(players):
+        bonus = extra if seat == first else 0
+        assert house.scores()[seat] == printed.scores()[seat] + bonus
+        assert house.score_breakdown()[seat]["house_rule"] == bonus
+        assert sum(house.score_breakdown()[seat].values()) == house.scores()[seat]
+    assert house.view(first)["score_breakdown"][first]["house_rule"] == extra
+    assert house.record()["options"]["first_player_vp"] == extra
+
+
+def test_house_rule_changes_nothing_at_setup_but_the_first_players_vp() -> None:
+    printed = barcelona.new_game(3, 31).to_json()["state"]
+    house = barcelona.new_game(3, 31, first_player_vp=6).to_json()["state"]
+    differ = {name for name in printed if printed[name] != house[name]}
+    assert differ == {"vp", "vp_src"}
+    assert house["vp"] == [6, 0, 0]
+    assert house["vp_src"][NSRC - 1] == 6 and sum(house["vp_src"]) == 6
+
+
+@pytest.mark.parametrize("bad", [-1, 21, 2.5, "6", True, None, [6]])
+def test_house_rule_first_player_vp_out_of_range_is_refused(bad: Any) -> None:
+    refusal = r"first_player_vp \(house rule\) must be a whole number of VP 0\.\.20"
+    with pytest.raises(ValueError, match=refusal):
+        barcelona.new_game(3, 1, first_player_vp=bad)
+
+
+def test_house_rule_is_refused_in_a_solo_game() -> None:
+    with pytest.raises(ValueError, match="not a solo game"):
+        barcelona.new_game(1, 1, first_player_vp=5)
+    assert barcelona.new_game(1, 1, first_player_vp=0).score_breakdown()[0]["house_rule"] == 0
+
+
+def test_house_rule_a_record_replays_to_the_identical_game() -> None:
+    *_, last = random_playout(4, 41, first_player_vp=5)
+    record = json.loads(json.dumps(last.record()))
+    again = replay(barcelona.GAME, record)
+    assert again.to_json() == last.to_json()
+    assert again.scores() == last.scores()
+    assert again.score_breakdown()[again.first_player]["house_rule"] == 5
+
+
+def test_house_rule_a_record_with_a_bad_value_is_refused() -> None:
+    *_, last = random_playout(2, 42, first_player_vp=8)
+    record = last.record()
+    record["options"]["first_player_vp"] = 99
+    with pytest.raises(MalformedRecordError, match="first_player_vp"):
+        replay(barcelona.GAME, record)
+
+
+def test_house_rule_saved_state_round_trips() -> None:
+    state = barcelona.new_game(2, 43, first_player_vp=8)
+    saved = json.loads(json.dumps(state.to_json()))
+    assert barcelona.from_json(saved).to_json() == state.to_json()
+
+
+def test_a_state_saved_before_the_house_rule_source_restores_with_it_at_zero() -> None:
+    *_, state = random_playout(3, 44, check=False)
+    saved = json.loads(json.dumps(state.to_json()))
+    width = NSRC - 1
+    saved["state"]["vp_src"] = [v for i, v in enumerate(saved["state"]["vp_src"]) if i % NSRC != width]
+    restored = barcelona.from_json(saved)
+    assert restored.to_json() == state.to_json()
