@@ -23,7 +23,7 @@
 // yellow W, sky-blue M and black U discs, always lettered.
 
 import { hasKey, t } from "../js/i18n.js";
-import { seatMarker, seatStyle, svg } from "../js/players.js";
+import { addStylesheet, seatMarker, seatStyle, svg } from "../js/players.js";
 import { actionWords, decisionHelp as helpFor, groupWords } from "./barcelona-words.js";
 
 // -- geometry ------------------------------------------------------------------------------------
@@ -153,12 +153,7 @@ function ensureStylesheet() {
       redraw();
     }
   });
-  const href = new URL("../css/barcelona.css", import.meta.url).href;
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.appendChild(link);
+  addStylesheet(new URL("../css/barcelona.css", import.meta.url).href);
 }
 
 // -- small drawing helpers ------------------------------------------------------------------------

@@ -19,7 +19,7 @@
 // letter, influence symbols their letter (K crown, C colonies, P personalities).
 
 import { t } from "../js/i18n.js";
-import { seatMarker, seatStyle, svg } from "../js/players.js";
+import { addStylesheet, seatMarker, seatStyle, svg } from "../js/players.js";
 import {
   actionWords,
   cardName,
@@ -79,12 +79,7 @@ function ensureStylesheet() {
       redraw();
     }
   });
-  const href = new URL("../css/rose-of-fire.css", import.meta.url).href;
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.appendChild(link);
+  addStylesheet(new URL("../css/rose-of-fire.css", import.meta.url).href);
 }
 
 function redraw() {
