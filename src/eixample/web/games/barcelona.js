@@ -23,7 +23,8 @@
 // yellow W, sky-blue M and black U discs, always lettered.
 
 import { hasKey, t } from "../js/i18n.js";
-import { addStylesheet, seatMarker, seatStyle, svg } from "../js/players.js";
+import { activate, addStylesheet, boardOrder, group, inkFor, text, tip } from "../js/draw.js";
+import { seatMarker, seatStyle, svg } from "../js/players.js";
 import { actionWords, decisionHelp as helpFor, groupWords } from "./barcelona-words.js";
 
 // -- geometry ------------------------------------------------------------------------------------
@@ -158,21 +159,6 @@ function ensureStylesheet() {
 
 // -- small drawing helpers ------------------------------------------------------------------------
 
-function text(parent, x, y, content, attrs = {}) {
-  const node = svg("text", { x, y, ...attrs }, parent);
-  node.textContent = String(content);
-  return node;
-}
-
-function tip(node, content) {
-  svg("title", {}, node).textContent = content;
-  return node;
-}
-
-function group(parent, attrs = {}) {
-  return svg("g", attrs, parent);
-}
-
 function octagon(x, y, r) {
   const points = [];
   for (let i = 0; i < 8; i += 1) {
@@ -180,10 +166,6 @@ function octagon(x, y, r) {
     points.push(`${(x + r * Math.cos(angle)).toFixed(1)},${(y + r * Math.sin(angle)).toFixed(1)}`);
   }
   return points.join(" ");
-}
-
-function inkFor(seat) {
-  return seat % 6 >= 3 ? "#000" : "#fff";
 }
 
 function tint(seat, alpha = "26") {
@@ -325,20 +307,6 @@ function parseLegal(list) {
     }
   }
   return legal;
-}
-
-function activate(node, handler) {
-  node.addEventListener("click", (event) => {
-    event.stopPropagation();
-    handler();
-  });
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      event.stopPropagation();
-      handler();
-    }
-  });
 }
 
 // A clickable element playing `action` (only if it is legal now).
@@ -494,13 +462,6 @@ export function groupLabel(word) {
 
 export function decisionHelp(view) {
   return helpFor(view && view.decision_kind);
-}
-
-function boardOrder(n, viewer) {
-  const order = [];
-  const first = viewer !== null && viewer >= 0 && viewer < n ? viewer : 0;
-  for (let k = 0; k < n; k += 1) order.push((first + k) % n);
-  return order;
 }
 
 function seatNames(view, seats) {

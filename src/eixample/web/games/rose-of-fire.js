@@ -19,7 +19,8 @@
 // letter, influence symbols their letter (K crown, C colonies, P personalities).
 
 import { t } from "../js/i18n.js";
-import { addStylesheet, seatMarker, seatStyle, svg } from "../js/players.js";
+import { activate, addStylesheet, boardOrder, group, inkFor, text, tip } from "../js/draw.js";
+import { seatMarker, seatStyle, svg } from "../js/players.js";
 import {
   actionWords,
   cardName,
@@ -91,25 +92,6 @@ function redraw() {
 
 // -- small drawing helpers ------------------------------------------------------------------------
 
-function text(parent, x, y, content, attrs = {}) {
-  const node = svg("text", { x, y, ...attrs }, parent);
-  node.textContent = String(content);
-  return node;
-}
-
-function tip(node, content) {
-  svg("title", {}, node).textContent = content;
-  return node;
-}
-
-function group(parent, attrs = {}) {
-  return svg("g", attrs, parent);
-}
-
-function inkFor(seat) {
-  return seat % 6 >= 3 ? "#000" : "#fff";
-}
-
 // A player's piece: their shape in their colour, with their letter on it.
 function seatToken(parent, seat, x, y, r, label = null) {
   const g = group(parent, { class: "seat-token" });
@@ -174,20 +156,6 @@ function parseLegal(list) {
     }
   }
   return legal;
-}
-
-function activate(node, handler) {
-  node.addEventListener("click", (event) => {
-    event.stopPropagation();
-    handler();
-  });
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      event.stopPropagation();
-      handler();
-    }
-  });
 }
 
 // A clickable element playing `action` (only if it is legal now); its tooltip says what it does.
@@ -349,13 +317,6 @@ export function groupLabel(word) {
 
 export function decisionHelp(view) {
   return helpFor(view && view.decision_kind);
-}
-
-function boardOrder(n, viewer) {
-  const order = [];
-  const first = viewer !== null && viewer >= 0 && viewer < n ? viewer : 0;
-  for (let k = 0; k < n; k += 1) order.push((first + k) % n);
-  return order;
 }
 
 function seatNames(view, seats) {

@@ -76,12 +76,3 @@ export function withNames(text, seats) {
     return entry && entry.name ? entry.name : whole;
   });
 }
-
-// Adds a board's stylesheet to the page once (renderers call it with their own CSS file's URL).
-export function addStylesheet(href) {
-  if (typeof document === "undefined" || document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.appendChild(link);
-}
