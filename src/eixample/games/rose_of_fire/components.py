@@ -146,6 +146,13 @@ class _Reader:
             raise self.fail(entry, f"'{key}' is missing or not a table")
         return value
 
+    def section(self, key: str) -> dict[str, Any]:
+        """A top-level table of the file that carries its own provenance ([key] with source)."""
+        entry = f"[{key}]"
+        value = self.table(self.data, key, entry)
+        self.provenance(value, entry)
+        return value
+
     def entries(self, key: str) -> list[dict[str, Any]]:
         value = self.data.get(key)
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
@@ -219,8 +226,7 @@ def load_tables(data_dir: str | None = None) -> Tables:
 
 
 def _board(r: _Reader) -> dict[str, Any]:
-    grid = r.table(r.data, "grid", "[grid]")
-    r.provenance(grid, "[grid]")
+    grid = r.section("grid")
     if grid.get("adjacency") != "orthogonal":
         raise r.fail("[grid]", "'adjacency' must be \"orthogonal\" (the only rule the engine knows)")
     districts = r.entries("district")
@@ -312,20 +318,13 @@ def _board(r: _Reader) -> dict[str, Any]:
 
 
 def _tracks(r: _Reader) -> dict[str, Any]:
-    pieces = r.table(r.data, "pieces", "[pieces]")
-    r.provenance(pieces, "[pieces]")
-    limits = r.table(r.data, "limits", "[limits]")
-    r.provenance(limits, "[limits]")
-    conflict = r.table(r.data, "conflict", "[conflict]")
-    r.provenance(conflict, "[conflict]")
-    auca = r.table(r.data, "auca", "[auca]")
-    r.provenance(auca, "[auca]")
-    immigration = r.table(r.data, "immigration", "[immigration]")
-    r.provenance(immigration, "[immigration]")
-    rebellion = r.table(r.data, "rebellion", "[rebellion]")
-    r.provenance(rebellion, "[rebellion]")
-    scoring = r.table(r.data, "scoring", "[scoring]")
-    r.provenance(scoring, "[scoring]")
+    pieces = r.section("pieces")
+    limits = r.section("limits")
+    conflict = r.section("conflict")
+    auca = r.section("auca")
+    immigration = r.section("immigration")
+    rebellion = r.section("rebellion")
+    scoring = r.section("scoring")
     anarchy = r.integer(conflict, "anarchy", "[conflict]", 5, 60)
     events = r.counts(conflict, "events", "[conflict]", SYMBOLS, 1)
     if len(set(events)) != 3 or not all(0 < e < anarchy for e in events):
@@ -389,8 +388,7 @@ def _tracks(r: _Reader) -> dict[str, Any]:
 
 
 def _influence(r: _Reader) -> dict[str, Any]:
-    tokens = r.table(r.data, "tokens", "[tokens]")
-    r.provenance(tokens, "[tokens]")
+    tokens = r.section("tokens")
     per_symbol = tuple(r.integer(tokens, name, "[tokens]", 1, 99) for name in SYMBOLS)
     if sum(per_symbol) != 36:
         raise r.fail("[tokens]", f"{sum(per_symbol)} tokens, the rulebook has 36")
