@@ -192,6 +192,7 @@ async function onCreate(event) {
   // a chosen seed is shown to every seat and in the lobby (the server refuses a hidden one for two or more people)
   if (seed) Object.assign(body, { seed: Number(seed), seed_shown: true });
   if ($("clock-select").value) body.clock_seconds = Number($("clock-select").value);
+  if ($("hints-allowed").checked) body.hints_allowed = true;
   $("create").disabled = true;
   try {
     const created = await api("/api/games", { method: "POST", body });
@@ -340,6 +341,7 @@ async function refreshList() {
         { class: "game-line", dataset: { gameId: game.game_id } },
         el("strong", {}, game.title),
         game.seed_shown ? el("span", { class: "muted seed-shown" }, t("lobby.seedShown", { seed: game.seed })) : null,
+        game.hints_allowed ? el("span", { class: "hints-allowed", title: t("coach.hintsAllowed") }, t("coach.lobbyHints")) : null,
         el("span", { class: "seats-inline" }, seats),
         result,
         el(
