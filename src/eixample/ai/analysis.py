@@ -107,10 +107,12 @@ def position_value(state: State, seat: int, settings: MctsSettings = COACH_SETTI
 def positions(game: Game, record: JsonDict) -> Iterator[tuple[int, State]]:
     """Every position of a recorded game, from the setup (0) to the end (one per action played
     more): its number and the state, one object moved on after each step (do not change it).
-    Raises MalformedRecordError for a record that does not replay, before the first position."""
+    Raises MalformedRecordError for a record that does not replay, at once."""
     replay(game, record)  # checks every action before the long work starts
-    state = replay(game, record, upto=0)
-    actions: list[Action] = list(record["actions"])
+    return _walk(replay(game, record, upto=0), list(record["actions"]))
+
+
+def _walk(state: State, actions: list[Action]) -> Iterator[tuple[int, State]]:
     yield 0, state
     for move, action in enumerate(actions):
         state.apply(action)
@@ -121,9 +123,10 @@ def analyse_game(game: Game, record: JsonDict, settings: MctsSettings = COACH_SE
                  progress: Progress | None = None) -> list[MoveNote]:
     """A note for every decision of a recorded game. Raises MalformedRecordError for a record
     that does not replay. `progress(done, total)` is called after each decision."""
+    walk = positions(game, record)
     actions: list[Action] = list(record["actions"])
     notes = []
-    for move, state in positions(game, record):
+    for move, state in walk:
         if move == len(actions):
             break
         notes.append(judge_move(state, actions[move], move, settings, derive_seed(seed, move)))
@@ -152,10 +155,11 @@ def win_probability_curve(game: Game, record: JsonDict, settings: MctsSettings =
     seat deciding there with `settings` (the budget of one point) and a seed of its own, so a
     part of the curve computed alone equals the same part of the whole. Raises
     MalformedRecordError for a record that does not replay."""
+    walk = positions(game, record)
     wanted = None if moves is None else set(moves)
     total = len(record["actions"]) + 1 if wanted is None else len(wanted)
     points = []
-    for move, state in positions(game, record):
+    for move, state in walk:
         if wanted is not None and move not in wanted:
             continue
         seat = 0 if state.is_terminal() else state.current_player()
