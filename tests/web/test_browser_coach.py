@@ -47,7 +47,7 @@ def test_hint_shows_three_choices_in_words_and_plays_one(page: Any, coach_server
         assert label and text.startswith(label)
     page.screenshot(path=str(ARTIFACTS / "coach-hint.png"))
     choices.first.click()
-    page.wait_for_function(f"document.body.dataset.moveNumber !== '{before}'")
+    page.wait_for_selector(f"body:not([data-move-number='{before}'])")
     assert page.locator("#hint-choices").is_hidden()
     assert not page.problems
 
@@ -68,6 +68,7 @@ def test_the_lobby_creates_a_game_with_hints_and_says_so(page: Any, coach_server
     page.check("#hints-allowed")
     page.click("#create")
     page.locator("#invitations").wait_for()
+    page.locator("#invitation-list .hints-note").wait_for()  # the creator knows what the links offer
     with coach_server.client() as client:
         games = client.get("/api/games?status=open").json()["games"]
     mine = [game for game in games if game["hints_allowed"] and game["game"] == "tictactoe"]

@@ -143,7 +143,7 @@ class CurvePoint:
     move: int
     win_probability: list[float]
 
-    def to_json(self) -> JsonDict:
+    def as_json(self) -> JsonDict:
         return {"move": self.move, "win_probability": [round(p, 4) for p in self.win_probability]}
 
 

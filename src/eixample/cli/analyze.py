@@ -93,7 +93,7 @@ def analyze_command(
 def _print_curve(game: str, title: str, points: Sequence[CurvePoint], names: Sequence[str],
                  as_json: bool) -> None:
     if as_json:
-        typer.echo(json.dumps({"game": game, "curve": [point.to_json() for point in points]}))
+        typer.echo(json.dumps({"game": game, "curve": [point.as_json() for point in points]}))
         return
     table = Table(title=f"{title}: win probability at every position", title_justify="left")
     table.add_column("move", justify="right")

@@ -27,6 +27,7 @@ from dataclasses import replace
 from eixample.ai.analysis import COACH_SETTINGS, top_actions, win_probability_curve
 from eixample.core.protocol import JsonDict, State
 from eixample.core.registry import get_game
+from eixample.server import views
 from eixample.server.bots import BotPool
 from eixample.server.errors import ApiError, conflict, forbidden, too_many, unavailable
 from eixample.server.limits import ServerLimits, TokenBuckets
@@ -62,7 +63,7 @@ def curve_part(game_name: str, record: JsonDict, moves: list[int], iterations: i
     """Some points of a finished game's win-probability curve (`analysis.win_probability_curve`)."""
     settings = replace(COACH_SETTINGS, iterations=iterations, seconds=seconds)
     points = win_probability_curve(get_game(game_name), record, settings, seed, moves=moves)
-    return [point.to_json() for point in points]
+    return [point.as_json() for point in points]
 
 
 def curve_positions(actions: int, most: int) -> list[int]:
@@ -183,7 +184,7 @@ class Curves:
         return self._message(live.id, "pending", points, len(positions))
 
     def _begin(self, live: LiveGame) -> tuple[asyncio.Task[None], list[int], list[JsonDict]]:
-        record: JsonDict = dict(live.state.record())
+        record = views.public_record(live)  # refuses a running game
         positions = curve_positions(len(live.actions), self.limits.curve_max_points)
         points: list[JsonDict] = []
         task = asyncio.create_task(self._compute(live.id, live.game_name, record, positions, points),

@@ -204,6 +204,7 @@ async function onCreate(event) {
       spectator_link: created.spectator_link,
       seats: created.seats.map((seat) => ({ seat: seat.seat, name: seat.name, kind: seat.kind, bot: seat.bot, link: seat.link })),
       creator_token: created.creator_token,
+      hints_allowed: Boolean(body.hints_allowed),
     };
     rememberGame(entry);
     showInvitations(entry);
@@ -232,6 +233,7 @@ function copyButton(text) {
 
 function showInvitations(entry) {
   const list = clear($("invitation-list"));
+  if (entry.hints_allowed) list.append(el("li", { class: "invitation hints-note" }, t("coach.hintsAllowed")));
   for (const seat of entry.seats) {
     if (seat.link) {
       list.append(
