@@ -50,7 +50,7 @@ export class WinGraph {
         this.started = false;
         return;
       }
-      answer = { status: "pending", done: 0, total: 0, retry: error.status === 503 };
+      answer = { status: "pending", done: 0, total: 0 };
     }
     if (answer.status === "ready") {
       this.curve = answer;
@@ -64,7 +64,7 @@ export class WinGraph {
       this.dom.status.hidden = false;
       return;
     }
-    this.dom.status.textContent = t("coach.winPending", { done: answer.done, total: answer.total });
+    this.dom.status.textContent = answer.total ? t("coach.winPending", { done: answer.done, total: answer.total }) : t("coach.winWaiting");
     this.dom.status.hidden = false;
     document.body.dataset.winProbability = "pending";
     setTimeout(() => this.poll(Math.min(LONGEST_WAIT, wait * 1.6), tries + 1), wait);
