@@ -21,6 +21,7 @@ from eixample.games import barcelona
 from eixample.server.coach import Curves, Hints, curve_positions, hint_choices
 from eixample.server.errors import ApiError
 from eixample.server.limits import ServerLimits
+from tests.server import hiddencards
 from tests.server.harness import GENEROUS_LIMITS, ServerProcess, create_claimed_game, seat_headers
 from tests.server.test_server_fanout import HealthProbe, p99
 
@@ -31,7 +32,9 @@ TINY = {"hint_iterations": 40, "curve_move_iterations": 5, "curve_chunk": 4}
 
 @pytest.fixture(scope="module")
 def coach_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path_factory.mktemp("coach-data"), limits={**GENEROUS_LIMITS, **TINY}).start()
+    many = {"hints_per_minute": 10_000, "hints_per_address_minute": 10_000}
+    limits = {**GENEROUS_LIMITS, **TINY, **many}
+    process = ServerProcess(tmp_path_factory.mktemp("coach-data"), limits=limits).start()
     yield process
     process.stop()
 
@@ -130,6 +133,26 @@ def test_solo_and_bot_seats_take_hints(client: httpx.Client) -> None:
     response = ask_hint(client, game, 0, 0)
     assert response.status_code == 200, response.text
     assert len(response.json()["choices"]) == 3
+
+
+def test_a_hint_names_no_card_the_seat_cannot_see(client: httpx.Client) -> None:
+    """Hidden cards: each hint answer, for each decision of a whole game, holds none of the other
+    hands' or the bag's card names (each seat asks at every decision of its own)."""
+    seed = 31
+    game = create_claimed_game(client, "hiddencards", PEOPLE, hints_allowed=True, seed=seed, seed_shown=True,
+                               options={"turns_each": 2})
+    state = hiddencards.GAME.new_game(2, seed, turns_each=2)
+    asked = 0
+    while not state.is_terminal():
+        seat, move = state.current_player(), len(state.actions)
+        response = ask_hint(client, game, seat, move)
+        assert response.status_code == 200, response.text
+        assert not any(card in response.text for card in hiddencards.hidden_from(state, seat))
+        asked += 1
+        action = response.json()["choices"][0]["action"]
+        play(client, game, seat, action, move)
+        state.apply(action)
+    assert asked >= 6
 
 
 def test_hints_per_seat_are_limited_with_retry_after(new_server: Callable[..., ServerProcess]) -> None:
