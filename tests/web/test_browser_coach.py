@@ -99,7 +99,11 @@ def test_the_graph_of_a_finished_game_on_its_replay_and_end_screen(
     page.goto(f"{coach_server.url}/replay/{game['game_id']}")
     page.wait_for_selector("body[data-win-probability='ready']")
     assert page.locator("#win-panel").is_visible()
-    assert page.locator("#win-chart polyline.win-line").count() == 2
+    lines = page.locator("#win-chart polyline.win-probability-line")
+    assert lines.count() == 2
+    # each seat's line in its own colour (A blue, B vermillion), as in the score chart
+    colours = [lines.nth(seat).evaluate("line => getComputedStyle(line).stroke") for seat in (0, 1)]
+    assert colours == ["rgb(0, 114, 178)", "rgb(213, 94, 0)"]
     assert page.locator("#win-table tbody tr").count() == 6
     label = page.locator("#win-chart").get_attribute("aria-label") or ""
     assert "Ana (A)" in label and "%" in label
@@ -107,10 +111,11 @@ def test_the_graph_of_a_finished_game_on_its_replay_and_end_screen(
     page.wait_for_selector("body[data-step='5']")
     label = page.locator("#win-chart").get_attribute("aria-label") or ""
     assert "Ana (A): 100%" in label and "Biel (B): 0%" in label
-    page.screenshot(path=str(ARTIFACTS / "coach-graph-replay.png"))
+    page.locator("#win-panel details summary").click()
+    page.locator("#win-panel").screenshot(path=str(ARTIFACTS / "coach-graph-replay.png"))
 
     page.goto(f"{coach_server.url}/play/{game['game_id']}")
     page.wait_for_selector("body[data-win-probability='ready']")
     assert page.locator("#final").is_visible() and page.locator("#win-panel").is_visible()
-    assert page.locator("#win-chart polyline.win-line").count() == 2
+    assert page.locator("#win-chart polyline.win-probability-line").count() == 2
     assert not page.problems

@@ -106,7 +106,7 @@ export function renderWinChart(root, points, seats, steps, step) {
       stroke: style.colour,
       "stroke-width": 2.5,
       "stroke-dasharray": style.dash || null,
-      class: `chart-line win-line seat-line-${seat}`,
+      class: `chart-line win-probability-line seat-line-${seat}`,
     }, root);
     seatMarker(root, seat, x(last.move), y(last.win_probability[seat]), 5);
     labels.push(`${seatName(seats, seat)}: ${percent(pointAt(points, step ?? last.move).win_probability[seat])}%`);
