@@ -11,6 +11,7 @@ from eixample.ai.analysis import (
     rank_choices,
     top_actions,
     win_probabilities,
+    win_probability_curve,
 )
 from eixample.ai.mcts import MctsSettings
 from eixample.core.errors import MalformedRecordError
@@ -133,3 +134,18 @@ def test_barcelona_moves_are_annotated() -> None:
     assert [note.action for note in notes] == record["actions"]
     assert all(len(note.win_probability) == 3 for note in notes)
     assert all(sum(note.win_probability) == pytest.approx(1.0) for note in notes)
+
+
+def test_the_curve_has_a_point_per_position_ending_with_the_outcome() -> None:
+    curve = win_probability_curve(get_game("tictactoe"), _record(BLUNDER), SEARCH, seed=1)
+    assert [point.move for point in curve] == list(range(len(BLUNDER) + 1))
+    assert all(sum(point.win_probability) == pytest.approx(1.0) for point in curve)
+    assert curve[-1].win_probability == [0.0, 1.0]
+    assert curve[5].win_probability[1] > 0.9  # after the blunder, O's win is one move away
+
+
+def test_a_part_of_the_curve_computed_alone_equals_the_same_part_of_the_whole() -> None:
+    record = _barcelona_position().record()
+    whole = win_probability_curve(get_game("barcelona"), record, TINY, seed=6)
+    part = win_probability_curve(get_game("barcelona"), record, TINY, seed=6, moves=[3, 10, 25])
+    assert part == [whole[3], whole[10], whole[25]]

@@ -93,3 +93,17 @@ def test_without_a_budget_the_search_runs_the_coach_iterations(runner: CliRunner
     assert default.exit_code == explicit.exit_code == 0, default.output
     assert default.output == explicit.output
     assert other.output != default.output
+
+
+def test_the_curve_is_each_seats_win_probability_at_every_position(
+    runner: CliRunner, blunder_file: Path
+) -> None:
+    result = invoke(runner, "analyze", str(blunder_file), "--curve", "--json", "--iterations", "50")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == {"game", "curve"}
+    assert [point["move"] for point in data["curve"]] == list(range(len(BLUNDER) + 1))
+    assert all(sum(point["win_probability"]) == pytest.approx(1.0, abs=1e-3) for point in data["curve"])
+    assert data["curve"][-1]["win_probability"] == [0.0, 1.0]  # O won
+    text = invoke(runner, "analyze", str(blunder_file), "--curve", "--iterations", "50")
+    assert text.exit_code == 0 and "100%" in text.output and "move" in text.output

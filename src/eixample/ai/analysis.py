@@ -8,7 +8,7 @@ read as win probabilities after scaling them to sum to 1.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from eixample.ai.match import derive_seed
@@ -104,20 +104,69 @@ def position_value(state: State, seat: int, settings: MctsSettings = COACH_SETTI
         return win_probabilities(bot.position_value(view))
 
 
+def positions(game: Game, record: JsonDict) -> Iterator[tuple[int, State]]:
+    """Every position of a recorded game, from the setup (0) to the end (one per action played
+    more): its number and the state, one object moved on after each step (do not change it).
+    Raises MalformedRecordError for a record that does not replay, at once."""
+    replay(game, record)  # checks every action before the long work starts
+    return _walk(replay(game, record, upto=0), list(record["actions"]))
+
+
+def _walk(state: State, actions: list[Action]) -> Iterator[tuple[int, State]]:
+    yield 0, state
+    for move, action in enumerate(actions):
+        state.apply(action)
+        yield move + 1, state
+
+
 def analyse_game(game: Game, record: JsonDict, settings: MctsSettings = COACH_SETTINGS, seed: int = 0,
                  progress: Progress | None = None) -> list[MoveNote]:
     """A note for every decision of a recorded game. Raises MalformedRecordError for a record
     that does not replay. `progress(done, total)` is called after each decision."""
-    replay(game, record)  # checks every action before the long work starts
-    state = replay(game, record, upto=0)
+    walk = positions(game, record)
     actions: list[Action] = list(record["actions"])
     notes = []
-    for move, action in enumerate(actions):
-        notes.append(judge_move(state, action, move, settings, derive_seed(seed, move)))
-        state.apply(action)
+    for move, state in walk:
+        if move == len(actions):
+            break
+        notes.append(judge_move(state, actions[move], move, settings, derive_seed(seed, move)))
         if progress is not None:
             progress(move + 1, len(actions))
     return notes
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """Each seat's win probability at one position of a game (before decision `move`; the last
+    point, after every decision, is the outcome), judged from the deciding seat's view."""
+
+    move: int
+    win_probability: list[float]
+
+    def as_json(self) -> JsonDict:
+        return {"move": self.move, "win_probability": [round(p, 4) for p in self.win_probability]}
+
+
+def win_probability_curve(game: Game, record: JsonDict, settings: MctsSettings = COACH_SETTINGS,
+                          seed: int = 0, moves: Sequence[int] | None = None,
+                          progress: Progress | None = None) -> list[CurvePoint]:
+    """Each seat's win probability along a recorded game: one point per position (0 to the
+    number of actions), or only at the positions `moves`, each searched from the view of the
+    seat deciding there with `settings` (the budget of one point) and a seed of its own, so a
+    part of the curve computed alone equals the same part of the whole. Raises
+    MalformedRecordError for a record that does not replay."""
+    walk = positions(game, record)
+    wanted = None if moves is None else set(moves)
+    total = len(record["actions"]) + 1 if wanted is None else len(wanted)
+    points = []
+    for move, state in walk:
+        if wanted is not None and move not in wanted:
+            continue
+        seat = 0 if state.is_terminal() else state.current_player()
+        points.append(CurvePoint(move, position_value(state, seat, settings, derive_seed(seed, move))))
+        if progress is not None:
+            progress(len(points), total)
+    return points
 
 
 def judge_move(state: State, action: Action, move: int, settings: MctsSettings = COACH_SETTINGS,

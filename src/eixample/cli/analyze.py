@@ -13,7 +13,14 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from eixample.ai.analysis import COACH_SETTINGS, MoveNote, analyse_game, biggest_mistakes
+from eixample.ai.analysis import (
+    COACH_SETTINGS,
+    CurvePoint,
+    MoveNote,
+    analyse_game,
+    biggest_mistakes,
+    win_probability_curve,
+)
 from eixample.cli.common import (
     GAME_HELP,
     console,
@@ -44,6 +51,9 @@ def analyze_command(
                                         "ends first).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the search (same seed and iterations: same notes).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the notes as JSON.")] = False,
+    curve: Annotated[bool, typer.Option(
+        "--curve", help="Instead of the notes: each seat's win probability at every position, one search "
+                        "per position (the web app's win-probability graph).")] = False,
     game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
 ) -> None:
     """For every decision of a saved game: each seat's win probability, the move played, the
@@ -59,10 +69,17 @@ def analyze_command(
         with Progress(console=error_console(), transient=True, disable=as_json) as bar:
             actions = record.get("actions")
             task = bar.add_task("Analysing", total=len(actions) if isinstance(actions, list) else None)
-            notes = analyse_game(game, record, settings, seed,
-                                 progress=lambda done, total: bar.update(task, completed=done))
+            if curve:
+                points = win_probability_curve(game, record, settings, seed,
+                                               progress=lambda done, total: bar.update(task, completed=done))
+            else:
+                notes = analyse_game(game, record, settings, seed,
+                                     progress=lambda done, total: bar.update(task, completed=done))
     except MalformedRecordError as error:
         fail(str(error))
+    if curve:
+        _print_curve(game.name, game.title, points, _names(seats, int(record["players"])), as_json)
+        return
     if as_json:
         typer.echo(json.dumps(analysis_json(game.name, notes)))
         return
@@ -71,6 +88,20 @@ def analyze_command(
     out.print(Text(f"{game.title}: {len(notes)} decisions analysed", style="bold"))
     out.print(mistakes_table(notes, names))
     out.print(moves_table(notes, names))
+
+
+def _print_curve(game: str, title: str, points: Sequence[CurvePoint], names: Sequence[str],
+                 as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps({"game": game, "curve": [point.as_json() for point in points]}))
+        return
+    table = Table(title=f"{title}: win probability at every position", title_justify="left")
+    table.add_column("move", justify="right")
+    for seat in range(len(names)):
+        table.add_column(f"{player_name(seat, names)} win", justify="right")
+    for point in points:
+        table.add_row(str(point.move), *(f"{p:.0%}" for p in point.win_probability))
+    console().print(table)
 
 
 def analysis_json(game: str, notes: Sequence[MoveNote]) -> JsonDict:

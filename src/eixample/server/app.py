@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from eixample.server import views
 from eixample.server.cluster import DEFAULT_LEASE_SECONDS, Cluster
+from eixample.server.coach import Curves, Hints
 from eixample.server.db import DatabaseInUseError, Store
 from eixample.server.db import database_url as resolve_database_url
 from eixample.server.errors import ApiError, forbidden, quoted, unauthorized
@@ -45,12 +46,15 @@ from eixample.server.schemas import (
     ErrorOut,
     GameListOut,
     GameSummaryOut,
+    HintOut,
+    HintRequest,
     MoveRequest,
     RematchOut,
     ReplayOut,
     StateOut,
     TableOut,
     UndoRequest,
+    WinCurveOut,
     WsChat,
     WsMove,
     WsPing,
@@ -145,6 +149,8 @@ def create_app(
     table = TableService(manager, store)
     manager.table = table
     rates = RateLimits(limits)
+    hints = Hints(manager.bot_pool, limits)
+    curves = Curves(manager.bot_pool, limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -152,6 +158,8 @@ def create_app(
         try:
             yield
         finally:
+            hints.stop()
+            await curves.stop()
             await manager.shutdown()
             store.close()
 
@@ -317,6 +325,29 @@ def create_app(
             raise forbidden("this is not the creator's token of this game")
         await manager.release(live, seat)
         return {"seat": seat, "claimed": False}
+
+    # -- the coach (server/coach.py) ----------------------------------------------------------
+
+    @app.post("/api/games/{game_id}/hint", response_model=HintOut, responses=ERRORS, tags=["coach"])
+    async def hint(
+        request: Request, game_id: str, body: HintRequest, token: SeatToken = None
+    ) -> dict[str, Any]:
+        """The bot's top three choices for the token's seat's current decision, with their
+        estimated win probability, searched from that seat's view only (about a second, in the
+        bot workers). Only in games created with `hints_allowed` (403 otherwise); 409 when it is
+        not the seat's decision; 429 when the seat or the address has asked for too many."""
+        live, seat = await _table_seat(request, game_id, token)
+        return await hints.hint(live, seat, body.expected_move, _address(request))
+
+    @app.get(
+        "/api/games/{game_id}/win-probability", response_model=WinCurveOut, responses=ERRORS, tags=["coach"]
+    )
+    async def win_probability(game_id: str) -> dict[str, Any]:
+        """Each seat's estimated win probability at every position of a finished game (409 while
+        it runs). Computed in the background on the first request: "pending" until ready, so ask
+        again after a while."""
+        live = await manager.get(game_id)
+        return curves.curve(live)
 
     # -- around the table (server/table.py) --------------------------------------------------
 

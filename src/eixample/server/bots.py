@@ -27,11 +27,13 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from eixample.core.protocol import Action, State
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 SUGGESTED_SPECS = ["random", "greedy", "mcts:seconds=1"]
 SPEC_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*(:[A-Za-z0-9_.=\-]+)*$")
@@ -180,6 +182,19 @@ class BotPool:
                 return await loop.run_in_executor(
                     self._executor, think, spec, seed, state, player, fallback_seed
                 )
+            finally:
+                self.searching -= 1
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """Any other search (a hint, a part of a win-probability curve) in a worker, under the
+        same cap as bot decisions: `work` and its arguments must pickle, and it must bound its
+        own time."""
+        async with self._searches:
+            if self._executor is None:
+                raise RuntimeError("the bot pool is stopped")
+            self.searching += 1
+            try:
+                return await asyncio.get_running_loop().run_in_executor(self._executor, work, *args)
             finally:
                 self.searching -= 1
 

@@ -85,6 +85,7 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seed_shown: Mapped[bool] = mapped_column(Boolean, default=False)
     creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    hints_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class SeatRow(Base):
@@ -141,6 +142,8 @@ class GameData:
     actions: list[tuple[int, str]] = field(default_factory=list)
     seed_shown: bool = False
     creator_hash: str | None = None
+    hints_allowed: bool = False
+    """Created with hints allowed: every seat may ask the server's bot for advice."""
 
 
 class BotLeaseRow(Base):
@@ -172,7 +175,8 @@ class DatabaseInUseError(Exception):
 
 # Columns added after the first release: added to an existing database on start.
 LATER_COLUMNS = {
-    "games": {"seed_shown": "BOOLEAN DEFAULT FALSE", "creator_hash": "VARCHAR(64)"},
+    "games": {"seed_shown": "BOOLEAN DEFAULT FALSE", "creator_hash": "VARCHAR(64)",
+              "hints_allowed": "BOOLEAN DEFAULT FALSE"},
     "seats": {"claim_hash": "VARCHAR(64)"},
 }
 
@@ -303,6 +307,7 @@ class Store:
                     updated_at=data.updated_at,
                     seed_shown=data.seed_shown,
                     creator_hash=data.creator_hash,
+                    hints_allowed=data.hints_allowed,
                 )
             )
             session.flush()
@@ -656,6 +661,7 @@ def _game_data(row: GameRow) -> GameData:
         updated_at=row.updated_at,
         seed_shown=bool(row.seed_shown),
         creator_hash=row.creator_hash,
+        hints_allowed=bool(row.hints_allowed),
     )
 
 

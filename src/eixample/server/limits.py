@@ -44,6 +44,27 @@ class ServerLimits:
     """Chat lines (and table events) a game keeps; a full chat refuses more with 409."""
     bot_workers: int = 2
     """Worker processes for bot searches: also the cap on searches running at once."""
+    hint_seconds: float = 1.0
+    """The search time of one hint (in the bot workers), whichever of it and `hint_iterations`
+    ends first."""
+    hint_iterations: int = 20_000
+    hints_per_minute: int = 6
+    """Hints computed per seat of a game (an answer already in the cache costs nothing)."""
+    hints_per_address_minute: int = 30
+    """Hints computed per client address, all games together."""
+    hints_cached: int = 2048
+    """Hints kept, by game, move number and seat (the least recently asked for leave first)."""
+    curve_move_seconds: float = 0.15
+    """The search time of one point of a finished game's win-probability curve."""
+    curve_move_iterations: int = 300
+    curve_max_points: int = 400
+    """A longer game's curve is computed at this many positions, evenly spread (and the end)."""
+    curve_chunk: int = 8
+    """Points computed in one worker task, so bot decisions never wait behind a whole curve."""
+    curves_cached: int = 256
+    """Curves kept in memory while the server runs (the least recently asked for leave first)."""
+    curves_queued: int = 16
+    """Curves waiting or being computed at most; more requests are answered 503 for a while."""
 
     @classmethod
     def with_overrides(cls, overrides: dict[str, Any] | None) -> ServerLimits:

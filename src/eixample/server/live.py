@@ -108,6 +108,7 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     seed_shown: bool = False
     creator_hash: str | None = None
+    hints_allowed: bool = False
     seat_links: dict[int, int] = field(default_factory=dict)
     """Open connections per seat, so that presence is known without walking the connections."""
     last_used: float = field(default_factory=time.monotonic)

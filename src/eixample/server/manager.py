@@ -297,6 +297,7 @@ class GameManager:
             seats=seats,
             seed_shown=request.seed_shown,
             creator_hash=token_digest(creator_token),
+            hints_allowed=request.hints_allowed,
         )
         await self._db(self.store.create_game, data)
         live = self._live(data, game, state, [views.public_scores(state)])
@@ -325,6 +326,7 @@ class GameManager:
             updated_at=data.updated_at,
             seed_shown=data.seed_shown,
             creator_hash=data.creator_hash,
+            hints_allowed=data.hints_allowed,
         )
 
     def _rebuild(self, data: GameData) -> LiveGame:

@@ -70,6 +70,11 @@ class CreateGame(Strict):
             "until its player takes it back; none when omitted",
         ),
     ] = None
+    hints_allowed: bool = Field(
+        default=False,
+        description="every seat may ask the server's bot for hints (its top three choices with their "
+        "win probability); the lobby and every seat's page say so. Never in a game created without it",
+    )
 
 
 class MoveRequest(Strict):
@@ -79,6 +84,10 @@ class MoveRequest(Strict):
 
 class UndoRequest(Strict):
     expected_move: MoveNumber
+
+
+class HintRequest(Strict):
+    expected_move: MoveNumber = Field(description="the move_number of the decision the hint is for")
 
 
 # -- WebSocket messages from the client -----------------------------------------------------------
@@ -184,6 +193,7 @@ class GameSummaryOut(BaseModel):
     result: dict[str, Any] | None
     seed_shown: bool = False
     seed: int | None = None
+    hints_allowed: bool = False
     links: dict[str, str | None]
 
 
@@ -280,3 +290,34 @@ class CatalogOut(BaseModel):
     bots: list[str]
     bot_ceilings: dict[str, float] = Field(description="the most a bot spec may ask for, per parameter")
     bots_available: bool = Field(description="false while every bot spec plays at random")
+
+
+class HintChoiceOut(BaseModel):
+    action: str = Field(description="a legal action of the seat's current decision")
+    win_probability: float = Field(description="the seat's estimated win probability after it (0 to 1)")
+    win_probabilities: list[float] = Field(description="every seat's, summing to 1")
+
+
+class HintOut(BaseModel):
+    game_id: str
+    move_number: int
+    seat: int
+    choices: list[HintChoiceOut] = Field(description="the bot's top choices (at most three), best first")
+    cached: bool = Field(description="true when the same hint was computed before")
+
+
+class CurvePointOut(BaseModel):
+    move: int = Field(description="the position: before decision `move` (the last one: the end of the game)")
+    win_probability: list[float] = Field(description="each seat's estimated win probability, summing to 1")
+
+
+class WinCurveOut(BaseModel):
+    type: Literal["win_probability"]
+    game_id: str
+    status: Literal["pending", "ready", "failed"] = Field(
+        description='"pending" until the curve is computed (ask again later), then "ready"'
+    )
+    done: int = Field(description="points computed so far")
+    total: int = Field(description="points the curve will have")
+    points: list[CurvePointOut] = Field(description="the curve, once ready")
+    budget: dict[str, float] = Field(description="the search budget of one point")

@@ -402,6 +402,7 @@ class TableService:
                     seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in people],  # type: ignore[arg-type]
                     options=dict(live.options),
                     clock_seconds=table.clock_seconds,
+                    hints_allowed=live.hints_allowed,
                 )
                 new, _tokens, _creator = await self.manager.create(request)
                 for s in people:

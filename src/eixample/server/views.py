@@ -184,6 +184,7 @@ def game_summary(data: GameData, game: Game | None) -> JsonDict:
         "result": data.result if data.status == "finished" else None,
         "seed_shown": data.seed_shown,
         "seed": data.seed if data.seed_shown else None,
+        "hints_allowed": data.hints_allowed,
         "links": {
             "watch": f"/play/{data.id}",
             "replay": f"/replay/{data.id}" if data.status == "finished" else None,

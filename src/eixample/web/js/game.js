@@ -8,6 +8,7 @@
 import { clear, el, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
+import { HintBox, WinGraph } from "./coach.js";
 import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
 import { seatBadge, seatStyle, withNames } from "./players.js";
 import { renderBreakdown } from "./results.js";
@@ -59,6 +60,8 @@ let logShown = 0; // log lines already on the page: newer ones appear one by one
 let viewport = null;
 let alerts = null;
 let table = null;
+let hints = null;
+let winGraph = null;
 
 function setConnection(text, kind) {
   dom.connection.textContent = text;
@@ -176,6 +179,8 @@ async function render() {
   renderScoreChart(dom.chart, state.score_history, state.seats);
   renderFinal();
   updateEnabled();
+  hints.update(state);
+  if (state.result) winGraph.load(state.seats, state.move_number);
   table.onState(state);
   alerts.update({ yourTurn: Boolean(state.your_turn), title: state.title, decision: dom.decision.textContent });
   // for tests and styling: what the page shows now
@@ -452,6 +457,12 @@ async function start() {
     onError: showError,
   });
   trackSheetHeight(dom.decisionPanel);
+  hints = new HintBox(
+    gameId,
+    { panel: $("hint-panel"), button: $("hint"), status: $("hint-status"), choices: $("hint-choices"), note: $("hints-note") },
+    { getToken: () => token, label: (action) => actionLabel(renderer || null, action, labelContext()), play: playAction },
+  );
+  winGraph = new WinGraph(gameId, { panel: $("win-panel"), chart: $("win-chart"), status: $("win-status"), table: $("win-table") });
   // the help starts open where there is room for it; on a phone it is one tap away
   dom.decisionHelp.open = !window.matchMedia("(max-width: 800px)").matches;
   dom.undo.addEventListener("click", undo);
@@ -461,6 +472,7 @@ async function start() {
     showError(t("game.noGameId"));
   } else {
     token = await seatToken(gameId, invitation.seat, invitation.token);
+    hints.learn();
     connect();
     if (!token) setConnection(t("connection.watching"), "good");
   }

@@ -192,6 +192,7 @@ async function onCreate(event) {
   // a chosen seed is shown to every seat and in the lobby (the server refuses a hidden one for two or more people)
   if (seed) Object.assign(body, { seed: Number(seed), seed_shown: true });
   if ($("clock-select").value) body.clock_seconds = Number($("clock-select").value);
+  if ($("hints-allowed").checked) body.hints_allowed = true;
   $("create").disabled = true;
   try {
     const created = await api("/api/games", { method: "POST", body });
@@ -203,6 +204,7 @@ async function onCreate(event) {
       spectator_link: created.spectator_link,
       seats: created.seats.map((seat) => ({ seat: seat.seat, name: seat.name, kind: seat.kind, bot: seat.bot, link: seat.link })),
       creator_token: created.creator_token,
+      hints_allowed: Boolean(body.hints_allowed),
     };
     rememberGame(entry);
     showInvitations(entry);
@@ -231,6 +233,7 @@ function copyButton(text) {
 
 function showInvitations(entry) {
   const list = clear($("invitation-list"));
+  if (entry.hints_allowed) list.append(el("li", { class: "invitation hints-note" }, t("coach.hintsAllowed")));
   for (const seat of entry.seats) {
     if (seat.link) {
       list.append(
@@ -340,6 +343,7 @@ async function refreshList() {
         { class: "game-line", dataset: { gameId: game.game_id } },
         el("strong", {}, game.title),
         game.seed_shown ? el("span", { class: "muted seed-shown" }, t("lobby.seedShown", { seed: game.seed })) : null,
+        game.hints_allowed ? el("span", { class: "hints-allowed", title: t("coach.hintsAllowed") }, t("coach.lobbyHints")) : null,
         el("span", { class: "seats-inline" }, seats),
         result,
         el(

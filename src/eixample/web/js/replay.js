@@ -4,6 +4,7 @@
 import { api, clear, el, gameIdFromPath } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
+import { WinGraph } from "./coach.js";
 import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
 import { seatBadge, seatStyle, withNames } from "./players.js";
 import { renderBreakdown } from "./results.js";
@@ -18,6 +19,7 @@ let step = null;
 let playing = null;
 let loading = Promise.resolve();
 let viewport = null;
+let winGraph = null;
 
 function showError(message) {
   $("error").textContent = message;
@@ -77,6 +79,8 @@ async function render() {
   for (const line of Array.isArray(frame.view.log) ? frame.view.log : []) log.append(el("li", {}, withNames(message(line), frame.seats)));
   log.scrollTop = log.scrollHeight;
   renderScoreChart($("chart"), frame.score_history, frame.seats, { step: frame.step });
+  winGraph.load(frame.seats, frame.steps);
+  winGraph.draw(frame.step);
   const names = frame.result.winners.map((seat) => `${frame.seats[seat].name} (${seatStyle(seat).letter})`);
   $("winners").textContent =
     names.length === frame.seats.length && names.length > 1 ? t("final.drawShort") : t(names.length > 1 ? "final.winners" : "final.winner", { names: names.join(", ") });
@@ -142,6 +146,7 @@ async function start() {
   $("language-slot").replaceWith(languageMenu());
   viewport = new BoardViewport($("board"), $("board-toolbar"));
   trackSheetHeight($("decision-panel"));
+  winGraph = new WinGraph(gameId, { panel: $("win-panel"), chart: $("win-chart"), status: $("win-status"), table: $("win-table") });
   go(0);
 }
 
