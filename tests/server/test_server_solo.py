@@ -95,7 +95,7 @@ def test_create_a_solo_game(api: httpx.Client) -> None:
     }
     spectator = created["state"]
     assert spectator["view"] == json.loads(json.dumps(barcelona.new_game(1, 5, difficulty="easy").view(None)))
-    assert spectator["decision"] == "Waiting for Ana (A)."
+    assert spectator["decision"] == {"key": "waiting", "args": {"player": "Ana (A)"}}
     assert spectator["view"]["solo"]["difficulty"] == "easy"
 
     summary = api.get(f"/api/games/{created['game_id']}").json()
@@ -141,7 +141,7 @@ def test_the_assistant_never_keeps_the_person_waiting(solo_traffic: Traffic) -> 
         assert [seat["kind"] for seat in message["seats"]] == ["person", "automa"]
     for message in watched:
         if message["status"] != "finished":
-            assert message["decision"] == "Waiting for Ana (A)."
+            assert message["decision"] == {"key": "waiting", "args": {"player": "Ana (A)"}}
     # the Assistant's turns are in the log, one step a line, from the same move that ended mine
     final = mine[-1]
     log = final["view"]["log"]
