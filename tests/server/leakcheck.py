@@ -17,8 +17,8 @@ from typing import Any
 
 from eixample.core.protocol import State
 from eixample.core.records import replay
-from eixample.server.views import decision_message
 from eixample.core.registry import get_game
+from eixample.server.views import decision_message
 from tests.server.harness import ServerProcess, WsClient, create_game, seat_headers
 
 Hidden = Callable[[State, int | None], set[str]]

@@ -247,7 +247,8 @@ def resolve_cobble(s: BarcelonaState, frame: Frame, sp: int) -> None:
     s.sidewalk[sp] = p
     s.cobbles[p] += 1
     benefit = s.t.sidewalk_benefit[sp]
-    s._say(("bcn.cobblestone", {"player": log.seat(s, p), "space": board.SIDEWALK[sp], "gains": log.benefit(benefit)}))
+    s._say(("bcn.cobblestone", {"player": log.seat(s, p), "space": board.SIDEWALK[sp],
+                                "gains": log.benefit(benefit)}))
     gain(s, p, benefit)
 
 
@@ -524,7 +525,8 @@ def say_street_again(s: BarcelonaState, owner: int, sp: int, gained: int) -> Non
 
 
 def say_service(s: BarcelonaState, p: int, service: int, points: int) -> None:
-    s._say(("bcn.publicService", {"player": log.seat(s, p), "service": (f"bcn.service.{s.t.service_ids[service]}", {}),
+    name = (f"bcn.service.{s.t.service_ids[service]}", {})
+    s._say(("bcn.publicService", {"player": log.seat(s, p), "service": name,
                                   "vp": log.parts(("public_services", points))}))
 
 

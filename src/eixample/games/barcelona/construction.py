@@ -92,7 +92,9 @@ def resolve_citizens(s: BarcelonaState, frame: Frame, combo: tuple[int, ...]) ->
         tracks.sagrada_step(s, p, s.t.building_sagrada[kind])
 
 
-def say_built(s: BarcelonaState, p: int, kind: int, b: int, moved: list[int], gained: int, bonus: int) -> None:
+def say_built(
+    s: BarcelonaState, p: int, kind: int, b: int, moved: list[int], gained: int, bonus: int
+) -> None:
     """The Building in the log with each part of its VP: the citizen tracks, the building's own
     VP and the row's Building Bonus."""
     s._say(("bcn.builds", {

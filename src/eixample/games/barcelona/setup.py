@@ -105,7 +105,8 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
     if options.get("first_player_vp"):
         extra = options["first_player_vp"]
         s._score(s.first_player, extra, "house_rule")
-        s._say(("bcn.houseRule", {"player": log.seat(s, s.first_player), "vp": log.parts(("house_rule", extra))}))
+        first = log.seat(s, s.first_player)
+        s._say(("bcn.houseRule", {"player": first, "vp": log.parts(("house_rule", extra))}))
     s._start_turn(s.first_player)
     s._settle()
     return s

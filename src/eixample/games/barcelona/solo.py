@@ -30,7 +30,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from eixample.core.messages import Entry
+from eixample.core.messages import Entry, english
 from eixample.games.barcelona import (
     actions,
     board,
@@ -161,8 +161,7 @@ def automa_score(s: BarcelonaState) -> int:
 
 
 def card_text(s: BarcelonaState, card: int) -> str:
-    st = tables(s)
-    return f"card {card + 1} ({CARD_TITLES[st.card_kind[card]]}, {DIRECTION_NAMES[st.card_direction[card]]})"
+    return english(card_entry(s, card))
 
 
 def _say(s: BarcelonaState, key: str, **args: Any) -> None:
