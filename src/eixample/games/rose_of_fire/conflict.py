@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eixample.games.rose_of_fire.components import SYMBOLS
-from eixample.games.rose_of_fire.state import AVAILABLE, LOST_TO_ANARCHY, REMOVED_BY_EVENT
+from eixample.games.rose_of_fire.state import AVAILABLE, LOST_TO_ANARCHY, REMOVED_BY_EVENT, SYMBOL_ARGS
 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
 EVENT_NAMES = ("the Third Carlist War", "the Disaster of 1898", "the Setmana Tràgica")
+EVENT_ARGS = tuple((f"rof.eventName.{k}", {}) for k in ("carlist", "disaster", "tragica"))
 
 
 def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: str) -> None:
@@ -38,15 +38,13 @@ def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: str) -> None:
                 reached.append(symbol)
     moved = s.bomb - start
     if moved == 0:
-        s._say(f"The bomb stays on the Anarchy space ({s.bomb}): {cause}.")
+        s._say(("rof.bombStays", {"space": s.bomb, "cause": cause}))
     else:
-        stop = " (the Anarchy space)" if s.bomb >= t.anarchy_space else ""
-        s._say(f"The bomb moves {moved} space(s) to {s.bomb}{stop}: {cause}.")
+        key = "rof.bombToAnarchy" if s.bomb >= t.anarchy_space else "rof.bombMoves"
+        s._say((key, {"count": moved, "space": s.bomb, "cause": cause}))
     for symbol in reached:
-        when = "at the end of the turn" if in_turn else "now"
-        s._say(
-            f"The bomb reaches {EVENT_NAMES[symbol]} (space {t.event_space[symbol]}): its event fires {when}."
-        )
+        s._say(("rof.eventLater" if in_turn else "rof.eventNow",
+                {"event": EVENT_ARGS[symbol], "space": t.event_space[symbol]}))
         if in_turn:
             s.pending_events.append(symbol)
         else:
@@ -59,10 +57,8 @@ def resolve_event(s: RoseState, symbol: int) -> None:
         if s.t.influence_symbol[k] == symbol and s.influence_owner[k] == AVAILABLE:
             s.influence_owner[k] = REMOVED_BY_EVENT
             removed.append(s.t.influence_ids[k])
-    s._say(
-        f"Event: {EVENT_NAMES[symbol]} ({SYMBOLS[symbol]}): "
-        f"{', '.join(removed) if removed else 'no'} influence card(s) removed from the game."
-    )
+    s._say(("rof.event", {"event": EVENT_ARGS[symbol], "symbol": SYMBOL_ARGS[symbol],
+                          "removed": removed or [("rof.none", {})]}))
 
 
 def check_anarchy(s: RoseState, soldiers_drawn: int) -> None:
@@ -75,8 +71,4 @@ def check_anarchy(s: RoseState, soldiers_drawn: int) -> None:
         if owner >= 0:
             s.influence_owner[k] = LOST_TO_ANARCHY
             lost.append(s.t.influence_ids[k])
-    s._say(
-        "ANARCHY! (the bomb is on the Anarchy space and a soldier was drawn) "
-        "Every influence card acquired is discarded"
-        f"{' (' + ', '.join(lost) + ')' if lost else ''}; blocks now score on the reversed table."
-    )
+    s._say(("rof.anarchy", {"lost": lost or [("rof.none", {})]}))
