@@ -63,9 +63,10 @@ def key_and_args(item: Any) -> tuple[str, dict[str, Any]] | None:
 
 
 @cache
-def english_catalog() -> dict[str, str]:
-    """The `engine` section of the English catalog, flattened to dotted keys."""
-    tree = json.loads(CATALOG.read_text(encoding="utf-8"))["engine"]
+def engine_catalog(lang: str = "en") -> dict[str, str]:
+    """The `engine` section of a language's catalog (web/i18n/<lang>.json), flattened to dotted keys."""
+    path = CATALOG.with_name(f"{lang}.json")
+    tree = json.loads(path.read_text(encoding="utf-8"))["engine"]
     flat: dict[str, str] = {}
 
     def walk(node: dict[str, Any], prefix: str) -> None:
@@ -81,32 +82,51 @@ def english_catalog() -> dict[str, str]:
 
 def english(item: Any) -> str:
     """An entry in English words (a plain text as it is), as the web app renders it in `en`."""
+    return render(item, "en")
+
+
+def render(item: Any, lang: str) -> str:
+    """An entry in a language's words, as the web app's `message()` renders it (i18next: the
+    placeholders filled, the plural form chosen by `count`, nested entries and lists rendered)."""
     found = key_and_args(item)
     if found is None:
         return str(item)
     key, args = found
-    catalog = english_catalog()
-    text = _message(catalog, key, args)
+    catalog = engine_catalog(lang)
+    text = _message(catalog, key, args, lang)
     if text is None:
         return f"{key} {json.dumps(to_json(args), ensure_ascii=False)}"
-    return _PLACEHOLDER.sub(lambda match: _argument(catalog, match.group(1), args.get(match.group(1), "")), text)
+    return _PLACEHOLDER.sub(
+        lambda match: _argument(catalog, match.group(1), args.get(match.group(1), ""), lang), text
+    )
 
 
-def _message(catalog: dict[str, str], key: str, args: dict[str, Any]) -> str | None:
+def plural_form(count: int, lang: str) -> str:
+    """The CLDR plural category of a whole number, for the five languages of the catalogs."""
+    if lang == "ja":
+        return "other"
+    if lang == "fr":
+        return "one" if count in (0, 1) else "other"
+    if lang == "cs":
+        return "one" if count == 1 else ("few" if 2 <= count <= 4 else "other")
+    return "one" if count == 1 else "other"
+
+
+def _message(catalog: dict[str, str], key: str, args: dict[str, Any], lang: str) -> str | None:
     count = args.get("count")
     if isinstance(count, int) and not isinstance(count, bool):
-        plural = catalog.get(f"{key}_{'one' if count == 1 else 'other'}")
+        plural = catalog.get(f"{key}_{plural_form(count, lang)}")
         if plural is not None:
             return plural
     return catalog.get(key)
 
 
-def _argument(catalog: dict[str, str], name: str, value: Any) -> str:
+def _argument(catalog: dict[str, str], name: str, value: Any, lang: str) -> str:
     if isinstance(value, list):
         separator = catalog.get(f"join.{name}", catalog.get("join.list", ", "))
-        return separator.join(_argument(catalog, name, item) for item in value)
+        return separator.join(_argument(catalog, name, item, lang) for item in value)
     if key_and_args(value) is not None:
-        return english(value)
+        return render(value, lang)
     return str(value)
 
 
