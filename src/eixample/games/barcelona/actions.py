@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from eixample.core.decisions import Frame
+from eixample.core.messages import Entry
 from eixample.games.barcelona import board, log, scoring, tracks
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS, Benefit
 from eixample.games.barcelona.frames import (
@@ -525,7 +526,7 @@ def say_street_again(s: BarcelonaState, owner: int, sp: int, gained: int) -> Non
 
 
 def say_service(s: BarcelonaState, p: int, service: int, points: int) -> None:
-    name = (f"bcn.service.{s.t.service_ids[service]}", {})
+    name: Entry = (f"bcn.service.{s.t.service_ids[service]}", {})
     s._say(("bcn.publicService", {"player": log.seat(s, p), "service": name,
                                   "vp": log.parts(("public_services", points))}))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from eixample.core.messages import Entry
 from eixample.games.barcelona import log, scoring
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def score_section(s: BarcelonaState, section: int) -> None:
     s.cerda_scored[section] = 1
     number = sum(s.cerda_scored)
     t = s.t
-    condition = (f"bcn.condition.{t.cerda_condition[tile]}", {})
+    condition: Entry = (f"bcn.condition.{t.cerda_condition[tile]}", {})
     s._say(("bcn.cerdaScoring", {"number": number, "tile": t.cerda_ids[tile], "per": t.cerda_vp[tile],
                                  "condition": condition, "results": results}))
     if number < 3:

@@ -9,20 +9,21 @@ only in a rebellion that draws at least one soldier (ruling R10).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from eixample.core.messages import Entry
 from eixample.games.rose_of_fire.state import AVAILABLE, LOST_TO_ANARCHY, REMOVED_BY_EVENT, SYMBOL_ARGS
 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
 EVENT_NAMES = ("the Third Carlist War", "the Disaster of 1898", "the Setmana Tràgica")
-EVENT_ARGS = tuple((f"rof.eventName.{k}", {}) for k in ("carlist", "disaster", "tragica"))
+EVENT_ARGS: tuple[Entry, ...] = tuple((f"rof.eventName.{k}", {}) for k in ("carlist", "disaster", "tragica"))
 
 
-def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: str) -> None:
-    """Move the bomb `steps` spaces (stopping on Anarchy); `cause` ends the log line ("2 soldiers
-    drawn"). Each event reached is logged, then resolved at once or at the end of the turn."""
+def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: Entry) -> None:
+    """Move the bomb `steps` spaces (stopping on Anarchy); `cause`, an entry, ends the log line
+    ("2 soldier(s) drawn"). Each event reached is logged, then resolved at once or at the end of the turn."""
     t = s.t
     if steps <= 0:
         return
@@ -52,7 +53,7 @@ def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: str) -> None:
 
 
 def resolve_event(s: RoseState, symbol: int) -> None:
-    removed = []
+    removed: list[Any] = []
     for k in range(len(s.influence_owner)):
         if s.t.influence_symbol[k] == symbol and s.influence_owner[k] == AVAILABLE:
             s.influence_owner[k] = REMOVED_BY_EVENT
@@ -66,7 +67,7 @@ def check_anarchy(s: RoseState, soldiers_drawn: int) -> None:
     if s.anarchy or soldiers_drawn < 1 or s.bomb < s.t.anarchy_space:
         return
     s.anarchy = 1
-    lost = []
+    lost: list[Any] = []
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
             s.influence_owner[k] = LOST_TO_ANARCHY

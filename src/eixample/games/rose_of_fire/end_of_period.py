@@ -44,7 +44,8 @@ def block_scoring(s: RoseState, f: Frame) -> None:
             {"count": len(s.blocks), "spaces": names, "values": values}))
     for p in range(s.n):
         if houses[p]:
-            s._say(("rof.blockVp", {"player": s.seat_name(p), "count": houses[p], "vp": [vp("blocks", gained[p])]}))
+            parts = [vp("blocks", gained[p])]
+            s._say(("rof.blockVp", {"player": s.seat_name(p), "count": houses[p], "vp": parts}))
     s._say(("rof.blocksBack", {}))
     s.blocks = []
 

@@ -113,8 +113,8 @@ def say_rebellion(
 ) -> None:
     """The rebellion's first lines: what went into the bag, then what was drawn and where it went."""
     n = s.n
-    none = [("rof.none", {})]
-    raval = [("rof.seatCount", {"player": s.seat_name(p), "count": from_raval[p]}) for p in range(n) if from_raval[p]]
+    none: list[Any] = [("rof.none", {})]
+    raval = [("rof.seatCount", {"player": s.seat_name(p), "count": c}) for p, c in enumerate(from_raval) if c]
     s._say(("rof.rebellion", {"raval": raval or none, "soldiers": soldiers, "players": n,
                               "barricades": sum(before), "cap": s.t.soldiers_cap, "left": s.montjuic}))
     got = [("rof.seatStrikers", {"player": s.seat_name(p), "count": drawn[p]}) for p in range(n) if drawn[p]]
@@ -186,7 +186,8 @@ def prestige_card(s: RoseState, f: Frame) -> None:
     s._say(("rof.prestigeMost", {"player": s.seat_name(w), "tie": tied(s, s.prestige, w, "order")}))
     if s.phase == 5:
         s.score(w, s.t.prestige_card_vp, "prestige_card")
-        s._say(("rof.prestigeFinal", {"player": s.seat_name(w), "vp": [vp("prestige_card", s.t.prestige_card_vp)]}))
+        parts = [vp("prestige_card", s.t.prestige_card_vp)]
+        s._say(("rof.prestigeFinal", {"player": s.seat_name(w), "vp": parts}))
         return
     card = s.draw_card(PRESTIGE)
     if card >= 0:
@@ -275,8 +276,8 @@ def deal(s: RoseState, f: Frame) -> None:
                 break
             s.hands[p] = s.hands[p] + (card,)
             dealt[p] += 1
-    s._say(("rof.dealt", {"limit": s.limit,
-                          "dealt": [("rof.seatCount", {"player": s.seat_name(p), "count": dealt[p]}) for p in range(s.n)]}))
+    counts = [("rof.seatCount", {"player": s.seat_name(p), "count": dealt[p]}) for p in range(s.n)]
+    s._say(("rof.dealt", {"limit": s.limit, "dealt": counts}))
 
 
 def first_player(s: RoseState, f: Frame) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from eixample.core.decisions import DecisionStack
-from eixample.core.messages import vp
+from eixample.core.messages import Entry, vp
 from eixample.core.protocol import JsonDict
 from eixample.core.records import make_record
 from eixample.core.rng import Rng
@@ -32,13 +32,13 @@ GAME_NAME = "rose-of-fire"
 
 # Log arguments (core/messages.py), built once: seats, card kinds, symbols, houses, colours
 SEAT_ARGS = ("P1", "P2", "P3", "P4")
-KIND_ARGS = tuple((f"rof.kind.{k}", {}) for k in KINDS)
-SYMBOL_ARGS = tuple((f"rof.symbol.{k}", {}) for k in SYMBOLS)
-HOUSE_ARGS = tuple((f"rof.house.{k}", {}) for k in "UMWL")
-COLOUR_ARGS = tuple((f"rof.colour.{k}", {}) for k in COLOURS)
-DISTRICT_ARGS = tuple((f"rof.district.{k}", {}) for k in "LRS")
-A_HOUSE_ARGS = tuple((f"rof.aHouse.{k}", {}) for k in "UMWL")  # "an upper-class house"
-A_TILE_ARGS = tuple((f"rof.aTile.{k}", {}) for k in COLOURS)  # "a yellow tile"
+KIND_ARGS: tuple[Entry, ...] = tuple((f"rof.kind.{k}", {}) for k in KINDS)
+SYMBOL_ARGS: tuple[Entry, ...] = tuple((f"rof.symbol.{k}", {}) for k in SYMBOLS)
+HOUSE_ARGS: tuple[Entry, ...] = tuple((f"rof.house.{k}", {}) for k in "UMWL")
+COLOUR_ARGS: tuple[Entry, ...] = tuple((f"rof.colour.{k}", {}) for k in COLOURS)
+DISTRICT_ARGS: tuple[Entry, ...] = tuple((f"rof.district.{k}", {}) for k in "LRS")
+A_HOUSE_ARGS: tuple[Entry, ...] = tuple((f"rof.aHouse.{k}", {}) for k in "UMWL")  # "an upper-class house"
+A_TILE_ARGS: tuple[Entry, ...] = tuple((f"rof.aTile.{k}", {}) for k in COLOURS)  # "a yellow tile"
 
 # Frame kinds: decisions ...
 PLAY, TILE, HOUSE, KEEP, DROP, BLOCK, BUY, REWARD, EXTRA = range(9)

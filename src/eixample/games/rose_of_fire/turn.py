@@ -284,7 +284,8 @@ def complete_block(s: RoseState, p: int, q: int) -> None:
     if present:
         best = max(present, key=lambda r: (status[r], *s.tie_key(r)))
         s.gain_prestige(best, 1)
-        s._say(("rof.blockPrestige", {"players": [s.seat_name(r) for r in present], "best": s.seat_name(best)}))
+        seats = [s.seat_name(r) for r in present]
+        s._say(("rof.blockPrestige", {"players": seats, "best": s.seat_name(best)}))
 
 
 # ---------------------------------------------------------------------- end of the turn
