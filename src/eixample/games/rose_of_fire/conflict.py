@@ -17,7 +17,6 @@ from eixample.games.rose_of_fire.state import AVAILABLE, LOST_TO_ANARCHY, REMOVE
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
-EVENT_NAMES = ("the Third Carlist War", "the Disaster of 1898", "the Setmana Tràgica")
 EVENT_ARGS: tuple[Entry, ...] = tuple((f"rof.eventName.{k}", {}) for k in ("carlist", "disaster", "tragica"))
 
 
