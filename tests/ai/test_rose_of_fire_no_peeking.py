@@ -106,7 +106,7 @@ def test_secret_token_choices_name_a_place_and_no_other_seat_sees_the_symbol() -
             )
             seen_after = [after.view(seat) for after in afters]
             assert all(v == seen_after[0] for v in seen_after), "another seat saw which token went"
-        said = [line for line in afters[0].log()[len(state.log()) :] if "influence token" in line]
+        said = [line for line in afters[0].log_text()[len(state.log()) :] if "influence token" in line]
         assert said and not any(symbol in line for line in said)
 
 

@@ -41,7 +41,7 @@ def test_a_whole_game_against_a_bot_saved_and_resumed(runner: CliRunner, tmp_pat
     first = invoke(runner, "play", "--seed", str(SEED), "--opponent", "random", input=script)
     assert first.exit_code == 0, first.output[-3000:]
     out = _flat(first.output)
-    assert "P1: place your 2 citizens on an empty street crossing" in out
+    assert "P1: place your citizens (2) on an empty street crossing" in out
     assert "Your citizens:" in out
     assert "1) C00 $1 2) C01 3) C02" in out
     assert "Nothing to undo" in out

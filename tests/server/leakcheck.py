@@ -18,6 +18,7 @@ from typing import Any
 from eixample.core.protocol import State
 from eixample.core.records import replay
 from eixample.core.registry import get_game
+from eixample.server.views import decision_message
 from tests.server.harness import ServerProcess, WsClient, create_game, seat_headers
 
 Hidden = Callable[[State, int | None], set[str]]
@@ -220,9 +221,9 @@ def _check_exact(message: dict[str, Any], state: State, seat: int | None, where:
     assert message["your_turn"] == deciding, where
     if deciding:
         assert message["legal_actions"] == state.legal_actions(), where
-        assert message["decision"] == state.describe_decision(), where
+        assert message["decision"] == decision_message(state), where
     else:
         assert message["legal_actions"] == [], where
         assert message["can_undo"] is False, where
         if not state.is_terminal():
-            assert message["decision"].startswith("Waiting for "), where
+            assert message["decision"]["key"] == "waiting", where

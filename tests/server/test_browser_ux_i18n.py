@@ -8,14 +8,17 @@ catalogs themselves (src/eixample/web/i18n/<lang>.json).
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from eixample.core.messages import english, render
 from tests.server.browser import ARTIFACTS, TIMEOUT_MS
-from tests.server.harness import ServerProcess, create_claimed_game
+from tests.server.harness import ServerProcess, create_claimed_game, seat_headers
 
 pytestmark = pytest.mark.browser
 
@@ -139,3 +142,67 @@ def test_game_page_board_and_buttons_in_french(browser: Any, i18n_server: Server
         assert not tab.problems, tab.problems
     finally:
         tab.context.close()
+
+
+def wait_for_turn(client: Any, url: str, token: str) -> dict[str, Any]:
+    """The seat's state once it is its turn again (the bot has answered)."""
+    for _ in range(200):
+        state: dict[str, Any] = client.get(f"{url}/state", headers=seat_headers(token)).json()
+        if state["your_turn"]:
+            return state
+        time.sleep(0.05)
+    raise AssertionError("the bot did not answer")
+
+
+def with_names(text_: str, names: list[str]) -> str:
+    """What the page does to a rendered entry: seats P1..P4 become the players' names."""
+    return re.sub(r"\bP([1-9])\b", lambda match: names[int(match.group(1)) - 1], text_)
+
+
+@pytest.mark.parametrize("game_name", ["barcelona", "rose-of-fire"])
+def test_decision_and_log_lines_in_french(browser: Any, i18n_server: ServerProcess, game_name: str) -> None:
+    """The engine's structured entries (core/messages.py) read in French on the page: the decision
+    and every log line are the French catalog's words, with the players' names, and none of them
+    is the English text."""
+    names = ["Ana", "Biel"]
+    with i18n_server.client() as client:
+        game = create_claimed_game(
+            client,
+            game_name,
+            [{"kind": "person", "name": names[0]}, {"kind": "bot", "bot": "random", "name": names[1]}],
+            seed=5,
+        )
+        token = game["seats"][0]["token"]
+        link = game["seats"][0]["link"].replace("#", "?lang=fr#")
+        tab = new_tab(browser)
+        try:
+            url = f"/api/games/{game['game_id']}"
+            for _ in range(40):  # moves (and the bot's answers) until the log has lines of both
+                state = wait_for_turn(client, url, token)
+                if len(state["view"]["log"]) > 8:
+                    break
+                action = state["legal_actions"][-1]
+                body = {"action": action, "expected_move": state["move_number"]}
+                reply = client.post(f"{url}/moves", json=body, headers=seat_headers(token))
+                assert reply.status_code == 200, reply.text
+            state = wait_for_turn(client, url, token)
+            tab.goto(link)
+            tab.wait_for_selector(f"{READY}[data-move-number='{state['move_number']}']")
+            decision = with_names(render(state["decision"], "fr"), names)
+            assert tab.locator("#decision").inner_text() == decision
+            assert decision != with_names(english(state["decision"]), names)
+            lines = tab.locator("#log li").all_inner_texts()
+            entries = state["view"]["log"]
+            assert len(lines) == len(entries) > 8
+            for line, entry in zip(lines, entries, strict=True):
+                assert line.strip() == with_names(render(entry, "fr"), names)
+                assert "{{" not in line and "engine." not in line
+            differ = [
+                line.strip() != with_names(english(entry), names)
+                for line, entry in zip(lines, entries, strict=True)
+            ]
+            assert sum(differ) >= len(entries) - 1  # a line of ids and numbers only may read alike
+            tab.screenshot(path=str(ARTIFACTS / f"ux-{game_name}-fr-log.png"))
+            assert not tab.problems, tab.problems
+        finally:
+            tab.context.close()

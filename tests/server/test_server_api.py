@@ -118,7 +118,7 @@ def test_state_shows_each_seat_its_own_view(api: httpx.Client) -> None:
     assert first["decision"] == "X to play: choose an empty cell."
     second = state_of(api, gid, tokens[1])
     assert second["seat"] == 1 and not second["your_turn"] and second["legal_actions"] == []
-    assert second["decision"] == "Waiting for Ana (A)."
+    assert second["decision"] == {"key": "waiting", "args": {"player": "Ana (A)"}}
     spectator = state_of(api, gid)
     assert spectator["seat"] is None and spectator["legal_actions"] == []
     assert spectator["view"]["viewer"] is None

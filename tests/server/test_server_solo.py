@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from eixample.core.messages import english
 from eixample.core.protocol import State
 from eixample.core.records import replay
 from eixample.games import barcelona
@@ -95,7 +96,7 @@ def test_create_a_solo_game(api: httpx.Client) -> None:
     }
     spectator = created["state"]
     assert spectator["view"] == json.loads(json.dumps(barcelona.new_game(1, 5, difficulty="easy").view(None)))
-    assert spectator["decision"] == "Waiting for Ana (A)."
+    assert spectator["decision"] == {"key": "waiting", "args": {"player": "Ana (A)"}}
     assert spectator["view"]["solo"]["difficulty"] == "easy"
 
     summary = api.get(f"/api/games/{created['game_id']}").json()
@@ -141,10 +142,10 @@ def test_the_assistant_never_keeps_the_person_waiting(solo_traffic: Traffic) -> 
         assert [seat["kind"] for seat in message["seats"]] == ["person", "automa"]
     for message in watched:
         if message["status"] != "finished":
-            assert message["decision"] == "Waiting for Ana (A)."
+            assert message["decision"] == {"key": "waiting", "args": {"player": "Ana (A)"}}
     # the Assistant's turns are in the log, one step a line, from the same move that ended mine
     final = mine[-1]
-    log = final["view"]["log"]
+    log = [english(entry) for entry in final["view"]["log"]]
     assert sum(line.startswith(f"{ASSISTANT} draws card") for line in log) >= 5
     assert sum(line.startswith(f"{ASSISTANT} moves the meeple") for line in log) >= 5
     assert log[-1].startswith("Final scores: you ")
@@ -189,7 +190,8 @@ def test_scripted_client_plays_a_solo_game_over_websocket(server: ServerProcess,
             state = client.state()
             ack = client.recv_until(lambda m: m["type"] in ("ack", "error"))
             assert ack == {"type": "ack", "request_id": f"m{request}", "move_number": state["move_number"]}
-            draws += sum(line.startswith(f"{ASSISTANT} draws card") for line in state["view"]["log"][before:])
+            new_lines = [english(entry) for entry in state["view"]["log"][before:]]
+            draws += sum(line.startswith(f"{ASSISTANT} draws card") for line in new_lines)
         else:
             raise AssertionError("the solo game did not end")
     assert draws >= 5

@@ -9,15 +9,19 @@ each scoring condition and Public Service effect a wording, each score source a 
 from __future__ import annotations
 
 import json
+import random
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from eixample.core.messages import keys_in
+from eixample.core.registry import get_game
 from eixample.games.barcelona.state import DECISION_NAMES, SOURCES
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web"
+SRC = Path(__file__).resolve().parents[2] / "src" / "eixample"
+WEB = SRC / "web"
 DATA = Path(__file__).resolve().parents[2] / "src" / "eixample" / "games" / "barcelona" / "data"
 LANGUAGES = ("en", "fr", "de", "ja", "cs")
 # The plural categories of each language (CLDR, as Intl.PluralRules reports them), which i18next
@@ -134,6 +138,12 @@ def test_no_key_is_missing_or_unused(catalogs: dict[str, dict[str, str]]) -> Non
     keys = base_keys(catalogs["en"])
     namespaces = {key.split(".")[0] for key in keys}
     exact, prefixes = used_keys(namespaces)
+    # the client renders every engine.<key> the engines send: which of them exist is the engines'
+    # business (test_every_engine_key_is_used_by_an_engine below)
+    prefixes.discard("engine.")
+    engine_exact, engine_prefixes = engine_keys_used()
+    exact |= engine_exact
+    prefixes |= engine_prefixes
     missing = {key for key in exact if key not in keys and not any(k.startswith(f"{key}.") for k in keys)}
     # a literal naming a whole group (e.g. "bcn.help") is a prefix too
     assert not missing, f"used but in no catalog: {sorted(missing)}"
@@ -143,6 +153,66 @@ def test_no_key_is_missing_or_unused(catalogs: dict[str, dict[str, str]]) -> Non
     assert not unused, f"in the catalogs but never used: {sorted(unused)}"
 
 
+# -- what the engines send (structured log entries and decisions, core/messages.py) -----------
+
+ENGINES = [SRC / "games", SRC / "core", SRC / "server"]
+PY_LITERAL = re.compile(
+    r"""["']((?:bcn|rof|vp|join)\.[A-Za-z0-9_.]*[A-Za-z0-9_])["']"""  # a namespaced key anywhere
+    r"""|[\[(]\(\s*["']([a-z][A-Za-z0-9_]*)["']\s*,\s*\{"""  # an entry (("key", {...}) or [("key", {...})
+    r"""|["']key["']\s*:\s*["']([a-z][A-Za-z0-9_]*)["']"""  # an entry in JSON form
+)
+PY_PREFIX = re.compile(r"""f["']([a-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*\.)\{""")
+
+
+def engine_keys_used() -> tuple[set[str], set[str]]:
+    """Keys the engines name as entries `("key", {...})`, and prefixes of keys they build
+    (f"bcn.solo.{key}"), as catalog keys under engine."""
+    exact: set[str] = set()
+    prefixes: set[str] = set()
+    for folder in ENGINES:
+        for path in folder.rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            exact |= {f"engine.{''.join(groups)}" for groups in PY_LITERAL.findall(text)}
+            prefixes |= {f"engine.{key}" for key in PY_PREFIX.findall(text)}
+    return exact, prefixes
+
+
+def test_every_key_an_engine_names_is_in_the_catalogs(catalogs: dict[str, dict[str, str]]) -> None:
+    exact, _ = engine_keys_used()
+    assert len(exact) > 40
+    for lang in LANGUAGES:
+        keys = base_keys(catalogs[lang])
+        assert not exact - keys, f"{lang} lacks {sorted(exact - keys)}"
+
+
+def sent_keys(state: object) -> set[str]:
+    log = state.log()  # type: ignore[attr-defined]
+    return set().union(*(keys_in(entry) for entry in log)) if log else set()
+
+
+@pytest.mark.parametrize("game", ["barcelona", "rose-of-fire"])
+def test_every_key_sent_over_random_games_is_in_every_catalog(
+    catalogs: dict[str, dict[str, str]], game: str
+) -> None:
+    """Whole random games of each player count: every key of every log entry and decision, nested
+    ones included, is in every language (plural keys in the forms of that language)."""
+    sent: set[str] = set()
+    module = get_game(game)
+    for players in range(module.min_players, module.max_players + 1):
+        for seed in (1, 2):
+            state = module.new_game(players, seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                sent |= keys_in(state.decision_message())  # type: ignore[attr-defined]
+                state.apply(rng.choice(state.legal_actions()))
+            sent |= keys_in(state.decision_message()) | sent_keys(state)  # type: ignore[attr-defined]
+    assert len(sent) > 30
+    for lang in LANGUAGES:
+        keys = base_keys(catalogs[lang])
+        lacking = {key for key in sent if f"engine.{key}" not in keys}
+        assert not lacking, f"{lang} lacks {sorted(lacking)}"
+
+
 def test_the_checker_sees_a_missing_and_an_unused_key(tmp_path: Path) -> None:
     catalog = {"a": {"b": "x", "c_one": "1", "c_other": "{{count}}"}}
     flat = flatten(catalog)
@@ -150,6 +220,9 @@ def test_the_checker_sees_a_missing_and_an_unused_key(tmp_path: Path) -> None:
     assert plural_bases(flat) == {"a.c"}
     assert LITERAL.findall('t("a.b") + t(`a.d`)') == ["a.b", "a.d"]
     assert TEMPLATE_PREFIX.findall("t(`lobby.none.${status}`)") == ["lobby.none."]
+    assert PY_LITERAL.findall('s._say(("bcn.builds", {"player": p}))') == [("bcn.builds", "", "")]
+    assert PY_LITERAL.findall('s._say(("newGame", {}))') == [("", "newGame", "")]
+    assert PY_PREFIX.findall('(f"bcn.solo.{key}", args)') == ["bcn.solo."]
 
 
 # -- what the games send ------------------------------------------------------------------------

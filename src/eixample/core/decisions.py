@@ -30,6 +30,7 @@ from collections.abc import Callable, MutableSequence
 from typing import Any, ClassVar, TypeVar
 
 from eixample.core.errors import IllegalActionError
+from eixample.core.messages import english, to_json
 from eixample.core.protocol import TERMINAL
 from eixample.core.rng import Rng, splitmix64
 
@@ -39,7 +40,8 @@ Frame = tuple[int, ...]
 LegalFn = Callable[[Any, Frame, list[str], list[Any]], None]
 ResolveFn = Callable[[Any, Frame, Any], None]
 StepFn = Callable[[Any, Frame], None]
-DescribeFn = Callable[[Any, Frame], str]
+DescribeFn = Callable[[Any, Frame], Any]
+"""The pending decision in words: a text, or a structured entry (see core/messages.py)."""
 
 T = TypeVar("T")
 
@@ -171,14 +173,22 @@ class DecisionStack:
         return _unlink(self._history)
 
     def log(self) -> list[Any]:
-        """The log entries so far, oldest first."""
-        return _unlink(self._log)
+        """The log entries so far, oldest first: texts, or structured entries in JSON form."""
+        return [to_json(item) for item in _unlink(self._log)]
+
+    def log_text(self) -> list[str]:
+        """The log in English words (for terminals and tests)."""
+        return [english(item) for item in _unlink(self._log)]
 
     def describe_decision(self) -> str:
+        return english(self.decision_message())
+
+    def decision_message(self) -> Any:
+        """The pending decision as a client renders it: a text or a structured entry (JSON)."""
         if self.ended or not self.stack:
-            return "The game is over."
+            return {"key": "gameOver", "args": {}}
         frame = self.stack[-1]
-        return self.DESCRIBE[frame[0]](self, frame)
+        return to_json(self.DESCRIBE[frame[0]](self, frame))
 
     def decision_kind(self) -> str:
         """The pending decision's name ("place", "street", ...), or "" at the end."""

@@ -211,7 +211,9 @@ class StateOut(BaseModel):
     move_number: int
     current_player: int
     your_turn: bool
-    decision: str
+    decision: str | dict[str, Any] = Field(
+        description="the pending decision: a text, or a structured entry {key, args} (docs/formats.md)"
+    )
     legal_actions: list[str]
     can_undo: bool
     seats: list[SeatOut]
@@ -233,7 +235,9 @@ class ReplayOut(BaseModel):
     action_seats: list[int]
     seats: list[SeatOut]
     view: dict[str, Any]
-    decision: str
+    decision: str | dict[str, Any] = Field(
+        description="the pending decision: a text, or a structured entry {key, args} (docs/formats.md)"
+    )
     current_player: int
     score_history: list[list[float] | None]
     result: dict[str, Any]

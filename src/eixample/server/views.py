@@ -26,9 +26,9 @@ def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
     current = state.current_player()
     deciding = seat is not None and not finished and current == seat
     if finished or deciding:
-        decision = state.describe_decision()
+        decision = decision_message(state)
     else:
-        decision = f"Waiting for {live.seat_label(current)}."
+        decision = {"key": "waiting", "args": {"player": live.seat_label(current)}}
     return {
         "type": "state",
         "game_id": live.id,
@@ -49,6 +49,13 @@ def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
         "seed_shown": live.seed_shown,
         "seed": live.seed if live.seed_shown else None,
     }
+
+
+def decision_message(state: State) -> Any:
+    """The pending decision as clients render it: a structured entry (rendered through the
+    catalogs, docs/formats.md) from a game that has them, else its text."""
+    structured = getattr(state, "decision_message", None)
+    return structured() if structured is not None else state.describe_decision()
 
 
 def presence_message(live: LiveGame) -> JsonDict:
@@ -116,9 +123,9 @@ def replay_message(live: LiveGame, step: int, state: State) -> JsonDict:
         "seats": seats_public(live.seats),
         "view": state.view(None),
         "decision": (
-            state.describe_decision()
+            decision_message(state)
             if state.is_terminal()
-            else f"{live.seat_label(state.current_player())} to decide."
+            else {"key": "toDecide", "args": {"player": live.seat_label(state.current_player())}}
         ),
         "current_player": state.current_player(),
         "score_history": list(live.history),

@@ -158,8 +158,8 @@ def test_playing_the_game_place_then_build_then_cerda_scoring_then_draw() -> Non
     assert s.hands[0] == () and s.cerda_scored == [0, 0, 0]
     s.apply("build L1 B01")
     s.apply("use C01+C02")
-    log = s.log()
-    built = next(i for i, line in enumerate(log) if "builds L1 on B01" in line)
+    log = s.log_text()
+    built = next(i for i, line in enumerate(log) if "builds Level 1 on B01" in line)
     scored = next(i for i, line in enumerate(log) if line.startswith("Cerdà Scoring 1"))
     assert built < scored
     assert s.cerda_scored == [1, 0, 0]
@@ -634,9 +634,9 @@ def test_engine_ruling_a_round_in_which_nobody_can_place_or_build_ends_the_game(
     s._legal = None
     s._settle()
     assert s.ended and s.turns == 2
-    assert any("Nobody can place citizens or build" in line for line in s.log())
+    assert any("Nobody can place citizens or build" in line for line in s.log_text())
     assert s.cerda_scored == [1, 1, 1]
-    assert [line.split(" (")[0] for line in s.log() if line.startswith("Cerdà Scoring")] == [
+    assert [line.split(" (")[0] for line in s.log_text() if line.startswith("Cerdà Scoring")] == [
         "Cerdà Scoring 2",
         "Cerdà Scoring 3",
     ]
@@ -650,7 +650,7 @@ def test_engine_ruling_the_idle_end_scores_nothing_twice() -> None:
     s.cerda_scored = [1, 1, 1]
     s._legal = None
     s._settle()
-    assert s.ended and not any(line.startswith("Cerdà Scoring") for line in s.log())
+    assert s.ended and not any(line.startswith("Cerdà Scoring") for line in s.log_text())
     assert all(b["cerda_scoring"] == 0 for b in s.score_breakdown())
 
 
@@ -771,7 +771,7 @@ def test_playing_the_game_a_costly_action_granted_by_a_benefit_can_be_declined(k
     s.apply("decline")
     assert at_rest(s)
     assert (s.coins, s.cloth, s.vp, s.inters, s.mod_top, s.mod_tile, s.services_built) == before
-    assert s.log()[-1].startswith("P1 declines the ")
+    assert s.log_text()[-1].startswith("P1 declines the ")
 
 
 def test_place_cobblestone_s44_grants_a_public_service_that_may_be_declined() -> None:

@@ -207,7 +207,7 @@ def test_cerda_scorings_triggered_together_resolve_in_section_order() -> None:
     _fill_to_trigger(s, 0, 1)  # sections 1 and 2 of the Working track at once
     s._run_cerda_scorings()
     assert s.cerda_scored == [1, 1, 0]
-    assert [line for line in s.log() if "Cerdà Scoring" in line][:2][0].startswith("Cerdà Scoring 1")
+    assert [line for line in s.log_text() if "Cerdà Scoring" in line][:2][0].startswith("Cerdà Scoring 1")
 
 
 def test_cerda_scoring_tile_vp_times_count_times_multiplier() -> None:

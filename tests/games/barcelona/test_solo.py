@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from eixample.core.errors import DataFileError, IllegalActionError
+from eixample.core.messages import english
 from eixample.core.protocol import TERMINAL
 from eixample.games import barcelona
 from eixample.games.barcelona import board, solo
@@ -69,11 +70,11 @@ def automa_turn(s: BarcelonaState, card: int, meeple: str | None = None) -> list
     s.solo_drawn = ()
     if meeple is not None:
         s.solo_meeple = X[meeple]
-    before = len(s.log())
+    before = len(s.log_text())
     s._start_turn(solo.AUTOMA)
     s._legal = None
     s._settle()
-    return s.log()[before:]
+    return s.log_text()[before:]
 
 
 def finish_player_turn(s: BarcelonaState) -> None:
@@ -129,7 +130,7 @@ def test_solo_setup_two_seats_meeple_deck_and_hands() -> None:
     assert board.CROSSINGS[s.solo_meeple] == "C22"
     assert sorted(s.solo_deck) == list(range(8)) and s.solo_drawn == ()
     assert s.current_player() == 0 and s.decision_kind() == "place"
-    assert s.log() == ["New game: solo against Gaudí's Assistant (normal); you start."]
+    assert s.log_text() == ["New game: solo against Gaudí's Assistant (normal); you start."]
     # the Assistant's own board: the same stacks and tracks as a player's, but no Warehouse
     assert (s.coins[0], s.cloth[0]) == (s.t.start_coin, s.t.start_cloth)
     assert (s.coins[1], s.cloth[1]) == (0, 0)
@@ -191,7 +192,7 @@ def test_the_assistant_draws_the_top_card_after_the_players_turn() -> None:
     top = s.solo_deck[-1]
     finish_player_turn(s)
     assert s.solo_drawn == (top,) and len(s.solo_deck) == 7
-    assert f"Gaudí's Assistant draws {solo.card_text(s, top)}" in s.log()
+    assert f"Gaudí's Assistant draws {solo.card_text(s, top)}" in s.log_text()
     assert s.current_player() == 0 and s.turn_player == 0 and s.turns == 2
 
 
@@ -202,7 +203,7 @@ def test_an_empty_deck_is_reshuffled_before_drawing() -> None:
     s.solo_deck, s.solo_drawn = (), tuple(range(8))
     s._start_turn(1)
     s._settle()
-    assert "Gaudí's Assistant shuffles the 8 solo cards into a new deck" in s.log()
+    assert "Gaudí's Assistant shuffles the 8 solo cards into a new deck" in s.log_text()
     assert len(s.solo_drawn) == 1 and len(s.solo_deck) == 7
     assert sorted(s.solo_deck + s.solo_drawn) == list(range(8))
     assert lines[0] == f"Gaudí's Assistant draws {solo.card_text(s, 0)}"
@@ -211,7 +212,7 @@ def test_an_empty_deck_is_reshuffled_before_drawing() -> None:
 def test_every_deck_deals_each_card_once() -> None:
     s = finished(11)
     cycles: list[list[int]] = [[]]
-    for line in s.log():
+    for line in s.log_text():
         if "shuffles the 8 solo cards" in line:
             cycles.append([])
         elif line.startswith("Gaudí's Assistant draws card"):
@@ -296,7 +297,7 @@ def test_the_citizens_go_on_the_meeples_crossing_higher_class_on_top() -> None:
     assert solo.DISTANCE[X["C00"]][x] == 1
     assert s.cross_cit[x] == (W, U)
     assert f"Gaudí's Assistant moves the meeple to {board.CROSSINGS[x]}" in lines
-    assert f"Gaudí's Assistant places W/U (top last) on {board.CROSSINGS[x]}" in lines
+    assert f"Gaudí's Assistant places Working class/Upper class (top last) on {board.CROSSINGS[x]}" in lines
     assert s.coins[1] == 0  # placing never costs it anything
 
 
@@ -324,7 +325,7 @@ def test_gains_are_converted_at_the_documented_rates() -> None:
     assert s.vp[1] == 2 * rates.coin_vp + rates.cloth_vp + 2 * rates.resource_vp + 1
     assert (s.coins[1], s.cloth[1]) == (0, 0)
     total = 2 * rates.coin_vp + rates.cloth_vp + 2 * rates.resource_vp
-    assert f"Gaudí's Assistant converts 2 coins and 1 cloth and 2 resources into {total} VP" in s.log()
+    assert f"Gaudí's Assistant converts 2 coins, 1 cloth, 2 resources into {total} VP" in s.log_text()
     before = s.cerda[1]
     solo.gain(s, Benefit(cerda=1))
     assert s.cerda[1] == before + 1
@@ -391,7 +392,8 @@ def test_public_service_card_builds_the_best_service_for_free() -> None:
     assert s.services_built[1] == 1 << service and s.coins[1] == 0
     assert s.service_left[slot] == left - 1
     assert s.score_breakdown()[1]["public_services"] == top_vp
-    assert f"Gaudí's Assistant builds {s.t.service_names[service]} ({top_vp} VP)" in s.log()
+    name = english((f"bcn.service.{s.t.service_ids[service]}", {}))
+    assert f"Gaudí's Assistant builds {name}: {top_vp} VP" in s.log_text()
     assert solo.perform(s, K["public_service"])
     assert bin(s.services_built[1]).count("1") == 2  # never the same service twice
 
@@ -399,12 +401,12 @@ def test_public_service_card_builds_the_best_service_for_free() -> None:
 def test_passenger_card_places_a_passenger_never_the_tram() -> None:
     s = with_card(solo_game(), card_of(solo_game(), "tram"))
     s.solo_meeple = X["C22"]
-    lines_before = len(s.log())
+    lines_before = len(s.log_text())
     assert solo.perform(s, K["tram"])
     placed = [sp for sp in range(44) if s.space_passenger[sp] == 1]
     assert s.passengers[1] >= 1 and placed[0] in board.CROSSING_SPACES[X["C22"]]
     assert s.tram[1] == -1
-    assert any("takes the action of street" in line for line in s.log()[lines_before:])
+    assert any("takes the action of street" in line for line in s.log_text()[lines_before:])
 
 
 def test_passenger_on_a_street_tile_scores_it_again_for_its_owner() -> None:
@@ -434,7 +436,7 @@ def test_an_impossible_action_scores_the_cards_fallback_vp() -> None:
     before = s.vp[1]
     lines = automa_turn(s, card, meeple="C22")
     fallback = s.t.solo.card_fallback_vp[card]
-    assert f"Gaudí's Assistant cannot perform Passenger: scores {fallback} VP instead" in lines
+    assert f"Gaudí's Assistant cannot perform Tram: scores {fallback} VP instead" in lines
     assert s.vp[1] == before + fallback
 
 
@@ -465,7 +467,7 @@ def test_the_assistants_intersection_pays_it_at_once_when_the_player_places_ther
         s.apply(s.legal_actions()[0])
     assert s.current_player() == 0 and s.decision_kind() == "actions"
     assert s.vp[1] == s.t.solo.coin_vp  # its first Intersection benefit: 1 coin, converted
-    assert "Gaudí's Assistant takes Intersection benefits 1" in s.log()
+    assert "Gaudí's Assistant takes Intersection benefits 1" in s.log_text()
 
 
 # ---------------------------------------------------------------------------- buildings
@@ -503,7 +505,7 @@ def test_the_assistant_prefers_buildings_next_to_its_meeple() -> None:
 
 def test_the_assistant_builds_every_turn_it_can() -> None:
     s = finished(5)
-    built = sum(1 for line in s.log() if line.startswith("Gaudí's Assistant builds") and " on B" in line)
+    built = sum(1 for line in s.log_text() if line.startswith("Gaudí's Assistant builds") and " on B" in line)
     assert built >= s.turns // 2 - 3
     assert any(layer in (L1, L2, L3) for layers in s.bld_tiles for layer in layers)
 
@@ -515,7 +517,7 @@ def test_difficulty_only_multiplies_the_assistants_vp() -> None:
     assert record["options"]["difficulty"] == "normal"
     for level in DIFFICULTIES:
         again = barcelona.replay({**record, "options": {**record["options"], "difficulty": level}})
-        assert again.vp == normal.vp and again.log()[1:-1] == normal.log()[1:-1]
+        assert again.vp == normal.vp and again.log_text()[1:-1] == normal.log_text()[1:-1]
         percent = again.t.solo.percent[level]
         assert again.scores() == [again.vp[0], (again.vp[1] * percent + 50) // 100]
         assert again.score_breakdown()[1]["difficulty"] == again.scores()[1] - again.vp[1]
@@ -533,8 +535,8 @@ def test_a_solo_game_ends_after_the_assistants_turn_with_a_result() -> None:
     if player != automa:
         assert s.winners() == [0 if player > automa else 1]
         assert view["result"] == ("won" if player > automa else "lost")
-    assert s.log()[-1].startswith(f"Final scores: you {player}, Gaudí's Assistant {automa} (")
-    assert "margin" in s.log()[-1]
+    assert s.log_text()[-1].startswith(f"Final scores: you {player}, Gaudí's Assistant {automa} (")
+    assert "margin" in s.log_text()[-1]
 
 
 def test_ties_use_the_rulebook_tie_breakers() -> None:

@@ -15,7 +15,7 @@ from .helpers import at_play, random_game
 
 
 def new_lines(s: RoseState, before: int) -> list[str]:
-    return [str(line) for line in s.log()[before:]]
+    return s.log_text()[before:]
 
 
 def test_article_follows_the_first_letter() -> None:
@@ -70,7 +70,7 @@ def test_bomb_on_anarchy_says_it_stays() -> None:
     s = at_play(3)
     s.bomb = s.t.anarchy_space
     before = len(s.log())
-    advance_bomb(s, 1, in_turn=True, cause="an upper-class house built")
+    advance_bomb(s, 1, in_turn=True, cause=("rof.cause.upper", {}))
     assert new_lines(s, before) == [
         f"The bomb stays on the Anarchy space ({s.t.anarchy_space}): an upper-class house built."
     ]
@@ -99,7 +99,7 @@ def test_final_scoring_lines_sum_to_the_scores() -> None:
 
 def test_whole_games_explain_every_end_of_phase_step() -> None:
     for players, seed in ((2, 3), (3, 4), (4, 5)):
-        lines = [str(line) for line in random_game(players, seed).log()]
+        lines = random_game(players, seed).log_text()
         text = "\n".join(lines)
         for words in (
             "Rebellion! ",

@@ -95,4 +95,4 @@ def test_a_whole_game_ends_after_phase_five_with_final_scoring() -> None:
 
     s = play_randomly(rose_of_fire.new_game(4, 21), Rng(5))
     assert s.phase == 5 and s.is_terminal() and s.current_player() == -1
-    assert "Final scores" in s.log()[-1]
+    assert "Final scores" in s.log_text()[-1]

@@ -19,6 +19,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from eixample.core.messages import english
 from eixample.core.protocol import Action, JsonDict
 
 Renderer = Callable[[JsonDict], RenderableType]
@@ -181,4 +182,4 @@ def log_lines(view: JsonDict) -> list[str]:
 def _log_entry(entry: Any) -> str:
     if isinstance(entry, dict) and isinstance(entry.get("text"), str):
         return str(entry["text"])
-    return str(entry)
+    return english(entry)  # a structured entry, in the English catalog's words

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from eixample.core.decisions import Frame
-from eixample.games.barcelona import board, scoring, tracks
+from eixample.core.messages import Entry
+from eixample.games.barcelona import board, log, scoring, tracks
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS, Benefit
 from eixample.games.barcelona.frames import (
     ACTIONS,
@@ -169,7 +170,7 @@ def offer_decline(frame: Frame, flag: int, texts: list[str], payloads: list[Any]
 
 
 def say_declined(s: BarcelonaState, frame: Frame, action: str) -> None:
-    s._say(f"P{frame[1] + 1} declines the {action} action")
+    s._say(("bcn.declines", {"player": log.seat(s, frame[1]), "action": log.action(action)}))
 
 
 def action_available(s: BarcelonaState, p: int, kind: int) -> bool:
@@ -191,11 +192,11 @@ def resolve_gain(s: BarcelonaState, frame: Frame, coins: int) -> None:
     p = frame[1]
     if coins:
         s.coins[p] += 2
-        s._say(f"P{p + 1} gains 2 coins")
+        s._say(("bcn.gainCoins", {"player": log.seat(s, p)}))
     else:
         s.cloth[p] += 1
         s._score(p, 3, "cloth")
-        s._say(f"P{p + 1} gains 1 cloth and 3 VP")
+        s._say(("bcn.gainCloth", {"player": log.seat(s, p), "vp": log.parts(("cloth", 3))}))
 
 
 # --- resources in any mix; the Warehouse's discards
@@ -247,7 +248,8 @@ def resolve_cobble(s: BarcelonaState, frame: Frame, sp: int) -> None:
     s.sidewalk[sp] = p
     s.cobbles[p] += 1
     benefit = s.t.sidewalk_benefit[sp]
-    s._say(f"P{p + 1} places a cobblestone on {board.SIDEWALK[sp]} ({benefit_text(benefit)})")
+    s._say(("bcn.cobblestone", {"player": log.seat(s, p), "space": board.SIDEWALK[sp],
+                                "gains": log.benefit(benefit)}))
     gain(s, p, benefit)
 
 
@@ -295,11 +297,16 @@ def resolve_street(s: BarcelonaState, frame: Frame, sp: int) -> None:
     s.space_owner[sp] = p
     line = street_line(s, sp)
     s._score(p, line * (2 if wide else 1), "streets")
-    s._say(
-        f"P{p + 1} builds a {'Wide' if wide else 'Narrow'} Street on {board.SPACES[sp]}: "
-        f"line of {line}, {line * (2 if wide else 1)} VP"
-    )
+    say_street(s, p, wide, sp, line)
     gain(s, p, s.t.space_benefit[sp])
+
+
+def say_street(s: BarcelonaState, p: int, wide: bool, sp: int, line: int) -> None:
+    """A Street tile in the log: its line's VP (doubled for a Wide Street) and the space's benefit."""
+    s._say(("bcn.wideStreet" if wide else "bcn.narrowStreet", {
+        "player": log.seat(s, p), "space": board.SPACES[sp], "line": line,
+        "vp": log.parts(("streets", line * (2 if wide else 1))), "gains": log.benefit(s.t.space_benefit[sp]),
+    }))
 
 
 def take_street_tile(s: BarcelonaState, p: int, wide: bool) -> None:
@@ -349,7 +356,7 @@ def legal_intersection(s: BarcelonaState, frame: Frame, texts: list[str], payloa
 
 def resolve_intersection(s: BarcelonaState, frame: Frame, x: int | None) -> None:
     if x is None:
-        say_declined(s, frame, "Build an Intersection")
+        say_declined(s, frame, "intersection")
         return
     p, free = frame[1], frame[2]
     t = s.t
@@ -357,10 +364,18 @@ def resolve_intersection(s: BarcelonaState, frame: Frame, x: int | None) -> None
         pay(s, p, coins=t.intersection_cost[s.inters[p]] + t.crossing_cost[x])
     s.inters[p] += 1
     s.cross_owner[x] = p
-    s._say(f"P{p + 1} builds an Intersection on {board.CROSSINGS[x]}")
+    say_intersection(s, p, x)
     for sp in reversed(board.CROSSING_SPACES[x]):
         if s.space_owner[sp] < 0:
             gain(s, p, t.space_benefit[sp])
+
+
+def say_intersection(s: BarcelonaState, p: int, x: int) -> None:
+    """An Intersection in the log, with the benefits of the empty street spaces around it."""
+    benefits = [log.benefit(s.t.space_benefit[sp]) for sp in reversed(board.CROSSING_SPACES[x])
+                if s.space_owner[sp] < 0]
+    s._say(("bcn.intersection", {"player": log.seat(s, p), "crossing": board.CROSSINGS[x],
+                                 "benefits": benefits or [log.NOTHING]}))
 
 
 # ---------------------------------------------------------------------- Modernisme
@@ -376,12 +391,12 @@ def legal_improve(s: BarcelonaState, frame: Frame, texts: list[str], payloads: l
 
 def resolve_improve(s: BarcelonaState, frame: Frame, i: int | None) -> None:
     if i is None:
-        say_declined(s, frame, "Improve a Modernisme Project Space")
+        say_declined(s, frame, "improve_modernisme")
         return
     p = frame[1]
     pay(s, p, cloth=s.t.modernisme_improve[i])
     s.mod_top[p * len(s.t.modernisme_improve) + i] = 1
-    s._say(f"P{p + 1} improves Modernisme project space {i + 1}")
+    s._say(("bcn.improve", {"player": log.seat(s, p), "space": i + 1}))
 
 
 def legal_take(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list[Any]) -> None:
@@ -403,7 +418,7 @@ def resolve_take(s: BarcelonaState, frame: Frame, payload: tuple[int, int] | Non
     from eixample.games.barcelona import cerda_scoring
 
     if payload is None:
-        say_declined(s, frame, "Take a Modernisme Project")
+        say_declined(s, frame, "take_modernisme")
         return
     p, free = frame[1], frame[2]
     tile, i = payload
@@ -414,7 +429,7 @@ def resolve_take(s: BarcelonaState, frame: Frame, payload: tuple[int, int] | Non
     slot = s.mod_offer.index(tile)
     s.mod_offer[slot] = cerda_scoring.next_modernisme(s)
     s.floor = s.n_actions  # a face-down tile was revealed
-    s._say(f"P{p + 1} takes Modernisme tile {t.modernisme_ids[tile]} into space {i + 1}")
+    s._say(("bcn.takeModernisme", {"player": log.seat(s, p), "tile": t.modernisme_ids[tile], "space": i + 1}))
 
 
 # ---------------------------------------------------------------------- Public Services
@@ -441,7 +456,7 @@ def legal_service(s: BarcelonaState, frame: Frame, texts: list[str], payloads: l
 
 def resolve_service(s: BarcelonaState, frame: Frame, slot: int | None) -> None:
     if slot is None:
-        say_declined(s, frame, "Build a Public Service")
+        say_declined(s, frame, "public_service")
         return
     p = frame[1]
     t = s.t
@@ -452,7 +467,7 @@ def resolve_service(s: BarcelonaState, frame: Frame, slot: int | None) -> None:
     s.services_built[p] |= 1 << service
     s._score(p, t.service_vp[service][tile], "public_services")
     tracks.cerda_step(s, p, t.service_cerda[service])
-    s._say(f"P{p + 1} builds {t.service_names[service]} ({t.service_vp[service][tile]} VP)")
+    say_service(s, p, service, t.service_vp[service][tile])
     effect = SERVICE_EFFECTS[t.service_effect[service]]
     if effect == "market":
         blocks = len(scoring.blocks_with_marker(s, p))
@@ -499,10 +514,21 @@ def legal_tram(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list
 
 def resolve_tram(s: BarcelonaState, frame: Frame, sp: int) -> None:
     p, free_coin = frame[1], frame[2]
-    verb = "places" if s.tram[p] < 0 else "moves"
+    key = "bcn.tramPlaces" if s.tram[p] < 0 else "bcn.tramMoves"
     s.tram[p] = sp
-    s._say(f"P{p + 1} {verb} the Tram to {board.SPACES[sp]}")
+    s._say((key, {"player": log.seat(s, p), "space": board.SPACES[sp]}))
     s.stack.append((PASSENGER, p, free_coin))
+
+
+def say_street_again(s: BarcelonaState, owner: int, sp: int, gained: int) -> None:
+    s._say(("bcn.streetAgain", {"player": log.seat(s, owner), "space": board.SPACES[sp],
+                                "vp": log.parts(("streets", gained))}))
+
+
+def say_service(s: BarcelonaState, p: int, service: int, points: int) -> None:
+    name: Entry = (f"bcn.service.{s.t.service_ids[service]}", {})
+    s._say(("bcn.publicService", {"player": log.seat(s, p), "service": name,
+                                  "vp": log.parts(("public_services", points))}))
 
 
 def passenger_cost(s: BarcelonaState, p: int, free_coin: int) -> tuple[int, int] | None:
@@ -535,13 +561,13 @@ def resolve_passenger(s: BarcelonaState, frame: Frame, board_one: int) -> None:
     sp = s.tram[p]
     s.passengers[p] += 1
     s.space_passenger[sp] = p
-    s._say(f"P{p + 1} places a Passenger on {board.SPACES[sp]}")
+    s._say(("bcn.passenger", {"player": log.seat(s, p), "space": board.SPACES[sp]}))
     owner = s.space_owner[sp]
     if owner >= 0:
         line = street_line(s, sp)
         gained = line * (2 if s.t.space_wide[sp] else 1)
         s._score(owner, gained, "streets")
-        s._say(f"P{owner + 1}'s Street tile scores again: {gained} VP")
+        say_street_again(s, owner, sp, gained)
     s.stack.append((PASSENGER_ACTION, p, board.SPACE_STREET[sp]))
 
 

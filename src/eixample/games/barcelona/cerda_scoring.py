@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eixample.games.barcelona import scoring
+from eixample.core.messages import Entry
+from eixample.games.barcelona import log, scoring
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
@@ -24,7 +25,7 @@ def run_cerda_scorings(s: BarcelonaState) -> None:
         score_section(s, section)
         if section == 2:
             s.end_triggered = True
-            s._say("The third section is filled: the game ends after this round.")
+            s._say(("bcn.lastRound", {}))
         refresh_modernisme_offer(s)
 
 
@@ -36,13 +37,13 @@ def score_section(s: BarcelonaState, section: int) -> None:
     for p in range(s.n):
         gained = scoring.cerda_tile_vp(s, tile, p)
         s._score(p, gained, "cerda_scoring")
-        results.append(f"{s.seat_name(p)} {gained}")
+        results.append(("bcn.seatVp", {"player": log.seat(s, p), "vp": log.parts(("cerda_scoring", gained))}))
     s.cerda_scored[section] = 1
     number = sum(s.cerda_scored)
-    s._say(
-        f"Cerdà Scoring {number} ({s.t.cerda_ids[tile]}: {condition_text(s, tile)}): "
-        + ", ".join(results)
-    )
+    t = s.t
+    condition: Entry = (f"bcn.condition.{t.cerda_condition[tile]}", {})
+    s._say(("bcn.cerdaScoring", {"number": number, "tile": t.cerda_ids[tile], "per": t.cerda_vp[tile],
+                                 "condition": condition, "results": results}))
     if number < 3:
         start = s.t.cerda_start
         s.cerda = [min(position, start) for position in s.cerda]

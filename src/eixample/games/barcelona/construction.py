@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from eixample.core.decisions import Frame
-from eixample.games.barcelona import board, tracks
+from eixample.games.barcelona import board, log, tracks
 from eixample.games.barcelona.frames import BUILD, CITIZENS_CHOICE
-from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, CORNER
+from eixample.games.barcelona.tables import BUILDING_TYPES, CORNER
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
@@ -86,16 +86,29 @@ def legal_citizens(s: BarcelonaState, frame: Frame, texts: list[str], payloads: 
 
 def resolve_citizens(s: BarcelonaState, frame: Frame, combo: tuple[int, ...]) -> None:
     p, kind, b = frame[1], frame[2], frame[3]
-    moved, gained, _ = construct(s, p, kind, b, combo)
-    space = board.BUILDING_SPACES[b]
-    s._say(f"P{p + 1} builds {BUILDING_TYPES[kind]} on {space.name} with {'+'.join(moved)}: {gained} VP")
+    moved, gained, bonus = construct(s, p, kind, b, combo)
+    say_built(s, p, kind, b, moved, gained, bonus)
     if s.t.building_sagrada[kind]:
         tracks.sagrada_step(s, p, s.t.building_sagrada[kind])
 
 
+def say_built(
+    s: BarcelonaState, p: int, kind: int, b: int, moved: list[int], gained: int, bonus: int
+) -> None:
+    """The Building in the log with each part of its VP: the citizen tracks, the building's own
+    VP and the row's Building Bonus."""
+    s._say(("bcn.builds", {
+        "player": log.seat(s, p),
+        "building": log.BUILDING[kind],
+        "space": board.BUILDING_SPACES[b].name,
+        "citizens": log.citizens(moved),
+        "vp": log.parts(("track", gained), ("building", s.t.building_vp[kind]), ("row_bonus", bonus)),
+    }))
+
+
 def construct(
     s: BarcelonaState, p: int, kind: int, b: int, combo: tuple[int, ...]
-) -> tuple[list[str], int, int]:
+) -> tuple[list[int], int, int]:
     """Construct a Building (steps 1-6 but the Sagrada steps, which the caller takes): place the
     tile, flip the row's bonus, move the citizens to their tracks, score the lowest visible
     value, then the Cerdà steps, the building's VP and the marker. Returns the citizens moved,
@@ -115,7 +128,7 @@ def construct(
         citizen = s.cross_cit[x][-1]
         s.cross_cit[x] = s.cross_cit[x][:-1]
         to_track(s, citizen)
-        moved.append(CITIZENS[citizen])
+        moved.append(citizen)
     gained = lowest_visible(s)
     s._score(p, gained, "buildings")
     tracks.cerda_step(s, p, t.building_cerda[kind])  # step-backs come before Sagrada (ruling 3)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eixample.games.barcelona import scoring
+from eixample.core.messages import vp
+from eixample.games.barcelona import log, scoring
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
@@ -14,9 +15,14 @@ if TYPE_CHECKING:
 def final_scoring(s: BarcelonaState) -> None:
     t = s.t
     for p in range(s.n):
-        s._score(p, t.cobblestone_vp[s.cobbles[p]], "cobblestones")
-        s._score(p, t.passenger_vp[s.passengers[p]], "passengers")
-        s._score(p, scoring.modernisme_vp(s, p), "modernisme")
+        cobblestones = t.cobblestone_vp[s.cobbles[p]]
+        passengers = t.passenger_vp[s.passengers[p]]
+        modernisme = scoring.modernisme_vp(s, p)
+        s._score(p, cobblestones, "cobblestones")
+        s._score(p, passengers, "passengers")
+        s._score(p, modernisme, "modernisme")
+        s._say(("bcn.finalScoring", {"player": log.seat(s, p), "vp": [
+            vp("cobblestones", cobblestones), vp("passengers", passengers), vp("modernisme", modernisme)]}))
     s.ended = True
     s.stack = []
     if s.solo:
@@ -25,10 +31,7 @@ def final_scoring(s: BarcelonaState) -> None:
         solo.announce_result(s)
         return
     winners = s.winners()
-    s._say(
-        "Final scores: "
-        + ", ".join(f"{s.seat_name(p)} {s.vp[p]}" for p in range(s.n))
-        + "; winner"
-        + ("s " if len(winners) > 1 else " ")
-        + " and ".join(s.seat_name(p) for p in winners)
-    )
+    s._say(("bcn.finalScores", {
+        "scores": [("seatScore", {"player": log.seat(s, p), "score": s.vp[p]}) for p in range(s.n)],
+        "winners": [log.seat(s, p) for p in winners],
+    }))

@@ -7,7 +7,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from eixample.core.decisions import Frame
-from eixample.games.barcelona import actions, board
+from eixample.games.barcelona import actions, board, log
 from eixample.games.barcelona.components import Benefit
 from eixample.games.barcelona.frames import ACTIONS, BENEFITS, ORDER, SOLO_SEAT
 from eixample.games.barcelona.tables import CITIZENS
@@ -65,8 +65,8 @@ def put_citizens(s: BarcelonaState, p: int, x: int, bottom_to_top: tuple[int, ..
     """The citizens are on the crossing: its actions follow, after the Intersection owner's benefits."""
     s.cross_cit[x] = bottom_to_top
     s.hands[p] = ()
-    names = "/".join(CITIZENS[k] for k in bottom_to_top)
-    s._say(f"P{p + 1} places {names} (top last) on {board.CROSSINGS[x]}")
+    s._say(("bcn.places", {"player": log.seat(s, p), "stack": log.citizens(bottom_to_top),
+                           "crossing": board.CROSSINGS[x]}))
     mask = (1 << len(board.CROSSING_STREETS[x])) - 1
     s.stack.append((ACTIONS, p, x, mask))
     owner = s.cross_owner[x]
@@ -113,8 +113,8 @@ def resolve_benefits(s: BarcelonaState, frame: Frame, combo: tuple[int, ...]) ->
     for i in reversed(combo):
         actions.gain(s, owner, s.t.intersection_benefit[i], "benefits")
     if combo:
-        chosen = "; ".join(actions.benefit_text(s.t.intersection_benefit[i]) for i in combo)
-        s._say(f"P{owner + 1} takes Intersection benefits: {chosen}")
+        chosen = [log.benefit(s.t.intersection_benefit[i]) for i in combo]
+        s._say(("bcn.intersectionBenefits", {"player": log.seat(s, owner), "benefits": chosen}))
 
 
 def _subsets(items: list[int], most: int) -> list[tuple[int, ...]]:

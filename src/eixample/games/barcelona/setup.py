@@ -7,7 +7,7 @@ from typing import Any
 
 from eixample.core.errors import MalformedRecordError
 from eixample.core.rng import Rng
-from eixample.games.barcelona import board, solo
+from eixample.games.barcelona import board, log, solo
 from eixample.games.barcelona.components import DIFFICULTIES
 from eixample.games.barcelona.state import FIELDS, NSRC, TUPLE_ITEM_FIELDS, BarcelonaState
 from eixample.games.barcelona.tables import Tables, tables_for
@@ -99,13 +99,14 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
     s.end_triggered = False
     s.idle_turns = 0
     if s.solo:
-        s._say(f"New game: solo against {solo.NAME} ({options['difficulty']}); you start.")
+        s._say(("bcn.newSolo", {"difficulty": (f"bcn.difficulty.{options['difficulty']}", {})}))
     else:
-        s._say(f"New game: {players} players; P{s.first_player + 1} starts.")
+        s._say(("newGame", {"players": players, "first": log.seat(s, s.first_player)}))
     if options.get("first_player_vp"):
         extra = options["first_player_vp"]
         s._score(s.first_player, extra, "house_rule")
-        s._say(f"House rule: P{s.first_player + 1} starts with {extra} VP.")
+        first = log.seat(s, s.first_player)
+        s._say(("bcn.houseRule", {"player": first, "vp": log.parts(("house_rule", extra))}))
     s._start_turn(s.first_player)
     s._settle()
     return s

@@ -30,10 +30,20 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from eixample.games.barcelona import actions, board, cerda_scoring, construction, placing, scoring, tracks
+from eixample.core.messages import Entry, english
+from eixample.games.barcelona import (
+    actions,
+    board,
+    cerda_scoring,
+    construction,
+    log,
+    placing,
+    scoring,
+    tracks,
+)
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS, Benefit
 from eixample.games.barcelona.frames import BENEFITS, SOLO_SEAT
-from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, SoloTables
+from eixample.games.barcelona.tables import SoloTables
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
@@ -151,12 +161,19 @@ def automa_score(s: BarcelonaState) -> int:
 
 
 def card_text(s: BarcelonaState, card: int) -> str:
+    return english(card_entry(s, card))
+
+
+def _say(s: BarcelonaState, key: str, **args: Any) -> None:
+    """A line of the Assistant's turn (`bcn.solo.<key>`), naming it as its player."""
+    args["player"] = log.ASSISTANT
+    s._say((f"bcn.solo.{key}", args))
+
+
+def card_entry(s: BarcelonaState, card: int) -> Entry:
     st = tables(s)
-    return f"card {card + 1} ({CARD_TITLES[st.card_kind[card]]}, {DIRECTION_NAMES[st.card_direction[card]]})"
-
-
-def _say(s: BarcelonaState, text: str) -> None:
-    s._say(f"{NAME} {text}")
+    return ("bcn.solo.card", {"number": card + 1, "action": log.action(ACTION_KINDS[st.card_kind[card]]),
+                              "direction": (f"bcn.direction.{DIRECTION_NAMES[st.card_direction[card]]}", {})})
 
 
 # ---------------------------------------------------------------------- setup and protocol hooks
@@ -256,12 +273,11 @@ def announce_result(s: BarcelonaState) -> None:
     """The last log line of a solo game (after the final scoring)."""
     automa = automa_score(s)
     margin = s.vp[PLAYER] - automa
-    outcome = {"won": "you win", "lost": f"{NAME} wins", "tied": "a shared victory"}[result(s) or "tied"]
-    s._say(
-        f"Final scores: you {s.vp[PLAYER]}, {NAME} {automa} "
-        f"({s.vp[AUTOMA]} VP x {percent(s)}% on {s.options['difficulty']}); "
-        f"margin {margin:+d}: {outcome}"
-    )
+    s._say(("bcn.solo.finalScores", {
+        "player": s.vp[PLAYER], "automa": automa, "before": s.vp[AUTOMA], "percent": percent(s),
+        "difficulty": (f"bcn.difficulty.{s.options['difficulty']}", {}), "margin": f"{margin:+d}",
+        "outcome": (f"bcn.solo.{result(s) or 'tied'}", {}),
+    }))
 
 
 # ---------------------------------------------------------------------- the Assistant's turn
@@ -281,7 +297,7 @@ def _draw_card(s: BarcelonaState) -> int:
         s._shuffle(cards)
         s.solo_deck = tuple(cards)
         s.solo_drawn = ()
-        _say(s, f"shuffles the {SOLO_CARDS} solo cards into a new deck")
+        _say(s, "shuffles", count=SOLO_CARDS)
     card = s.solo_deck[-1]
     s.solo_deck = s.solo_deck[:-1]
     s.solo_drawn = (*s.solo_drawn, card)
@@ -291,10 +307,10 @@ def _draw_card(s: BarcelonaState) -> int:
 def _begin_turn(s: BarcelonaState) -> None:
     card = _draw_card(s)
     s.floor = s.n_actions  # random draws: nothing before them can be undone
-    _say(s, f"draws {card_text(s, card)}")
+    _say(s, "draws", card=card_entry(s, card))
     targets = meeple_targets(s)
     if not targets:
-        _say(s, "finds no empty street crossing and places no citizens")
+        _say(s, "noCrossing")
         return
     citizens: list[int] = []
     while len(citizens) < 2:
@@ -303,12 +319,12 @@ def _begin_turn(s: BarcelonaState) -> None:
             break
         citizens.append(kind)
     if not citizens:
-        _say(s, "finds the bag empty and places no citizens")
+        _say(s, "emptyBag")
         return
     stack = tuple(sorted(citizens))  # bottom to top: the higher class on top
     x = choose_crossing(s, targets, stack)
     s.solo_meeple = x
-    _say(s, f"moves the meeple to {board.CROSSINGS[x]}")
+    _say(s, "meeple", crossing=board.CROSSINGS[x])
     place(s, x, stack)
 
 
@@ -316,7 +332,7 @@ def place(s: BarcelonaState, x: int, stack: tuple[int, ...]) -> None:
     """Put the Assistant's citizens on crossing `x` (it never pays a crossing's cost)."""
     s.cross_cit[x] = stack
     s.progress = True
-    _say(s, f"places {'/'.join(CITIZENS[k] for k in stack)} (top last) on {board.CROSSINGS[x]}")
+    _say(s, "places", stack=log.citizens(stack), crossing=board.CROSSINGS[x])
     owner = s.cross_owner[x]
     if owner >= 0:
         allowed = placing.benefits_allowed(s, owner)
@@ -333,7 +349,7 @@ def intersection_benefits(s: BarcelonaState, allowed: int) -> None:
     slots = placing.distinct_benefit_slots(s, AUTOMA)[:allowed]
     if not slots:
         return
-    _say(s, f"takes Intersection benefits {', '.join(str(i + 1) for i in slots)}")
+    _say(s, "benefits", slots=[i + 1 for i in slots])
     for i in slots:
         gain(s, s.t.intersection_benefit[i])
 
@@ -392,11 +408,11 @@ def gain(s: BarcelonaState, b: Benefit | None, depth: int = 0) -> None:
         return
     if b.vp:
         s._score(AUTOMA, b.vp, "benefits")
-        _say(s, f"scores {b.vp} VP")
+        _say(s, "scores", vp=log.parts(("benefits", b.vp)))
     convert(s, b.coin, b.cloth, b.resource)
     if b.cerda:
         tracks.cerda_step(s, AUTOMA, b.cerda)
-        _say(s, f"advances {b.cerda} on the Cerdà track")
+        _say(s, "cerda", count=b.cerda)
     if b.action:
         perform(s, ACTION_KINDS.index(b.action), depth=depth + 1)
     if b.sagrada:
@@ -405,7 +421,7 @@ def gain(s: BarcelonaState, b: Benefit | None, depth: int = 0) -> None:
 
 def convert(s: BarcelonaState, coins: int, cloth: int, resources: int = 0, source: str = "benefits") -> None:
     st = tables(s)
-    parts: list[str] = []
+    parts: list[Entry] = []
     total = 0
     for amount, rate, word in (
         (coins, st.coin_vp, "coin"),
@@ -413,11 +429,11 @@ def convert(s: BarcelonaState, coins: int, cloth: int, resources: int = 0, sourc
         (resources, st.resource_vp, "resource"),
     ):
         if amount:
-            parts.append(f"{amount} {word}{'s' if amount > 1 and word != 'cloth' else ''}")
+            parts.append((f"bcn.gain.{word}", {"count": amount}))
             total += amount * rate
     if parts:
         s._score(AUTOMA, total, source)
-        _say(s, f"converts {' and '.join(parts)} into {total} VP")
+        _say(s, "converts", goods=parts, vp=log.parts((source, total)))
 
 
 def sagrada_step(s: BarcelonaState, steps: int, depth: int = 0) -> None:
@@ -429,7 +445,7 @@ def sagrada_step(s: BarcelonaState, steps: int, depth: int = 0) -> None:
             break
         s.sagrada[AUTOMA] += 1
         level = t.sagrada_slot_level[s.sagrada[AUTOMA]]
-        _say(s, f"advances to space {s.sagrada[AUTOMA]} of its Sagrada Família track")
+        _say(s, "sagrada", space=s.sagrada[AUTOMA])
         if not level:
             continue
         tile = next(
@@ -439,7 +455,7 @@ def sagrada_step(s: BarcelonaState, steps: int, depth: int = 0) -> None:
         if tile >= 0:
             s.sagrada_offer[tile] = 0
             s.sagrada_tiles[AUTOMA] = (*s.sagrada_tiles[AUTOMA], tile)
-            _say(s, f"takes Sagrada Família tile {t.sagrada_ids[tile]}")
+            _say(s, "sagradaTile", tile=t.sagrada_ids[tile])
             gain(s, t.sagrada_benefit[tile], depth)
 
 
@@ -451,7 +467,7 @@ def _card_action(s: BarcelonaState) -> None:
     if not perform(s, kind, coins=st.card_coins[card]):
         vp = st.card_fallback_vp[card]
         s._score(AUTOMA, vp, "benefits")
-        _say(s, f"cannot perform {CARD_TITLES[kind]}: scores {vp} VP instead")
+        _say(s, "cannot", action=log.action(ACTION_KINDS[kind]), vp=log.parts(("benefits", vp)))
 
 
 def perform(
@@ -468,7 +484,7 @@ def _gain_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) -> 
         convert(s, 2, 0, source="cloth")
     else:
         s._score(AUTOMA, 3, "cloth")
-        _say(s, "takes 1 cloth and 3 VP")
+        _say(s, "cloth", vp=log.parts(("cloth", 3)))
         convert(s, 0, 1, source="cloth")
     return True
 
@@ -488,7 +504,7 @@ def _cobble_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) -
     where = min(legal, key=lambda i: sweep_key(centre, SIDEWALK_POINT[i], direction(s)))
     walk[where] = AUTOMA
     s.cobbles[AUTOMA] += 1
-    _say(s, f"places a cobblestone on {board.SIDEWALK[where]}")
+    _say(s, "cobblestone", space=board.SIDEWALK[where])
     gain(s, s.t.sidewalk_benefit[where], depth)
     return True
 
@@ -535,10 +551,8 @@ def _streets_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) 
         line = actions.street_line(s, sp)
         vp = line * (2 if wide else 1)
         s._score(AUTOMA, vp, "streets")
-        _say(
-            s,
-            f"builds a {'Wide' if wide else 'Narrow'} Street on {board.SPACES[sp]}: line of {line}, {vp} VP",
-        )
+        _say(s, "wideStreet" if wide else "narrowStreet", space=board.SPACES[sp], line=line,
+             vp=log.parts(("streets", vp)))
         gain(s, s.t.space_benefit[sp], depth)
     return True
 
@@ -554,7 +568,7 @@ def _intersection_action(s: BarcelonaState, depth: int, coins: bool, anywhere: b
     x = min(free, key=lambda y: (DISTANCE[meeple][y], sweep_key(origin, CROSSING_POINT[y], direction(s))))
     s.inters[AUTOMA] += 1
     s.cross_owner[x] = AUTOMA
-    _say(s, f"builds an Intersection on {board.CROSSINGS[x]}")
+    _say(s, "intersection", crossing=board.CROSSINGS[x])
     for sp in reversed(board.CROSSING_SPACES[x]):
         if s.space_owner[sp] < 0:
             gain(s, s.t.space_benefit[sp], depth)
@@ -572,7 +586,7 @@ def _improve_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) 
     with_tile = [i for i in down if s.mod_tile[base + i] >= 0]
     i = (with_tile or down)[-1]
     s.mod_top[base + i] = 1
-    _say(s, f"improves Modernisme project space {i + 1}")
+    _say(s, "improve", space=i + 1)
     return True
 
 
@@ -597,7 +611,7 @@ def _take_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) -> 
     slot = s.mod_offer.index(tile)
     s.mod_offer[slot] = cerda_scoring.next_modernisme(s)
     s.floor = s.n_actions  # a face-down tile was revealed
-    _say(s, f"takes Modernisme tile {t.modernisme_ids[tile]} into space {i + 1}")
+    _say(s, "takeModernisme", tile=t.modernisme_ids[tile], space=i + 1)
     return True
 
 
@@ -618,7 +632,7 @@ def _service_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) 
     s.services_built[AUTOMA] |= 1 << service
     s._score(AUTOMA, t.service_vp[service][tile], "public_services")
     tracks.cerda_step(s, AUTOMA, t.service_cerda[service])
-    _say(s, f"builds {t.service_names[service]} ({t.service_vp[service][tile]} VP)")
+    actions.say_service(s, AUTOMA, service, t.service_vp[service][tile])
     effect = SERVICE_EFFECTS[t.service_effect[service]]
     if effect == "market":
         convert(s, 0, len(scoring.blocks_with_marker(s, AUTOMA)))
@@ -650,17 +664,16 @@ def _passenger_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool
     )
     s.passengers[AUTOMA] += 1
     s.space_passenger[sp] = AUTOMA
-    _say(s, f"places a Passenger on {board.SPACES[sp]}")
+    _say(s, "passenger", space=board.SPACES[sp])
     owner = s.space_owner[sp]
     if owner >= 0:
         line = actions.street_line(s, sp)
         vp = line * (2 if t.space_wide[sp] else 1)
         s._score(owner, vp, "streets")
-        whose = f"{NAME}'s" if owner == AUTOMA else "your"
-        s._say(f"{whose[0].upper()}{whose[1:]} Street tile on {board.SPACES[sp]} scores again: {vp} VP")
+        actions.say_street_again(s, owner, sp, vp)
     street = board.SPACE_STREET[sp]
     kind = s.street_action[street]
-    _say(s, f"takes the action of street {board.STREETS[street]} ({ACTION_KINDS[kind]})")
+    _say(s, "streetAction", street=board.STREETS[street], action=log.action(ACTION_KINDS[kind]))
     perform(s, kind, depth=depth + 1)
     return True
 
@@ -723,10 +736,7 @@ def _build(s: BarcelonaState) -> None:
         return
     kind, b, combo = choice
     t = s.t
-    space = board.BUILDING_SPACES[b]
     moved, gained, bonus = construction.construct(s, AUTOMA, kind, b, combo)
-    if bonus:
-        _say(s, f"takes the Building Bonus of row {space.block[0]}: {bonus} VP")
-    _say(s, f"builds {BUILDING_TYPES[kind]} on {space.name} with {'+'.join(moved)}: {gained} VP")
+    construction.say_built(s, AUTOMA, kind, b, moved, gained, bonus)
     if t.building_sagrada[kind]:
         sagrada_step(s, t.building_sagrada[kind])

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from eixample.core.decisions import DecisionStack, DescribeFn, LegalFn, ResolveFn, StepFn
+from eixample.core.messages import Entry
 from eixample.core.protocol import JsonDict
 from eixample.core.records import make_record
 from eixample.core.rng import Rng
@@ -31,6 +32,7 @@ from eixample.games.barcelona import (
     cerda_scoring,
     construction,
     game_end,
+    log,
     placing,
     scoring,
     solo,
@@ -74,7 +76,7 @@ from eixample.games.barcelona.frames import (
     TAKE,
     TRAM,
 )
-from eixample.games.barcelona.tables import BUILDING_TYPES, Tables
+from eixample.games.barcelona.tables import Tables
 
 __all__ = [
     "ACTIONS",
@@ -511,54 +513,42 @@ BarcelonaState.STEPS = {
 }
 
 
-def _who(frame: tuple[int, ...]) -> str:
-    return f"P{frame[1] + 1}"
+def _ask(key: str, **args: Any) -> Any:
+    """A describer: the decision `bcn.ask.<key>` for the deciding seat, with extra arguments
+    computed from the state and the frame by the given functions."""
+
+    def describe(s: BarcelonaState, f: tuple[int, ...]) -> Entry:
+        values = {name: compute(s, f) for name, compute in args.items()}
+        values["player"] = log.seat(s, f[1])
+        return (f"bcn.ask.{key}", values)
+
+    return describe
 
 
 DESCRIBE: dict[int, DescribeFn] = {
-    PLACE: lambda s, f: (
-        f"{_who(f)}: place your {len(s.hands[f[1]])} citizens on an empty street crossing "
-        "(paying its coin cost)."
-    ),
-    ORDER: lambda s, f: f"{_who(f)}: choose which citizen goes on top at {board.CROSSINGS[f[2]]}.",
-    BENEFITS: lambda s, f: (
-        f"{_who(f)}: citizens landed on your Intersection: choose up to {f[2]} different "
-        "benefits from your built Intersections."
-    ),
-    ACTIONS: lambda s, f: (
-        f"{_who(f)}: perform the actions of crossing {board.CROSSINGS[f[2]]} "
-        "(each once, any order), or end your actions."
-    ),
-    GAIN: lambda s, f: f"{_who(f)}: gain 1 cloth and 3 VP, or 2 coins.",
-    COBBLE: lambda s, f: (
-        f"{_who(f)}: place your leftmost cobblestone on the sidewalk"
-        + (" (anywhere)." if f[2] else " next to another cobblestone.")
-    ),
-    STREET_KIND: lambda s, f: f"{_who(f)}: build 1 Wide Street tile or 2 Narrow Street tiles.",
-    STREET: lambda s, f: (
-        f"{_who(f)}: choose an empty {'Wide' if f[2] else 'Narrow'} street space "
-        f"({f[3]} tile{'s' if f[3] > 1 else ''} to place)."
-    ),
-    INTERSECTION: lambda s, f: (
-        f"{_who(f)}: choose a street crossing for your Intersection"
-        + (" (free)." if f[2] else " (paying its costs).")
-    ),
-    IMPROVE: lambda s, f: f"{_who(f)}: move a Modernisme marker to its top position.",
-    TAKE: lambda s, f: f"{_who(f)}: take a Modernisme tile into an empty project space.",
-    SERVICE: lambda s, f: f"{_who(f)}: build a Public Service you have not built yet.",
-    TRAM: lambda s, f: (
-        f"{_who(f)}: "
-        + ("place your Tram on a street space." if s.tram[f[1]] < 0 else "move your Tram 1 or 2 spaces.")
-    ),
-    PASSENGER: lambda s, f: f"{_who(f)}: place a Passenger on your Tram's space, or not.",
-    PASSENGER_ACTION: lambda s, f: f"{_who(f)}: take the action of the Passenger's street, or skip it.",
-    SAGRADA: lambda s, f: f"{_who(f)}: choose a level-{f[2]} Sagrada Família tile.",
-    MIX: lambda s, f: f"{_who(f)}: choose how to take {f[2]} resources (coins and cloth).",
-    DISCARD: lambda s, f: f"{_who(f)}: your Warehouse is over capacity: return a coin or a cloth.",
-    BUILD: lambda s, f: f"{_who(f)}: construct a Building (mandatory when possible).",
-    CITIZENS_CHOICE: lambda s, f: (
-        f"{_who(f)}: choose the citizens for the {BUILDING_TYPES[f[2]]} "
-        f"building on {board.BUILDING_SPACES[f[3]].name}."
+    PLACE: _ask("place", count=lambda s, f: len(s.hands[f[1]])),
+    ORDER: _ask("order", crossing=lambda s, f: board.CROSSINGS[f[2]]),
+    BENEFITS: _ask("benefits", count=lambda s, f: f[2]),
+    ACTIONS: _ask("actions", crossing=lambda s, f: board.CROSSINGS[f[2]]),
+    GAIN: _ask("gain"),
+    COBBLE: lambda s, f: _ask("cobbleAnywhere" if f[2] else "cobble")(s, f),
+    STREET_KIND: _ask("streetKind"),
+    STREET: lambda s, f: _ask("wideStreet" if f[2] else "narrowStreet", count=lambda s, f: f[3])(s, f),
+    INTERSECTION: lambda s, f: _ask("intersectionFree" if f[2] else "intersection")(s, f),
+    IMPROVE: _ask("improve"),
+    TAKE: _ask("take"),
+    SERVICE: _ask("service"),
+    TRAM: lambda s, f: _ask("tramPlace" if s.tram[f[1]] < 0 else "tramMove")(s, f),
+    PASSENGER: _ask("passenger"),
+    PASSENGER_ACTION: _ask("passengerAction"),
+    SAGRADA: _ask("sagrada", level=lambda s, f: f[2]),
+    MIX: _ask("mix", count=lambda s, f: f[2]),
+    DISCARD: _ask("discard"),
+    BUILD: _ask("build"),
+    CITIZENS_CHOICE: _ask(
+        "citizens",
+        building=lambda s, f: log.BUILDING[f[2]],
+        space=lambda s, f: board.BUILDING_SPACES[f[3]].name,
     ),
 }
 

@@ -16,10 +16,12 @@ Nothing but MalformedRecordError leaves `validate_saved_state`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from eixample.core.errors import EixampleError, IllegalActionError, MalformedRecordError
+from eixample.core.messages import english
 from eixample.games.barcelona import board
 from eixample.games.barcelona.components import ACTION_KINDS
 from eixample.games.barcelona.state import AUTOMA, BUILD_PHASE, DECISION_NAMES, END_TURN, FIELDS, NSRC
@@ -115,8 +117,10 @@ def _check_header(data: Any) -> tuple[int, int, dict[str, Any]]:
             raise _fail(f"actions[{i}]", f"must be an action text of 1 to {MAX_ACTION_TEXT} characters")
     log = _list(data.get("log", []), "log", most=4 * MAX_ACTIONS)
     for i, line in enumerate(log):
+        if isinstance(line, dict) and isinstance(line.get("key"), str):
+            line = json.dumps(line)  # a structured entry (core/messages.py): bounded by its size
         if not isinstance(line, str) or len(line) > MAX_LOG_LINE:
-            raise _fail(f"log[{i}]", f"must be a text of at most {MAX_LOG_LINE} characters")
+            raise _fail(f"log[{i}]", f"must be a text or an entry of at most {MAX_LOG_LINE} characters")
     if not isinstance(data["state"], dict):
         raise _fail("state", f"must be an object, not {_shown(data['state'])}")
     return players, 2 if players == 1 else players, checked
@@ -343,7 +347,8 @@ def _check_history(data: dict[str, Any], options: dict[str, Any]) -> None:
     for name in FIELDS:
         if name in data["state"] and data["state"][name] != replayed["state"][name]:
             raise _fail(f"state.{name}", "is not what the state's own actions lead to")
-    if "log" in data and data["log"] != replayed["log"]:
+    written_in_english = [english(entry) for entry in replayed["log"]]  # saved before structured entries
+    if "log" in data and data["log"] != replayed["log"] and data["log"] != written_in_english:
         raise _fail("log", "is not the log of the state's own actions")
 
 

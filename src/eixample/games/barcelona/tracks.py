@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from eixample.core.decisions import Frame
-from eixample.games.barcelona import actions
+from eixample.games.barcelona import actions, log
 from eixample.games.barcelona.frames import SAGRADA
 
 if TYPE_CHECKING:
@@ -17,6 +17,8 @@ def cerda_step(s: BarcelonaState, p: int, steps: int) -> None:
     position = s.cerda[p] + steps
     if position > s.t.cerda_top:
         s._score(p, 2 * (position - s.t.cerda_top), "cerda_track")
+        s._say(("bcn.cerdaTop", {"player": log.seat(s, p),
+                                 "vp": log.parts(("cerda_track", 2 * (position - s.t.cerda_top)))}))
         position = s.t.cerda_top
     s.cerda[p] = max(0, position)
 
@@ -55,5 +57,6 @@ def resolve_sagrada(s: BarcelonaState, frame: Frame, i: int) -> None:
     s.sagrada_offer[i] = 0
     s.sagrada_tiles[p] = (*s.sagrada_tiles[p], i)
     benefit = s.t.sagrada_benefit[i]
-    s._say(f"P{p + 1} takes Sagrada Família tile {s.t.sagrada_ids[i]} ({actions.benefit_text(benefit)})")
+    s._say(("bcn.sagradaTile", {"player": log.seat(s, p), "tile": s.t.sagrada_ids[i],
+                                "gains": log.benefit(benefit)}))
     actions.gain(s, p, benefit, "benefits")

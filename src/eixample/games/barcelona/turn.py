@@ -54,7 +54,7 @@ def idle_end(s: BarcelonaState) -> None:
     citizens, no actions, no coins), so the game ends after that round as if its end had been
     triggered. Every Cerdà Scoring tile not scored yet is scored now, in section order, as the
     rulebook's game always scores three (the disks go back after the first and second only)."""
-    s._say("Nobody can place citizens or build any more: the game ends.")
+    s._say(("bcn.idleEnd", {}))
     for section in range(3):
         if not s.cerda_scored[section]:
             cerda_scoring.score_section(s, section)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from eixample.core.messages import vp
 from eixample.games.rose_of_fire.components import EFFECTS, PERSONALITIES
 from eixample.games.rose_of_fire.state import AS_EVENT, REWARD
 
@@ -41,10 +42,10 @@ def apply_effects(s: RoseState, p: int, effects: tuple[tuple[int, int], ...], in
                 prestige_reward(s, p)
         elif effect == PRESTIGE_E:
             s.gain_prestige(p, amount)
-            s._say(f"{who} gains {amount} prestige.")
+            s._say(("rof.gainsPrestige", {"player": who, "count": amount}))
         elif effect == VP_E:
             s.score(p, amount, "cards")
-            s._say(f"{who} scores {amount} VP.")
+            s._say(("rof.scores", {"player": who, "vp": [vp("cards", amount)]}))
         elif effect == TOKENS_E:
             got = 0
             for _ in range(amount):
@@ -52,19 +53,19 @@ def apply_effects(s: RoseState, p: int, effects: tuple[tuple[int, int], ...], in
                 if symbol >= 0:
                     s.tokens[3 * p + symbol] += 1
                     got += 1
-            s._say(f"{who} takes {got} influence token(s).")
+            s._say(("rof.takesTokens", {"player": who, "count": got}))
         elif effect == CALM_E:
             back = min(amount, s.raval[p])
             s.raval[p] -= back
             s.supply[p] += back
-            s._say(f"{who} takes {back} striker(s) back from Raval.")
+            s._say(("rof.calm", {"player": who, "count": back}))
         elif effect == BOMB_E:
-            advance_bomb(s, amount, in_turn, cause=f"the card played by {who}")
+            advance_bomb(s, amount, in_turn, cause=("rof.cause.card", {"player": who}))
         elif effect == AGITATE_E:
             for step in range(1, s.n):
                 send_strikers(s, (p + step) % s.n, amount)
         elif effect == GUARD_E:
-            s._say(f"{who} keeps the Civil Guard on the table until the next rebellion.")
+            s._say(("rof.guard", {"player": who}))
 
 
 def play_strike(s: RoseState, p: int) -> None:
@@ -72,7 +73,7 @@ def play_strike(s: RoseState, p: int) -> None:
     no tile; the card goes back beside the board (ruling R14)."""
     loss = s.t.strike_vp_negative if s.prestige[p] < 0 else s.t.strike_vp
     s.score(p, -loss, "strike")
-    s._say(f"{s.seat_name(p)} plays the Strike card: -{loss} VP.")
+    s._say(("rof.playsStrike", {"player": s.seat_name(p), "vp": [vp("strike", -loss)]}))
 
 
 # ---------------------------------------------------------------------- prestige reward
@@ -98,7 +99,7 @@ def prestige_reward(s: RoseState, p: int) -> None:
 
 def give_reward(s: RoseState, p: int, amount: int) -> None:
     s.gain_prestige(p, amount)
-    s._say(f"{s.seat_name(p)} receives a prestige reward: +{amount} prestige.")
+    s._say(("rof.reward", {"player": s.seat_name(p), "count": amount}))
 
 
 def legal_reward(s: RoseState, f: Frame, texts: list[str], payloads: list[object]) -> None:
@@ -112,11 +113,11 @@ def legal_reward(s: RoseState, f: Frame, texts: list[str], payloads: list[object
 def resolve_reward(s: RoseState, f: Frame, personalities: bool) -> None:
     p = f[1]
     if personalities:
-        s.spend_conviction(p, "for a prestige reward of 3")
+        s.spend_conviction(p, ("rof.why.reward", {}))
         give_reward(s, p, 3)
     else:
         give_reward(s, p, reward_amount(s, p))
 
 
-def describe_reward(s: RoseState, f: Frame) -> str:
-    return f"{s.seat_name(f[1])}: receive a prestige reward (or use a Personalities conviction for +3)."
+def describe_reward(s: RoseState, f: Frame) -> object:
+    return ("rof.ask.reward", {"player": s.seat_name(f[1])})

@@ -9,20 +9,20 @@ only in a rebellion that draws at least one soldier (ruling R10).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from eixample.games.rose_of_fire.components import SYMBOLS
-from eixample.games.rose_of_fire.state import AVAILABLE, LOST_TO_ANARCHY, REMOVED_BY_EVENT
+from eixample.core.messages import Entry
+from eixample.games.rose_of_fire.state import AVAILABLE, LOST_TO_ANARCHY, REMOVED_BY_EVENT, SYMBOL_ARGS
 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
-EVENT_NAMES = ("the Third Carlist War", "the Disaster of 1898", "the Setmana Tràgica")
+EVENT_ARGS: tuple[Entry, ...] = tuple((f"rof.eventName.{k}", {}) for k in ("carlist", "disaster", "tragica"))
 
 
-def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: str) -> None:
-    """Move the bomb `steps` spaces (stopping on Anarchy); `cause` ends the log line ("2 soldiers
-    drawn"). Each event reached is logged, then resolved at once or at the end of the turn."""
+def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: Entry) -> None:
+    """Move the bomb `steps` spaces (stopping on Anarchy); `cause`, an entry, ends the log line
+    ("2 soldier(s) drawn"). Each event reached is logged, then resolved at once or at the end of the turn."""
     t = s.t
     if steps <= 0:
         return
@@ -38,15 +38,13 @@ def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: str) -> None:
                 reached.append(symbol)
     moved = s.bomb - start
     if moved == 0:
-        s._say(f"The bomb stays on the Anarchy space ({s.bomb}): {cause}.")
+        s._say(("rof.bombStays", {"space": s.bomb, "cause": cause}))
     else:
-        stop = " (the Anarchy space)" if s.bomb >= t.anarchy_space else ""
-        s._say(f"The bomb moves {moved} space(s) to {s.bomb}{stop}: {cause}.")
+        key = "rof.bombToAnarchy" if s.bomb >= t.anarchy_space else "rof.bombMoves"
+        s._say((key, {"count": moved, "space": s.bomb, "cause": cause}))
     for symbol in reached:
-        when = "at the end of the turn" if in_turn else "now"
-        s._say(
-            f"The bomb reaches {EVENT_NAMES[symbol]} (space {t.event_space[symbol]}): its event fires {when}."
-        )
+        s._say(("rof.eventLater" if in_turn else "rof.eventNow",
+                {"event": EVENT_ARGS[symbol], "space": t.event_space[symbol]}))
         if in_turn:
             s.pending_events.append(symbol)
         else:
@@ -54,15 +52,13 @@ def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: str) -> None:
 
 
 def resolve_event(s: RoseState, symbol: int) -> None:
-    removed = []
+    removed: list[Any] = []
     for k in range(len(s.influence_owner)):
         if s.t.influence_symbol[k] == symbol and s.influence_owner[k] == AVAILABLE:
             s.influence_owner[k] = REMOVED_BY_EVENT
             removed.append(s.t.influence_ids[k])
-    s._say(
-        f"Event: {EVENT_NAMES[symbol]} ({SYMBOLS[symbol]}): "
-        f"{', '.join(removed) if removed else 'no'} influence card(s) removed from the game."
-    )
+    s._say(("rof.event", {"event": EVENT_ARGS[symbol], "symbol": SYMBOL_ARGS[symbol],
+                          "removed": removed or [("rof.none", {})]}))
 
 
 def check_anarchy(s: RoseState, soldiers_drawn: int) -> None:
@@ -70,13 +66,9 @@ def check_anarchy(s: RoseState, soldiers_drawn: int) -> None:
     if s.anarchy or soldiers_drawn < 1 or s.bomb < s.t.anarchy_space:
         return
     s.anarchy = 1
-    lost = []
+    lost: list[Any] = []
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
             s.influence_owner[k] = LOST_TO_ANARCHY
             lost.append(s.t.influence_ids[k])
-    s._say(
-        "ANARCHY! (the bomb is on the Anarchy space and a soldier was drawn) "
-        "Every influence card acquired is discarded"
-        f"{' (' + ', '.join(lost) + ')' if lost else ''}; blocks now score on the reversed table."
-    )
+    s._say(("rof.anarchy", {"lost": lost or [("rof.none", {})]}))

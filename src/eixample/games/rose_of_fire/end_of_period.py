@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from eixample.core.messages import vp
 from eixample.games.rose_of_fire.cards import prestige_reward
-from eixample.games.rose_of_fire.components import HOUSE_WORDS
+from eixample.games.rose_of_fire.state import HOUSE_ARGS
 
 if TYPE_CHECKING:
     from eixample.core.decisions import Frame
@@ -35,18 +36,17 @@ def block_scoring(s: RoseState, f: Frame) -> None:
         if gained[p]:
             s.score(p, gained[p], "blocks")
     if not s.blocks:
-        s._say("Block scoring: no block was completed in this period.")
+        s._say(("rof.noBlock", {}))
         s.blocks = []
         return
-    why = "the reversed table: Anarchy" if s.anarchy else "the normal table"
-    values = ", ".join(f"{HOUSE_WORDS[h]} {table[h]}" for h in range(4))
-    s._say(
-        f"Block scoring of {len(s.blocks)} block(s) at {', '.join(names)}, on {why} ({values} VP per house)."
-    )
+    values = [("rof.houseVp", {"house": HOUSE_ARGS[h], "count": table[h]}) for h in range(4)]
+    s._say(("rof.blockScoringAnarchy" if s.anarchy else "rof.blockScoring",
+            {"count": len(s.blocks), "spaces": names, "values": values}))
     for p in range(s.n):
         if houses[p]:
-            s._say(f"{s.seat_name(p)} scores {gained[p]} VP for {houses[p]} house(s) in completed blocks.")
-    s._say("The houses in those blocks go back to their owners; the obelisks go back to the supply.")
+            parts = [vp("blocks", gained[p])]
+            s._say(("rof.blockVp", {"player": s.seat_name(p), "count": houses[p], "vp": parts}))
+    s._say(("rof.blocksBack", {}))
     s.blocks = []
 
 
@@ -54,16 +54,12 @@ def suppression(s: RoseState, f: Frame) -> None:
     """The fewest strikers in the bag (the general tie rule among the fewest) earns a prestige
     reward; then the bag is emptied: strikers to their supplies, soldiers to Montjuïc."""
     w = max(range(s.n), key=lambda p: (-s.bag[p], *s.tie_key(p)))
-    s._say(
-        f"Suppression of protests: {s.seat_name(w)} has the fewest strikers in the black bag ({s.bag[w]}"
-        f"{', tie broken by prestige, then turn order' if s.bag.count(s.bag[w]) > 1 else ''})."
-    )
+    tie = ("rof.tie.prestige" if s.bag.count(s.bag[w]) > 1 else "rof.tie.none", {"count": s.bag[w]})
+    s._say(("rof.suppression", {"player": s.seat_name(w), "tie": tie}))
     for p in range(s.n):
         s.supply[p] += s.bag[p]
         s.bag[p] = 0
-    s._say(
-        f"The black bag is emptied: strikers back to their supplies, {s.bag_soldiers} soldier(s) to Montjuïc."
-    )
+    s._say(("rof.bagEmptied", {"count": s.bag_soldiers}))
     s.montjuic += s.bag_soldiers
     s.bag_soldiers = 0
     prestige_reward(s, w)

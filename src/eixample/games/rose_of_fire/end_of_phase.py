@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from eixample.core.messages import vp
 from eixample.games.rose_of_fire.components import (
     CITY,
     COLONIES,
-    HOUSE_WORDS,
     LOW,
     MIDDLE,
     POPULARITY,
@@ -22,9 +22,11 @@ from eixample.games.rose_of_fire.conflict import advance_bomb, check_anarchy
 from eixample.games.rose_of_fire.state import (
     BLOCK_SCORING,
     DEAL,
+    DISTRICT_ARGS,
     EXTRA,
     FINAL_SCORING,
     FIRST_PLAYER,
+    HOUSE_ARGS,
     NEXT_PHASE,
     POPULARITY_CARDS,
     PRESTIGE_CARD,
@@ -49,7 +51,7 @@ def begin_end_of_phase(s: RoseState) -> None:
             s.stack.extend(((SUPPRESSION, -1), (BLOCK_SCORING, -1)))
         s.stack.extend(((FIRST_PLAYER, -1), (DEAL, -1)))
     s.stack.extend(((POPULARITY_CARDS, -1), (PRESTIGE_CARD, -1), (STRIKE_CARD, -1), (REBELLION, -1)))
-    s._say(f"End of phase {s.phase}.")
+    s._say(("rof.endOfPhase", {"phase": s.phase}))
 
 
 def rebellion(s: RoseState, f: Frame) -> None:
@@ -92,15 +94,12 @@ def rebellion(s: RoseState, f: Frame) -> None:
             s.table[p] = table[:i] + table[i + 1 :]
             s.discard(guard)
             if s.barricade[p]:
-                s._say(
-                    f"{s.seat_name(p)}'s Civil Guard: no prestige lost for {s.barricade[p]} striker(s) "
-                    "on the barricades; the card is discarded."
-                )
+                s._say(("rof.guardUsed", {"player": s.seat_name(p), "count": s.barricade[p]}))
             else:
-                s._say(f"{s.seat_name(p)}'s Civil Guard is discarded (no striker on the barricades).")
+                s._say(("rof.guardUnused", {"player": s.seat_name(p)}))
         elif s.barricade[p]:
             say_prestige_loss(s, p, before[p], drawn[p])
-    advance_bomb(s, soldiers_drawn, in_turn=False, cause=f"{soldiers_drawn} soldier(s) drawn")
+    advance_bomb(s, soldiers_drawn, in_turn=False, cause=("rof.cause.soldiers", {"count": soldiers_drawn}))
     check_anarchy(s, soldiers_drawn)
 
 
@@ -114,43 +113,37 @@ def say_rebellion(
 ) -> None:
     """The rebellion's first lines: what went into the bag, then what was drawn and where it went."""
     n = s.n
-    raval = ", ".join(f"{s.seat_name(p)} {from_raval[p]}" for p in range(n) if from_raval[p]) or "none"
-    s._say(
-        f"Rebellion! Strikers from Raval into the black bag: {raval}. {soldiers} soldier(s) from "
-        f"Montjuïc join them (the larger of {n} players and {sum(before)} striker(s) on the barricades, "
-        f"at most {s.t.soldiers_cap}, {s.montjuic} left there)."
-    )
-    got = [f"{s.seat_name(p)} {drawn[p]} striker(s)" for p in range(n) if drawn[p]]
+    none: list[Any] = [("rof.none", {})]
+    raval = [("rof.seatCount", {"player": s.seat_name(p), "count": c}) for p, c in enumerate(from_raval) if c]
+    s._say(("rof.rebellion", {"raval": raval or none, "soldiers": soldiers, "players": n,
+                              "barricades": sum(before), "cap": s.t.soldiers_cap, "left": s.montjuic}))
+    got = [("rof.seatStrikers", {"player": s.seat_name(p), "count": drawn[p]}) for p in range(n) if drawn[p]]
     if soldiers_drawn:
-        got.append(f"{soldiers_drawn} soldier(s)")
-    s._say(
-        f"Immigration level {s.level}: {sum(drawn) + soldiers_drawn} figure(s) drawn onto the barricades: "
-        f"{', '.join(got) if got else 'none'}."
-    )
-    there = [f"{s.seat_name(p)} {before[p]}" for p in range(n) if before[p]]
+        got.append(("rof.soldiers", {"count": soldiers_drawn}))
+    s._say(("rof.drawn", {"level": s.level, "count": sum(drawn) + soldiers_drawn, "figures": got or none}))
+    there = [("rof.seatCount", {"player": s.seat_name(p), "count": before[p]}) for p in range(n) if before[p]]
     if there:
-        s._say(f"Strikers already on the barricades before the draw: {', '.join(there)}.")
+        s._say(("rof.already", {"strikers": there}))
 
 
 def say_prestige_loss(s: RoseState, p: int, before: int, drawn: int) -> None:
     """One prestige per own striker on the barricades; below the Auca's bottom it costs VP."""
     vp = s.vp[p]
     s.lose_prestige(p, s.barricade[p])
-    parts = [f"{before} already there"] if before else []
+    del vp  # a loss below the Auca's bottom is said by lose_prestige, with its VP
+    parts = [("rof.alreadyThere", {"count": before})] if before else []
     if drawn:
-        parts.append(f"{drawn} drawn")
-    vp_note = f", and {vp - s.vp[p]} VP (bottom of the Auca)" if s.vp[p] != vp else ""
-    s._say(
-        f"{s.seat_name(p)} loses {s.barricade[p]} prestige{vp_note}: {s.barricade[p]} striker(s) on the "
-        f"barricades ({' + '.join(parts)}); prestige now {s.prestige[p]}."
-    )
+        parts.append(("rof.drawnNow", {"count": drawn}))
+    s._say(("rof.prestigeLoss", {"player": s.seat_name(p), "count": s.barricade[p], "parts": parts,
+                                 "prestige": s.prestige[p]}))
 
 
-def tied(s: RoseState, values: list[int], w: int, rule: str = "prestige, then turn order") -> str:
-    """', tie broken by <rule>' when others have as many as the winner w (the general tie rule)."""
+def tied(s: RoseState, values: list[int], w: int, rule: str = "prestige") -> Any:
+    """The winner's count in words, with how a tie was broken when others have as many as the
+    winner w (the general tie rule): "rof.tie.<rule>", or "rof.tie.none"."""
     if sum(1 for v in values if v == values[w]) > 1:
-        return f", tie broken by {rule}"
-    return ""
+        return (f"rof.tie.{rule}", {"count": values[w]})
+    return ("rof.tie.none", {"count": values[w]})
 
 
 def most(s: RoseState, values: list[int]) -> int:
@@ -165,29 +158,21 @@ def strike_card(s: RoseState, f: Frame) -> None:
     w = most(s, s.barricade)
     s.strike_to = w
     if w >= 0:
-        s._say(
-            f"Strike card: {s.seat_name(w)} has the most strikers on the barricades "
-            f"({s.barricade[w]}{tied(s, s.barricade, w)})."
-        )
+        s._say(("rof.strikeMost", {"player": s.seat_name(w), "tie": tied(s, s.barricade, w)}))
         if s.phase == 5:
             loss = s.t.strike_vp_negative if s.prestige[w] < 0 else s.t.strike_vp
             s.score(w, -loss, "strike")
-            s._say(f"{s.seat_name(w)} receives the Strike card: -{loss} VP.")
+            s._say(("rof.strikeFinal", {"player": s.seat_name(w), "vp": [vp("strike", -loss)]}))
         elif s.options.get("no_strike"):
             s.strike_shown = w
-            s._say(
-                f"{s.seat_name(w)} receives the Strike card and keeps it in front of them (No Strike rule)."
-            )
+            s._say(("rof.strikeShown", {"player": s.seat_name(w)}))
         else:
             s.hands[w] = s.hands[w] + (s.t.card_index["strike"],)
-            s._say(f"{s.seat_name(w)} receives the Strike card.")
+            s._say(("rof.strikeTo", {"player": s.seat_name(w)}))
     else:
-        s._say("Nobody has a striker on the barricades: nobody receives the Strike card.")
+        s._say(("rof.strikeNobody", {}))
     if any(s.barricade) or s.barricade_soldiers:
-        s._say(
-            f"The barricades are cleared: {sum(s.barricade)} striker(s) back to their supplies, "
-            f"{s.barricade_soldiers} soldier(s) back to Montjuïc."
-        )
+        s._say(("rof.cleared", {"strikers": sum(s.barricade), "soldiers": s.barricade_soldiers}))
     for p in range(s.n):
         s.supply[p] += s.barricade[p]
         s.barricade[p] = 0
@@ -198,20 +183,18 @@ def strike_card(s: RoseState, f: Frame) -> None:
 def prestige_card(s: RoseState, f: Frame) -> None:
     """The highest prestige takes a Prestige card (the general tie rule breaks ties)."""
     w = max(range(s.n), key=s.tie_key)
-    s._say(
-        f"Prestige card: {s.seat_name(w)} has the highest prestige "
-        f"({s.prestige[w]}{tied(s, s.prestige, w, 'turn order')})."
-    )
+    s._say(("rof.prestigeMost", {"player": s.seat_name(w), "tie": tied(s, s.prestige, w, "order")}))
     if s.phase == 5:
         s.score(w, s.t.prestige_card_vp, "prestige_card")
-        s._say(f"{s.seat_name(w)} receives the Prestige card: +{s.t.prestige_card_vp} VP.")
+        parts = [vp("prestige_card", s.t.prestige_card_vp)]
+        s._say(("rof.prestigeFinal", {"player": s.seat_name(w), "vp": parts}))
         return
     card = s.draw_card(PRESTIGE)
     if card >= 0:
         s.hands[w] = s.hands[w] + (card,)
-        s._say(f"{s.seat_name(w)} receives a Prestige card.")
+        s._say(("rof.prestigeTo", {"player": s.seat_name(w)}))
     else:
-        s._say("The Prestige cards have run out: nobody receives one.")
+        s._say(("rof.prestigeOut", {}))
 
 
 def majorities(s: RoseState) -> list[tuple[int, int, int, list[int]]]:
@@ -235,20 +218,20 @@ def popularity_cards(s: RoseState, f: Frame) -> None:
     for d, h, w, values in majorities(s):
         if w < 0:
             continue
-        count = values[w]
-        what = f"most {HOUSE_WORDS[h]} houses in {s.t.district_names[d]} ({count}{tied(s, values, w)})"
+        what = {"player": s.seat_name(w), "house": HOUSE_ARGS[h], "district": DISTRICT_ARGS[d],
+                "tie": tied(s, values, w)}
         if final:
             s.score(w, s.t.majority_vp, "popularity")
-            s._say(f"{s.seat_name(w)}: {what}, +{s.t.majority_vp} VP.")
+            s._say(("rof.majorityFinal", {**what, "vp": [vp("popularity", s.t.majority_vp)]}))
         elif len(s.hands[w]) >= s.limit:
-            s._say(f"{s.seat_name(w)}: {what}, but the hand is full: the card goes to nobody.")
+            s._say(("rof.majorityFull", what))
         else:
             card = s.draw_card(POPULARITY)
             if card >= 0:
                 s.hands[w] = s.hands[w] + (card,)
-                s._say(f"{s.seat_name(w)}: {what}, a Popularity card.")
+                s._say(("rof.majority", what))
             else:
-                s._say(f"{s.seat_name(w)}: {what}, but the Popularity cards have run out.")
+                s._say(("rof.majorityOut", what))
     if final:
         return
     # the Colonies conviction: every holder of a secret conviction is asked (revealing nothing)
@@ -271,14 +254,14 @@ def resolve_extra(s: RoseState, f: Frame, colonies: bool) -> None:
     if not colonies:
         return
     p = f[1]
-    s.spend_conviction(p, "for an extra Popularity card")
+    s.spend_conviction(p, ("rof.why.extra", {}))
     card = s.draw_card(POPULARITY)
     if card >= 0:
         s.hands[p] = s.hands[p] + (card,)
 
 
-def describe_extra(s: RoseState, f: Frame) -> str:
-    return f"{s.seat_name(f[1])}: take an extra Popularity card with a Colonies conviction, or not."
+def describe_extra(s: RoseState, f: Frame) -> object:
+    return ("rof.ask.extra", {"player": s.seat_name(f[1])})
 
 
 def deal(s: RoseState, f: Frame) -> None:
@@ -289,24 +272,21 @@ def deal(s: RoseState, f: Frame) -> None:
         while len(s.hands[p]) < s.limit:
             card = s.draw_card(CITY)
             if card < 0:
-                s._say("The City cards have run out.")
+                s._say(("rof.cityOut", {}))
                 break
             s.hands[p] = s.hands[p] + (card,)
             dealt[p] += 1
-    s._say(
-        f"City cards dealt up to {s.limit} per hand: "
-        + ", ".join(f"{s.seat_name(p)} {dealt[p]}" for p in range(s.n))
-        + "."
-    )
+    counts = [("rof.seatCount", {"player": s.seat_name(p), "count": dealt[p]}) for p in range(s.n)]
+    s._say(("rof.dealt", {"limit": s.limit, "dealt": counts}))
 
 
 def first_player(s: RoseState, f: Frame) -> None:
     """The Strike card's receiver takes the first-player marker (nobody: it stays, ruling R6)."""
     if s.strike_to >= 0:
         s.first = s.strike_to
-        s._say(f"{s.seat_name(s.first)} becomes the first player: they received the Strike card.")
+        s._say(("rof.firstPlayer", {"player": s.seat_name(s.first)}))
     else:
-        s._say(f"Nobody received the Strike card: {s.seat_name(s.first)} stays the first player.")
+        s._say(("rof.firstStays", {"player": s.seat_name(s.first)}))
     s.strike_to = -1
     s.strike_shown = -1
 

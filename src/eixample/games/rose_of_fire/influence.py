@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from eixample.games.rose_of_fire import actions as txt
 from eixample.games.rose_of_fire.components import SYMBOLS
-from eixample.games.rose_of_fire.state import AVAILABLE, BUY, DROP, KEEP
+from eixample.games.rose_of_fire.state import AVAILABLE, BUY, DROP, KEEP, SYMBOL_ARGS
 
 if TYPE_CHECKING:
     from eixample.core.decisions import Frame
@@ -79,13 +79,11 @@ def resolve_buy(s: RoseState, f: Frame, payload: tuple[int, Payment] | None) -> 
         s.tokens[3 * p + symbol] -= pay[symbol]
         s.red_bag[symbol] += pay[symbol]
     if pay[3] >= 0:
-        s.spend_conviction(p, f"to help buy {s.t.influence_ids[k]}")
+        s.spend_conviction(p, ("rof.why.buy", {"card": s.t.influence_ids[k]}))
     s.influence_owner[k] = p
-    paid = ", ".join(f"{pay[j]} {SYMBOLS[j]}" for j in range(3) if pay[j]) or "no other token"
-    s._say(
-        f"{s.seat_name(p)} buys influence card {s.t.influence_ids[k]} ({s.t.influence_names[k]}, "
-        f"{s.t.influence_vp[k]} VP), paying {paid}."
-    )
+    paid = [("rof.tokens", {"count": pay[j], "symbol": SYMBOL_ARGS[j]}) for j in range(3) if pay[j]]
+    s._say(("rof.buys", {"player": s.seat_name(p), "card": s.t.influence_ids[k], "worth": s.t.influence_vp[k],
+                         "paid": paid or [("rof.noToken", {})]}))
     s.stack.append((BUY, p))  # another purchase may follow
 
 
@@ -98,7 +96,7 @@ def resolve_keep(s: RoseState, f: Frame, symbol: int) -> None:
     other = b if symbol == a else a
     s.tokens[3 * p + symbol] += 1
     s.red_bag[other] += 1
-    s._say(f"{s.seat_name(p)} keeps one influence token and returns the other to the bag.")
+    s._say(("rof.keeps", {"player": s.seat_name(p)}))
 
 
 def legal_drop(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
@@ -127,7 +125,7 @@ def resolve_drop(s: RoseState, f: Frame, symbol: int) -> None:
     p = f[1]
     s.tokens[3 * p + symbol] -= 1
     s.red_bag[symbol] += 1
-    s._say(f"{s.seat_name(p)} has more than {TOKEN_LIMIT} influence tokens and returns one to the bag.")
+    s._say(("rof.drops", {"player": s.seat_name(p), "limit": TOKEN_LIMIT}))
 
 
 def secret_choice(s: RoseState, p: int) -> dict[str, str] | None:
@@ -137,13 +135,13 @@ def secret_choice(s: RoseState, p: int) -> dict[str, str] | None:
     return {text: SYMBOLS[symbol] for text, symbol in zip(s.legal_actions(), s._payloads, strict=True)}
 
 
-def describe_buy(s: RoseState, f: Frame) -> str:
-    return f"{s.seat_name(f[1])}: buy an influence card, or done."
+def describe_buy(s: RoseState, f: Frame) -> Any:
+    return ("rof.ask.buy", {"player": s.seat_name(f[1])})
 
 
-def describe_keep(s: RoseState, f: Frame) -> str:
-    return f"{s.seat_name(f[1])}: keep one of the two influence tokens drawn."
+def describe_keep(s: RoseState, f: Frame) -> Any:
+    return ("rof.ask.keep", {"player": s.seat_name(f[1])})
 
 
-def describe_drop(s: RoseState, f: Frame) -> str:
-    return f"{s.seat_name(f[1])}: more than {TOKEN_LIMIT} influence tokens; return one to the bag."
+def describe_drop(s: RoseState, f: Frame) -> Any:
+    return ("rof.ask.drop", {"player": s.seat_name(f[1]), "limit": TOKEN_LIMIT})

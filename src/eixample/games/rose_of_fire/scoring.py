@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eixample.games.rose_of_fire.components import SYMBOLS
+from eixample.core.messages import vp
+from eixample.games.rose_of_fire.state import SYMBOL_ARGS
 
 if TYPE_CHECKING:
     from eixample.core.decisions import Frame
@@ -17,9 +18,9 @@ CONVICTION_VP = 2
 
 
 def say_source(s: RoseState, source: str, points: list[int]) -> None:
-    s._say(
-        f"Final scoring, {source}: " + ", ".join(f"{s.seat_name(p)} +{points[p]}" for p in range(s.n)) + "."
-    )
+    """One line per source of the final scoring, each seat's VP a part of it."""
+    seats = [("rof.seatVp", {"player": s.seat_name(p), "vp": [vp(source, points[p])]}) for p in range(s.n)]
+    s._say((f"rof.final.{source}", {"seats": seats, "each": s.t.outside_vp}))
 
 
 def final_scoring(s: RoseState, f: Frame) -> None:
@@ -29,17 +30,17 @@ def final_scoring(s: RoseState, f: Frame) -> None:
         if p >= 0:
             s.score(p, t.outside_vp, "outside")
             outside[p] += t.outside_vp
-    say_source(s, f"houses outside completed blocks ({t.outside_vp} VP each)", outside)
+    say_source(s, "outside", outside)
     cards = [0] * s.n
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
             s.score(owner, t.influence_vp[k], "influence")
             cards[owner] += t.influence_vp[k]
-    say_source(s, "influence cards", cards)
+    say_source(s, "influence", cards)
     tokens = [t.unused_token_vp[min(6, s.token_count(p))] for p in range(s.n)]
     for p in range(s.n):
         s.score(p, tokens[p], "tokens")
-    say_source(s, "unused influence tokens", tokens)
+    say_source(s, "tokens", tokens)
     for p in range(s.n):
         symbol = s.conviction[p]
         if symbol >= 0:
@@ -51,13 +52,10 @@ def final_scoring(s: RoseState, f: Frame) -> None:
             )
             bonus = 0 if s.anarchy else CONVICTION_VP * same
             s.score(p, bonus, "conviction")
-            why = (
-                "none under Anarchy" if s.anarchy else f"{CONVICTION_VP} per {SYMBOLS[symbol]} influence card"
-            )
-            s._say(
-                f"Final scoring, {s.seat_name(p)} reveals the family conviction ({SYMBOLS[symbol]}): "
-                f"+{bonus} VP ({why})."
-            )
+            s._say(("rof.final.convictionAnarchy" if s.anarchy else "rof.final.conviction", {
+                "player": s.seat_name(p), "symbol": SYMBOL_ARGS[symbol], "per": CONVICTION_VP,
+                "vp": [vp("conviction", bonus)]}))
     s.ended = True
     s.stack = []
-    s._say("Final scores: " + ", ".join(f"{s.seat_name(p)} {s.vp[p]}" for p in range(s.n)) + ".")
+    s._say(("rof.finalScores", {"scores": [("seatScore", {"player": s.seat_name(p), "score": s.vp[p]})
+                                           for p in range(s.n)]}))

@@ -8,6 +8,7 @@ from typing import Any
 
 import eixample.games.rose_of_fire.rules  # noqa: F401  (fills the dispatch tables)
 from eixample.core.errors import MalformedRecordError
+from eixample.core.messages import key_and_args
 from eixample.core.rng import Rng
 from eixample.games.rose_of_fire.actions import texts_for
 from eixample.games.rose_of_fire.components import CITY, KINDS, POPULARITY, PRESTIGE, Tables, load_tables
@@ -117,7 +118,7 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> RoseState:
         s.hands[p] = tuple(s.draw_card(CITY) for _ in range(s.limit))
     first = options["first_player"]
     s.first = s._below(n) if first == "random" else first
-    s._say(f"New game: {n} players; {s.seat_name(s.first)} starts.")
+    s._say(("newGame", {"players": n, "first": s.seat_name(s.first)}))
     s.stack = [(START_PHASE, s.first)]
     s._settle()
     return s
@@ -246,8 +247,8 @@ def from_json(data: Any) -> RoseState:
     log = data.get("log", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise MalformedRecordError("saved Rose of Fire state: 'actions' must be a list of texts")
-    if not isinstance(log, list) or not all(isinstance(a, str) for a in log):
-        raise MalformedRecordError("saved Rose of Fire state: 'log' must be a list of texts")
+    if not isinstance(log, list) or not all(isinstance(a, str) or key_and_args(a) for a in log):
+        raise MalformedRecordError("saved Rose of Fire state: 'log' must be a list of texts and entries")
     if s.n_actions != len(actions):
         raise MalformedRecordError("saved Rose of Fire state: 'n_actions' does not match its actions")
     problem = conservation_problem(s)

@@ -13,12 +13,15 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from eixample.core.decisions import DecisionStack
+from eixample.core.messages import Entry, vp
 from eixample.core.protocol import JsonDict
 from eixample.core.records import make_record
 from eixample.core.rng import Rng
 from eixample.games.rose_of_fire.actions import Texts
 from eixample.games.rose_of_fire.components import (
     CITY,
+    COLOURS,
+    KINDS,
     POPULARITY,
     PRESTIGE,
     SYMBOLS,
@@ -26,6 +29,16 @@ from eixample.games.rose_of_fire.components import (
 )
 
 GAME_NAME = "rose-of-fire"
+
+# Log arguments (core/messages.py), built once: seats, card kinds, symbols, houses, colours
+SEAT_ARGS = ("P1", "P2", "P3", "P4")
+KIND_ARGS: tuple[Entry, ...] = tuple((f"rof.kind.{k}", {}) for k in KINDS)
+SYMBOL_ARGS: tuple[Entry, ...] = tuple((f"rof.symbol.{k}", {}) for k in SYMBOLS)
+HOUSE_ARGS: tuple[Entry, ...] = tuple((f"rof.house.{k}", {}) for k in "UMWL")
+COLOUR_ARGS: tuple[Entry, ...] = tuple((f"rof.colour.{k}", {}) for k in COLOURS)
+DISTRICT_ARGS: tuple[Entry, ...] = tuple((f"rof.district.{k}", {}) for k in "LRS")
+A_HOUSE_ARGS: tuple[Entry, ...] = tuple((f"rof.aHouse.{k}", {}) for k in "UMWL")  # "an upper-class house"
+A_TILE_ARGS: tuple[Entry, ...] = tuple((f"rof.aTile.{k}", {}) for k in COLOURS)  # "a yellow tile"
 
 # Frame kinds: decisions ...
 PLAY, TILE, HOUSE, KEEP, DROP, BLOCK, BUY, REWARD, EXTRA = range(9)
@@ -369,7 +382,7 @@ class RoseState(DecisionStack):
 
     # ------------------------------------------------------------------ helpers for the chapters
     def seat_name(self, p: int) -> str:
-        return f"P{p + 1}"
+        return SEAT_ARGS[p]
 
     def complete_side(self, x: int) -> bool:
         """The tile on x shows its complete side: its block was scored at a period's end."""
@@ -395,6 +408,7 @@ class RoseState(DecisionStack):
         self.prestige[p] += step
         if amount > step:
             self.score(p, amount - step, "auca")
+            self._say(("rof.aucaTop", {"player": SEAT_ARGS[p], "vp": [vp("auca", amount - step)]}))
 
     def lose_prestige(self, p: int, amount: int) -> None:
         """Down the Auca; each step below the bottom costs 1 VP instead."""
@@ -403,6 +417,7 @@ class RoseState(DecisionStack):
         self.prestige[p] -= step
         if amount > step:
             self.score(p, -(amount - step), "auca")
+            self._say(("rof.aucaBottom", {"player": SEAT_ARGS[p], "vp": [vp("auca", -(amount - step))]}))
 
     def hand_of_kind(self, p: int, kind: int) -> int:
         kinds = self.t.card_kind
@@ -421,8 +436,7 @@ class RoseState(DecisionStack):
             deck = tuple(sorted(getattr(self, discard_name)))
             setattr(self, discard_name, ())
             if deck:
-                deck_title = ("City", "Popularity", "Prestige")[kind]
-                self._say(f"The {deck_title} discard pile is shuffled into a new deck.")
+                self._say(("rof.reshuffle", {"kind": KIND_ARGS[kind]}))
         if not deck:
             return -1
         i = self._below(len(deck))
@@ -456,12 +470,13 @@ class RoseState(DecisionStack):
     def token_count(self, p: int) -> int:
         return self.tokens[3 * p] + self.tokens[3 * p + 1] + self.tokens[3 * p + 2]
 
-    def spend_conviction(self, p: int, why: str) -> None:
+    def spend_conviction(self, p: int, why: Any) -> None:
+        """The secret conviction revealed and spent; `why` is an entry ("rof.why.*")."""
         symbol = self.conviction[p]
         self.conviction_shown[p] = symbol
         self.conviction[p] = SPENT
         self.red_bag[symbol] += 1
-        self._say(f"{self.seat_name(p)} reveals the family conviction ({SYMBOLS[symbol]}) {why}.")
+        self._say(("rof.conviction", {"player": SEAT_ARGS[p], "symbol": SYMBOL_ARGS[symbol], "why": why}))
 
     # ------------------------------------------------------------------ settling
     def _interrupt(self) -> bool:

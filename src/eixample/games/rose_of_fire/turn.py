@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from eixample.core.messages import Entry
 from eixample.games.rose_of_fire import actions as txt
 from eixample.games.rose_of_fire.cards import play_strike, stays_on_table
 from eixample.games.rose_of_fire.components import (
     ANY_COLOUR,
-    COLOURS,
     CROWN,
-    HOUSE_WORDS,
     STRIKE,
     UPPER,
-    with_article,
 )
 from eixample.games.rose_of_fire.conflict import advance_bomb, resolve_event
 from eixample.games.rose_of_fire.end_of_phase import begin_end_of_phase
 from eixample.games.rose_of_fire.state import (
+    A_HOUSE_ARGS,
+    A_TILE_ARGS,
     ABILITY,
     AS_EVENT,
     BLOCK,
@@ -35,6 +35,7 @@ from eixample.games.rose_of_fire.state import (
     EVENT,
     HOUSE,
     KEEP,
+    KIND_ARGS,
     NORMAL,
     PLAY,
     TILE,
@@ -59,7 +60,7 @@ def start_phase(s: RoseState, frame: Frame) -> None:
     value = pool.pop(allowed[s._below(len(allowed))])
     s.round_track.append(value)
     s.level = value
-    s._say(f"Phase {s.phase} (period {'I' * s.period}): immigration level {value}.")
+    s._say(("rof.phase", {"phase": s.phase, "period": "I" * s.period, "level": value}))
     begin_turn(s, s.first)
 
 
@@ -140,24 +141,24 @@ def resolve_play(s: RoseState, f: Frame, payload: tuple[int, int]) -> None:
     hand = s.hands[p]
     i = hand.index(card)
     s.hands[p] = hand[:i] + hand[i + 1 :]
-    name = s.t.card_names[card]
+    name = card_arg(s, card)
     if s.t.card_kind[card] == STRIKE:
         play_strike(s, p)
         return
     if mode == DISCARD:
         s.discard(card)
-        s._say(f"{s.seat_name(p)} discards {name}: it can neither place a tile nor build.")
+        s._say(("rof.discards", {"player": s.seat_name(p), "card": name}))
         return
     if mode == AS_EVENT:
-        s._say(f"{s.seat_name(p)} plays {name} for its event: {s.t.card_title[card]}.")
+        s._say(("rof.playsEvent", {"player": s.seat_name(p), "card": name}))
         s.discard(card)
         s.stack.append((EVENT, p, card))
         return
     if mode == BOTH:
-        s.spend_conviction(p, f"to play {name} for both its tile and its event")
+        s.spend_conviction(p, ("rof.why.both", {"card": name}))
         s.stack.append((EVENT, p, card))
     else:
-        s._say(f"{s.seat_name(p)} plays {name}.")
+        s._say(("rof.plays", {"player": s.seat_name(p), "card": name}))
     if stays_on_table(s, card, mode):
         s.table[p] = s.table[p] + (card,)
     else:
@@ -197,10 +198,8 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
     s.owner[x] = p
     s.htype[x] = h
     s.houses_left[4 * p + h] -= 1
-    s._say(
-        f"{s.seat_name(p)} builds {with_article(HOUSE_WORDS[h])} house on "
-        f"{with_article(COLOURS[s.tile[x]])} tile at {s.t.space_names[x]}."
-    )
+    s._say(("rof.builds", {"player": s.seat_name(p), "house": A_HOUSE_ARGS[h], "tile": A_TILE_ARGS[s.tile[x]],
+                           "space": s.t.space_names[x]}))
     send_strikers(s, p, max(0, s.level - (h + 1)))
     if h == UPPER:  # the card's text (*): 2 influence tokens, keep 1; bomb +1
         a, b = s.draw_token(), s.draw_token()
@@ -208,7 +207,7 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
             s.stack.append((KEEP, p, a, b, *secret_places([a, b], s._below)))
         elif a >= 0:
             s.tokens[3 * p + a] += 1
-        advance_bomb(s, 1, in_turn=True, cause="an upper-class house built")
+        advance_bomb(s, 1, in_turn=True, cause=("rof.cause.upper", {}))
 
 
 # ---------------------------------------------------------------------- III. Raval
@@ -226,8 +225,10 @@ def send_strikers(s: RoseState, p: int, count: int) -> None:
         s.barricade[p] += 1
         s.supply[p] += 1
         over += 1
-    note = f"; {over} to the barricades, {over} back to the supply" if over else ""
-    s._say(f"{s.seat_name(p)} puts {count} striker(s) into Raval{note}.")
+    if over:
+        s._say(("rof.ravalOver", {"player": s.seat_name(p), "count": count, "over": over}))
+    else:
+        s._say(("rof.raval", {"player": s.seat_name(p), "count": count}))
 
 
 # ---------------------------------------------------------------------- IV. the obelisk
@@ -246,7 +247,7 @@ def complete_step(s: RoseState, f: Frame) -> None:
     if not squares:
         return
     if s.obelisks_left <= 0:
-        s._say("No obelisk is left: the block cannot be completed now (ruling R19).")
+        s._say(("rof.noObelisk", {}))
         return
     if len(squares) == 1:
         complete_block(s, f[1], squares[0])
@@ -277,16 +278,14 @@ def complete_block(s: RoseState, p: int, q: int) -> None:
         if s.owner[y] >= 0:
             status[s.owner[y]] += s.htype[y] + 1
     present = [r for r in range(s.n) if status[r] > 0]
-    s._say(f"{s.seat_name(p)} completes the block at {s.t.space_names[spaces[0]]}: an obelisk.")
+    s._say(("rof.completes", {"player": s.seat_name(p), "space": s.t.space_names[spaces[0]]}))
     for r in present:
         s.gain_prestige(r, 1)
     if present:
         best = max(present, key=lambda r: (status[r], *s.tie_key(r)))
         s.gain_prestige(best, 1)
-        s._say(
-            f"Prestige +1 to {', '.join(s.seat_name(r) for r in present)}; "
-            f"+1 more to {s.seat_name(best)} (highest status)."
-        )
+        seats = [s.seat_name(r) for r in present]
+        s._say(("rof.blockPrestige", {"players": seats, "best": s.seat_name(best)}))
 
 
 # ---------------------------------------------------------------------- end of the turn
@@ -306,17 +305,22 @@ def end_turn(s: RoseState, f: Frame) -> None:
     begin_end_of_phase(s)
 
 
-def describe_play(s: RoseState, f: Frame) -> str:
-    return f"{s.seat_name(f[1])}: play a card from your hand."
+def card_arg(s: RoseState, card: int) -> Entry:
+    """A card as a log argument: its kind (translated) and its id."""
+    return ("rof.card", {"kind": KIND_ARGS[s.t.card_kind[card]], "id": s.t.card_names[card]})
 
 
-def describe_tile(s: RoseState, f: Frame) -> str:
-    return f"{s.seat_name(f[1])}: place a city tile for {s.t.card_names[f[2]]}."
+def describe_play(s: RoseState, f: Frame) -> Entry:
+    return ("rof.ask.play", {"player": s.seat_name(f[1])})
 
 
-def describe_house(s: RoseState, f: Frame) -> str:
-    return f"{s.seat_name(f[1])}: choose the house to build on {s.t.space_names[s.placed]}."
+def describe_tile(s: RoseState, f: Frame) -> Entry:
+    return ("rof.ask.tile", {"player": s.seat_name(f[1]), "card": card_arg(s, f[2])})
 
 
-def describe_block(s: RoseState, f: Frame) -> str:
-    return f"{s.seat_name(f[1])}: the tile completes several blocks; choose one for the obelisk."
+def describe_house(s: RoseState, f: Frame) -> Entry:
+    return ("rof.ask.house", {"player": s.seat_name(f[1]), "space": s.t.space_names[s.placed]})
+
+
+def describe_block(s: RoseState, f: Frame) -> Entry:
+    return ("rof.ask.block", {"player": s.seat_name(f[1])})

@@ -303,7 +303,9 @@ function renderLog() {
   const fresh = logShown > 0 && log.length > logShown ? logShown : log.length;
   log.forEach((entry, index) => {
     const line = withNames(message(entry), state.seats);
-    const by = automa.find((seat) => line.startsWith(`${seat.name} `));
+    // a structured entry names an automa by an entry of its own (not "P<n>"), in any language
+    const byEntry = entry && entry.args && typeof entry.args.player === "object" ? automa[0] : undefined;
+    const by = byEntry || automa.find((seat) => line.startsWith(`${seat.name} `));
     const item = el("li", by ? { class: "log-automa", dataset: { seat: String(by.seat) } } : {}, by ? seatBadge(by.seat) : null, by ? " " : null, line);
     if (index >= fresh) {
       item.classList.add("log-new");

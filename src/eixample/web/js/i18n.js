@@ -88,13 +88,26 @@ export function language() {
   return i18next.language || "en";
 }
 
-// Plain text as it is; a structured entry {key, args} through the catalog (engine.<key>).
+// Plain text as it is; a structured entry {key, args} through the catalog (engine.<key>). An
+// argument may itself be an entry (a building, a card: translated too) or a list of values,
+// joined by engine.join.<argument name> (else engine.join.list); see docs/formats.md.
 export function message(entry) {
   if (entry && typeof entry === "object" && typeof entry.key === "string") {
     const key = `engine.${entry.key}`;
-    return i18next.exists(key) ? i18next.t(key, entry.args || {}) : `${entry.key} ${JSON.stringify(entry.args || {})}`;
+    const args = {};
+    for (const [name, value] of Object.entries(entry.args || {})) args[name] = messageArgument(name, value);
+    return i18next.exists(key) ? i18next.t(key, args) : `${entry.key} ${JSON.stringify(entry.args || {})}`;
   }
   return String(entry ?? "");
+}
+
+function messageArgument(name, value) {
+  if (Array.isArray(value)) {
+    const join = i18next.exists(`engine.join.${name}`) ? `engine.join.${name}` : "engine.join.list";
+    return value.map((item) => messageArgument(name, item)).join(i18next.t(join));
+  }
+  if (value && typeof value === "object") return message(value);
+  return value;
 }
 
 export function translateDom(root) {
