@@ -154,9 +154,44 @@ def wait_for_turn(client: Any, url: str, token: str) -> dict[str, Any]:
     raise AssertionError("the bot did not answer")
 
 
-def with_names(text_: str, names: list[str]) -> str:
-    """What the page does to a rendered entry: seats P1..P4 become the players' names."""
-    return re.sub(r"\bP([1-9])\b", lambda match: names[int(match.group(1)) - 1], text_)
+SEAT_ARGUMENTS = {"player", "players", "first", "best", "winners"}
+
+
+def with_names(entry: Any, names: list[str]) -> Any:
+    """What the page does to an entry before rendering it: the seats P1..P4 its seat arguments
+    name become the players' names; other arguments (influence cards P1..P9) stay as they are."""
+    if isinstance(entry, str):
+        return re.sub(r"\bP([1-9])\b", lambda match: names[int(match.group(1)) - 1], entry)
+    return {"key": entry["key"], "args": {name: named(name, value, names) for name, value in entry["args"].items()}}
+
+
+def named(name: str, value: Any, names: list[str]) -> Any:
+    if isinstance(value, list):
+        return [named(name, item, names) for item in value]
+    if isinstance(value, dict):
+        return with_names(value, names)
+    if name in SEAT_ARGUMENTS and isinstance(value, str):
+        return re.sub(r"\bP([1-9])\b", lambda match: names[int(match.group(1)) - 1], value)
+    return value
+
+
+def test_influence_cards_keep_their_names_beside_player_names(browser: Any, i18n_server: ServerProcess) -> None:
+    """Seats and The Rose of Fire's influence cards are both written P1, P2…: the page gives the
+    players' names to the seats only."""
+    tab = new_tab(browser)
+    try:
+        tab.goto(f"{i18n_server.url}/?lang=en")
+        lobby_ready(tab)
+        entry = {"key": "rof.buys", "args": {"player": "P1", "card": "P2", "worth": 3, "paid": 2}}
+        seats = [{"seat": 0, "name": "Ana"}, {"seat": 1, "name": "Biel"}]
+        line = tab.evaluate(
+            "async ([entry, seats]) => (await import('/static/js/players.js')).namedMessage(entry, seats)",
+            [entry, seats],
+        )
+        assert line.startswith("Ana buys influence card P2 ")
+        assert "Biel" not in line
+    finally:
+        tab.context.close()
 
 
 @pytest.mark.parametrize("game_name", ["barcelona", "rose-of-fire"])
@@ -188,17 +223,17 @@ def test_decision_and_log_lines_in_french(browser: Any, i18n_server: ServerProce
             state = wait_for_turn(client, url, token)
             tab.goto(link)
             tab.wait_for_selector(f"{READY}[data-move-number='{state['move_number']}']")
-            decision = with_names(render(state["decision"], "fr"), names)
+            decision = render(with_names(state["decision"], names), "fr")
             assert tab.locator("#decision").inner_text() == decision
-            assert decision != with_names(english(state["decision"]), names)
+            assert decision != english(with_names(state["decision"], names))
             lines = tab.locator("#log li").all_inner_texts()
             entries = state["view"]["log"]
             assert len(lines) == len(entries) > 8
             for line, entry in zip(lines, entries, strict=True):
-                assert line.strip() == with_names(render(entry, "fr"), names)
+                assert line.strip() == render(with_names(entry, names), "fr")
                 assert "{{" not in line and "engine." not in line
             differ = [
-                line.strip() != with_names(english(entry), names)
+                line.strip() != english(with_names(entry, names))
                 for line, entry in zip(lines, entries, strict=True)
             ]
             assert sum(differ) >= len(entries) - 1  # a line of ids and numbers only may read alike

@@ -10,7 +10,7 @@ import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
 import { HintBox, WinGraph } from "./coach.js";
 import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
-import { seatBadge, seatStyle, withNames } from "./players.js";
+import { namedMessage, seatBadge, seatStyle } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
 import { TableUI } from "./table.js";
@@ -165,7 +165,7 @@ async function render() {
   if (renderer === null) renderer = (await loadRenderer(state.game)) || false;
 
   renderSeats();
-  dom.decision.textContent = withNames(message(state.decision), state.seats);
+  dom.decision.textContent = namedMessage(state.decision, state.seats);
   dom.decision.classList.toggle("your-turn", state.your_turn);
   dom.decision.dataset.yourTurn = t("game.yourTurn");
   const help = state.your_turn ? decisionHelp() : null;
@@ -302,7 +302,7 @@ function renderLog() {
   // nor after an undo shortened the log)
   const fresh = logShown > 0 && log.length > logShown ? logShown : log.length;
   log.forEach((entry, index) => {
-    const line = withNames(message(entry), state.seats);
+    const line = namedMessage(entry, state.seats);
     // a structured entry names an automa by an entry of its own (not "P<n>"), in any language
     const byEntry = entry && entry.args && typeof entry.args.player === "object" ? automa[0] : undefined;
     const by = byEntry || automa.find((seat) => line.startsWith(`${seat.name} `));

@@ -1,7 +1,7 @@
 // Seat colours from the Okabe-Ito palette (safe for the common colour-vision deficiencies),
 // each paired with a letter and a shape so that no information depends on colour alone.
 
-import { t } from "./i18n.js";
+import { message, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -69,7 +69,30 @@ export function seatBadge(seat) {
   return badge;
 }
 
-// Engine texts name seats "P1", "P2"…: the page shows the players' names instead.
+// The arguments of engine entries that name seats ("P1", "P2"…). Other arguments may hold the
+// same text for something else (The Rose of Fire's influence cards are P1…P9), so only these
+// are given the players' names.
+const SEAT_ARGUMENTS = new Set(["player", "players", "first", "best", "winners"]);
+
+// An engine entry (or plain text) as words, with the players' names for the seats it names.
+export function namedMessage(entry, seats) {
+  if (entry && typeof entry === "object" && typeof entry.key === "string") return message(seatsNamed(entry, seats));
+  return withNames(message(entry), seats);
+}
+
+function seatsNamed(entry, seats) {
+  const args = {};
+  for (const [name, value] of Object.entries(entry.args || {})) args[name] = argumentNamed(name, value, seats);
+  return { ...entry, args };
+}
+
+function argumentNamed(name, value, seats) {
+  if (Array.isArray(value)) return value.map((item) => argumentNamed(name, item, seats));
+  if (value && typeof value === "object" && typeof value.key === "string") return seatsNamed(value, seats);
+  return SEAT_ARGUMENTS.has(name) && typeof value === "string" ? withNames(value, seats) : value;
+}
+
+// Plain texts name seats "P1", "P2"…: the page shows the players' names instead.
 export function withNames(text, seats) {
   return String(text).replace(/\bP([1-9])\b/g, (whole, number) => {
     const entry = (seats || []).find((seat) => seat && seat.seat === Number(number) - 1);

@@ -6,7 +6,7 @@ import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
 import { WinGraph } from "./coach.js";
 import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
-import { seatBadge, seatStyle, withNames } from "./players.js";
+import { namedMessage, seatBadge, seatStyle } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
 import { BoardViewport } from "./viewport.js";
@@ -69,14 +69,14 @@ async function render() {
   drawBoard($("board"), $("board-fallback"), renderer || null, frame.view, context);
   viewport.update(renderer || null, frame.view, context);
   if (frame.step === 0) {
-    $("step-action").textContent = t("replay.start", { decision: withNames(message(frame.decision), frame.seats) });
+    $("step-action").textContent = t("replay.start", { decision: namedMessage(frame.decision, frame.seats) });
   } else {
     const seat = frame.action_seats[frame.step - 1];
     const words = actionLabel(renderer || null, frame.actions[frame.step - 1], { view: frame.view, seat, seats: frame.seats });
     $("step-action").textContent = t("replay.stepAction", { name: frame.seats[seat].name, letter: seatStyle(seat).letter, action: words });
   }
   const log = clear($("log"));
-  for (const line of Array.isArray(frame.view.log) ? frame.view.log : []) log.append(el("li", {}, withNames(message(line), frame.seats)));
+  for (const line of Array.isArray(frame.view.log) ? frame.view.log : []) log.append(el("li", {}, namedMessage(line, frame.seats)));
   log.scrollTop = log.scrollHeight;
   renderScoreChart($("chart"), frame.score_history, frame.seats, { step: frame.step });
   winGraph.load(frame.seats, frame.steps);
