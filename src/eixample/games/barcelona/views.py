@@ -2,16 +2,21 @@
 
 Hidden: the other players' hands (only their sizes are shown), the order of the bag (its contents
 are public), the order of the face-down Modernisme stack, and the random generator.
+
+The parts of a view that come from the printed game data alone (the tile catalogue, the printed
+benefits, the fixed facts of each street space) are built once per set of tables (`Printed`) and
+shared by every view of a game with those tables: a view is read-only once built.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from eixample.games.barcelona import board, scoring
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS
 from eixample.games.barcelona.state import ACTIONS, CITIZENS_CHOICE, ORDER, SOURCES, benefit_json
-from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS
+from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, Tables
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
@@ -42,15 +47,8 @@ def _city(s: BarcelonaState) -> dict[str, Any]:
             for x, name in enumerate(board.CROSSINGS)
         ],
         "spaces": [
-            {
-                "id": name,
-                "street": board.STREETS[board.SPACE_STREET[i]],
-                "wide": t.space_wide[i],
-                "benefit": benefit_json(t.space_benefit[i]),
-                "tile": _owner(s.space_owner[i]),
-                "passenger": _owner(s.space_passenger[i]),
-            }
-            for i, name in enumerate(board.SPACES)
+            {**printed, "tile": _owner(s.space_owner[i]), "passenger": _owner(s.space_passenger[i])}
+            for i, printed in enumerate(_printed(t).spaces)
         ],
         "buildings": [
             {
@@ -84,6 +82,7 @@ def _tracks(s: BarcelonaState) -> dict[str, Any]:
 
 def _player(s: BarcelonaState, p: int, viewer: int | None) -> dict[str, Any]:
     t = s.t
+    printed = _printed(t)
     km, kn, kw, kk = len(t.modernisme_take), len(t.narrow_stacks), len(t.wide_stacks), len(t.marker_stacks)
     mine = viewer == p
     return {
@@ -101,7 +100,7 @@ def _player(s: BarcelonaState, p: int, viewer: int | None) -> dict[str, Any]:
         "intersections": [
             {
                 "cost": t.intersection_cost[i],
-                "benefit": benefit_json(t.intersection_benefit[i]),
+                "benefit": printed.intersection_benefits[i],
                 "built": i < s.inters[p],
             }
             for i in range(len(t.intersection_cost))
@@ -134,8 +133,7 @@ def _player(s: BarcelonaState, p: int, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def _tile(s: BarcelonaState, kind: str, i: int) -> dict[str, Any]:
-    t = s.t
+def _tile(t: Tables, kind: str, i: int) -> dict[str, Any]:
     if kind == "cerda":
         cond, vp, ident = t.cerda_condition[i], t.cerda_vp[i], t.cerda_ids[i]
     else:
@@ -143,20 +141,65 @@ def _tile(s: BarcelonaState, kind: str, i: int) -> dict[str, Any]:
     return {"id": ident, "condition": cond, "vp": vp, "text": f"{vp} VP: {t.condition_text[cond]}"}
 
 
-def _catalogue(s: BarcelonaState) -> dict[str, Any]:
-    """Every Modernisme and Sagrada Família tile of the game by id (printed, public)."""
-    t = s.t
+def _sagrada_tile(t: Tables, i: int) -> dict[str, Any]:
     return {
-        "modernisme": {t.modernisme_ids[i]: _tile(s, "modernisme", i) for i in range(len(t.modernisme_ids))},
-        "sagrada": {
-            t.sagrada_ids[i]: {
-                "id": t.sagrada_ids[i],
-                "level": t.sagrada_level[i],
-                "benefit": benefit_json(t.sagrada_benefit[i]),
-            }
-            for i in range(len(t.sagrada_ids))
-        },
+        "id": t.sagrada_ids[i],
+        "level": t.sagrada_level[i],
+        "benefit": benefit_json(t.sagrada_benefit[i]),
     }
+
+
+@dataclass(frozen=True)
+class Printed:
+    """The parts of a view that only the printed data decide, built once per set of tables."""
+
+    catalogue: dict[str, Any]
+    """Every Modernisme and Sagrada Família tile of the game by id."""
+    modernisme: tuple[dict[str, Any], ...]
+    cerda: tuple[dict[str, Any], ...]
+    sagrada: tuple[dict[str, Any], ...]
+    spaces: tuple[dict[str, Any], ...]
+    """Each street space's id, street, width and printed benefit."""
+    sidewalk_benefits: tuple[dict[str, Any] | None, ...]
+    intersection_benefits: tuple[dict[str, Any] | None, ...]
+
+    @classmethod
+    def of(cls, t: Tables) -> Printed:
+        modernisme = tuple(_tile(t, "modernisme", i) for i in range(len(t.modernisme_ids)))
+        sagrada = tuple(_sagrada_tile(t, i) for i in range(len(t.sagrada_ids)))
+        return cls(
+            catalogue={
+                "modernisme": {tile["id"]: tile for tile in modernisme},
+                "sagrada": {tile["id"]: tile for tile in sagrada},
+            },
+            modernisme=modernisme,
+            cerda=tuple(_tile(t, "cerda", i) for i in range(len(t.cerda_ids))),
+            sagrada=sagrada,
+            spaces=tuple(
+                {
+                    "id": name,
+                    "street": board.STREETS[board.SPACE_STREET[i]],
+                    "wide": t.space_wide[i],
+                    "benefit": benefit_json(t.space_benefit[i]),
+                }
+                for i, name in enumerate(board.SPACES)
+            ),
+            sidewalk_benefits=tuple(benefit_json(t.sidewalk_benefit[i]) for i in range(len(board.SIDEWALK))),
+            intersection_benefits=tuple(benefit_json(b) for b in t.intersection_benefit),
+        )
+
+
+_PRINTED: dict[int, tuple[Tables, Printed]] = {}
+"""Printed parts by the identity of their tables (kept alive here, so an id is never reused);
+`tables_for` holds one set of tables per data folder, so this stays as small as that."""
+
+
+def _printed(t: Tables) -> Printed:
+    entry = _PRINTED.get(id(t))
+    if entry is None or entry[0] is not t:
+        entry = (t, Printed.of(t))
+        _PRINTED[id(t)] = entry
+    return entry[1]
 
 
 def _decision_target(s: BarcelonaState) -> dict[str, str] | None:
@@ -173,6 +216,7 @@ def _decision_target(s: BarcelonaState) -> dict[str, str] | None:
 
 def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
     t = s.t
+    printed = _printed(t)
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < s.n):
         raise ValueError(f"no seat {viewer!r} in a {s.n}-player game")
     view: dict[str, Any] = {
@@ -199,12 +243,11 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
             "positions": s.cerda[:],
         },
         "cerda_scoring": [
-            dict(_tile(s, "cerda", tile), scored=bool(s.cerda_scored[k]))
-            for k, tile in enumerate(s.cerda_tiles)
+            dict(printed.cerda[tile], scored=bool(s.cerda_scored[k])) for k, tile in enumerate(s.cerda_tiles)
         ],
         "bag": {CITIZENS[k]: s.bag[k] for k in range(3)},
         "modernisme": {
-            "offer": [_tile(s, "modernisme", i) if i >= 0 else None for i in s.mod_offer],
+            "offer": [printed.modernisme[i] if i >= 0 else None for i in s.mod_offer],
             "stack": len(s.mod_stack),
             "discard": [t.modernisme_ids[i] for i in s.mod_discard],
         },
@@ -223,25 +266,17 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
         "sidewalk": [
             {
                 "id": name,
-                "benefit": benefit_json(t.sidewalk_benefit[i]),
+                "benefit": printed.sidewalk_benefits[i],
                 "cobblestone": None
                 if s.sidewalk[i] == -1
                 else ("start" if s.sidewalk[i] == -2 else s.sidewalk[i]),
             }
             for i, name in enumerate(board.SIDEWALK)
         ],
-        "sagrada_offer": [
-            {
-                "id": t.sagrada_ids[i],
-                "level": t.sagrada_level[i],
-                "benefit": benefit_json(t.sagrada_benefit[i]),
-            }
-            for i in range(len(t.sagrada_ids))
-            if s.sagrada_offer[i]
-        ],
+        "sagrada_offer": [printed.sagrada[i] for i in range(len(t.sagrada_ids)) if s.sagrada_offer[i]],
         "sagrada_track": {"top": t.sagrada_top, "slots": list(t.sagrada_slot_level)},
         "player_board": {"cobblestone_vp": list(t.cobblestone_vp), "passenger_vp": list(t.passenger_vp)},
-        "tiles": _catalogue(s),
+        "tiles": printed.catalogue,
         "decision_target": _decision_target(s),
         "building_stock": {BUILDING_TYPES[k]: s.bld_stock[k] for k in range(4)},
         "player_list": [_player(s, p, viewer) for p in range(s.n)],
