@@ -31,8 +31,10 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
+import jsonpatch
 import orjson
 from websockets.asyncio.client import connect
 
@@ -69,6 +71,10 @@ class Tally:
     round_trips: list[float] = field(default_factory=list)
     pushes: int = 0
     push_bytes: int = 0
+    wholes: int = 0
+    whole_bytes: int = 0
+    resyncs: int = 0
+    answer_bytes: int = 0
     games_finished: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -98,17 +104,36 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 async def spectate(ws_url: str, game_id: str, tally: Tally, stop: asyncio.Event) -> None:
+    """Watch a game as the web page does: the whole state, then patches applied to it in order
+    (each must follow the version held, or the whole state is asked for again)."""
     async with connect(f"{ws_url}/ws/games/{game_id}", max_size=None) as socket_:
-        await socket_.send(json.dumps({"type": "hello", "token": None}))
+        await socket_.send(json.dumps({"type": "hello", "token": None, "patches": True}))
+        held: dict[str, Any] | None = None
         while not stop.is_set():
             try:
                 text = await asyncio.wait_for(socket_.recv(), timeout=0.5)
             except TimeoutError:
                 continue
-            if tally.measuring:
+            message = orjson.loads(text)
+            kind = message["type"]
+            if kind == "state":
+                held = message
+            elif kind == "patch":
+                if held is None or message["base"] != held["version"]:
+                    held = None
+                    tally.resyncs += 1
+                    await socket_.send('{"type": "resync"}')
+                    continue
+                jsonpatch.apply_patch(held, message["ops"], in_place=True)
+            elif kind == "presence" and held is not None:
+                held.update(seats=message["seats"], status=message["status"])
+            if tally.measuring and kind in ("state", "patch"):
                 tally.pushes += 1
                 tally.push_bytes += len(text)
-            if orjson.loads(text).get("status") == "finished":
+                if kind == "state":
+                    tally.wholes += 1
+                    tally.whole_bytes += len(text)
+            if held is not None and held["status"] == "finished":
                 return
 
 

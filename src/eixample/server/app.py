@@ -54,6 +54,7 @@ from eixample.server.schemas import (
     WsChat,
     WsMove,
     WsPing,
+    WsResync,
     WsSeatChange,
     WsUndo,
 )
@@ -441,7 +442,7 @@ def create_app(
             live = await manager.get(game_id)
             await _refresh_seats(address, live, hello.token)
             seat = _authenticate(address, live, hello.token)
-            conn = await manager.connect(live, websocket, seat, address)
+            conn = await manager.connect(live, websocket, seat, address, patches=hello.patches)
             greeting = table.greeting(live)
             if greeting is not None:
                 conn.send(greeting)
@@ -488,6 +489,9 @@ def create_app(
             return
         if isinstance(message, WsPing):
             conn.send({"type": "pong", "request_id": message.request_id})
+            return
+        if isinstance(message, WsResync):  # the whole state, in order with the pushed patches
+            conn.send(views.seat_message(live, conn.seat))
             return
         if not isinstance(message, WsMove | WsUndo | WsChat | WsSeatChange):
             conn.send({"type": "error", "status": 422, "error": "already said hello"})
