@@ -28,38 +28,30 @@ def _owner(value: int) -> int | None:
 
 def _city(s: BarcelonaState) -> dict[str, Any]:
     t = s.t
+    printed = _printed(t)
     return {
         "streets": [
-            {
-                "id": name,
-                "width": "wide" if t.space_wide[board.STREET_SPACES[i][0]] else "narrow",
-                "action": ACTION_KINDS[s.street_action[i]],
-            }
-            for i, name in enumerate(board.STREETS)
+            {**street, "action": ACTION_KINDS[s.street_action[i]]} for i, street in enumerate(printed.streets)
         ],
         "crossings": [
             {
-                "id": name,
-                "cost": t.crossing_cost[x],
+                **crossing,
                 "citizens": [CITIZENS[k] for k in s.cross_cit[x]],
                 "intersection": _owner(s.cross_owner[x]),
             }
-            for x, name in enumerate(board.CROSSINGS)
+            for x, crossing in enumerate(printed.crossings)
         ],
         "spaces": [
-            {**printed, "tile": _owner(s.space_owner[i]), "passenger": _owner(s.space_passenger[i])}
-            for i, printed in enumerate(_printed(t).spaces)
+            {**space, "tile": _owner(s.space_owner[i]), "passenger": _owner(s.space_passenger[i])}
+            for i, space in enumerate(printed.spaces)
         ],
         "buildings": [
             {
-                "id": b.name,
-                "block": list(b.block),
-                "corner": b.corner,
-                "crossings": [board.CROSSINGS[x] for x in b.crossings],
+                **building,
                 "type": BUILDING_TYPES[s.bld_type[i]] if s.bld_type[i] >= 0 else None,
                 "markers": list(s.bld_markers[i]),
             }
-            for i, b in enumerate(board.BUILDING_SPACES)
+            for i, building in enumerate(printed.buildings)
         ],
         "row_bonus": [t.row_bonus_vp[r] if s.row_bonus[r] else 0 for r in range(4)],
         "trams": [board.SPACES[x] if x >= 0 else None for x in s.tram],
@@ -70,9 +62,7 @@ def _tracks(s: BarcelonaState) -> dict[str, Any]:
     t = s.t
     return {
         CITIZENS[k]: {
-            "values": list(t.track_values[k]),
-            "sections": list(t.track_section[k]),
-            "triggers": list(t.track_triggers[k]),
+            **_printed(t).tracks[k],
             "filled": [bool(v) for v in s.track[k]],
             "off_board": s.off_board[k],
         }
@@ -160,6 +150,11 @@ class Printed:
     sagrada: tuple[dict[str, Any], ...]
     spaces: tuple[dict[str, Any], ...]
     """Each street space's id, street, width and printed benefit."""
+    streets: tuple[dict[str, Any], ...]
+    crossings: tuple[dict[str, Any], ...]
+    buildings: tuple[dict[str, Any], ...]
+    tracks: tuple[dict[str, Any], ...]
+    """Each citizen track's values, sections and trigger spaces."""
     sidewalk_benefits: tuple[dict[str, Any] | None, ...]
     intersection_benefits: tuple[dict[str, Any] | None, ...]
 
@@ -183,6 +178,30 @@ class Printed:
                     "benefit": benefit_json(t.space_benefit[i]),
                 }
                 for i, name in enumerate(board.SPACES)
+            ),
+            streets=tuple(
+                {"id": name, "width": "wide" if t.space_wide[board.STREET_SPACES[i][0]] else "narrow"}
+                for i, name in enumerate(board.STREETS)
+            ),
+            crossings=tuple(
+                {"id": name, "cost": t.crossing_cost[x]} for x, name in enumerate(board.CROSSINGS)
+            ),
+            buildings=tuple(
+                {
+                    "id": b.name,
+                    "block": list(b.block),
+                    "corner": b.corner,
+                    "crossings": [board.CROSSINGS[x] for x in b.crossings],
+                }
+                for b in board.BUILDING_SPACES
+            ),
+            tracks=tuple(
+                {
+                    "values": list(t.track_values[k]),
+                    "sections": list(t.track_section[k]),
+                    "triggers": list(t.track_triggers[k]),
+                }
+                for k in range(3)
             ),
             sidewalk_benefits=tuple(benefit_json(t.sidewalk_benefit[i]) for i in range(len(board.SIDEWALK))),
             intersection_benefits=tuple(benefit_json(b) for b in t.intersection_benefit),
