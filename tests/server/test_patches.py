@@ -72,6 +72,14 @@ def test_a_list_mostly_changed_is_replaced_whole() -> None:
     ]
 
 
+def test_an_object_whose_keys_changed_is_replaced_whole_in_its_new_order() -> None:
+    old = {"view": {"a": 1, "b": 2}, "n": 1}
+    new = {"view": {"c": 0, "a": 1, "b": 3}, "n": 1}
+    patch = json_patch(old, new)
+    assert patch == [{"op": "replace", "path": "/view", "value": new["view"]}]
+    assert list(applied(old, patch)["view"]) == ["c", "a", "b"]
+
+
 def test_keys_are_escaped_as_json_pointers() -> None:
     assert json_patch({"a/b": 1, "c~d": 1}, {"a/b": 2, "c~d": 2}) == [
         {"op": "replace", "path": "/a~1b", "value": 2},
