@@ -1,10 +1,13 @@
-"""The printed parts of Barcelona views are built once per set of tables, and stay those of the
-game's own data folder."""
+"""The printed parts of Barcelona views are built once per set of tables, stay those of the game's
+own data folder, and each view has its own copy of them."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
+
+import orjson
 
 from eixample.games import barcelona
 from eixample.games.barcelona import views
@@ -33,11 +36,30 @@ def _changed_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def test_views_of_the_same_tables_share_one_catalogue() -> None:
+def _wreck(value: Any) -> None:
+    """Change every object and array inside a view, as careless code might."""
+    if isinstance(value, dict):
+        for item in value.values():
+            _wreck(item)
+        value.clear()
+        value["wrecked"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _wreck(item)
+        value.clear()
+        value.append("wrecked")
+
+
+def test_a_view_shares_nothing_with_other_views() -> None:
+    """The printed parts are built once per set of tables, yet each view has its own copies:
+    changing one view changes no other view, of the same state or another."""
     one, two = barcelona.new_game(2, 1), barcelona.new_game(3, 2)
     assert one.t is two.t
-    assert one.view(None)["tiles"] is two.view(0)["tiles"]
-    assert one.view(None)["tiles"] == views.Printed.of(one.t).catalogue
+    expected = [orjson.dumps(one.view(None)), orjson.dumps(two.view(0)), orjson.dumps(one.view(1))]
+    for state, seat in ((one, None), (two, 0), (one, 1), (one, None)):
+        _wreck(state.view(seat))
+    assert [orjson.dumps(one.view(None)), orjson.dumps(two.view(0)), orjson.dumps(one.view(1))] == expected
+    assert one.view(None)["tiles"] == orjson.loads(views.Printed.of(one.t).catalogue)
 
 
 def test_the_catalogue_is_that_of_the_games_data_folder(tmp_path: Path) -> None:

@@ -4,14 +4,17 @@ Hidden: the other players' hands (only their sizes are shown), the order of the 
 are public), the order of the face-down Modernisme stack, and the random generator.
 
 The parts of a view that come from the printed game data alone (the tile catalogue, the printed
-benefits, the fixed facts of each street space) are built once per set of tables (`Printed`) and
-shared by every view of a game with those tables: a view is read-only once built.
+benefits, the fixed facts of each street space) are built once per set of tables (`Printed`);
+each view gets its own copies of them (plain dict and list copies, the catalogue parsed from its
+JSON), so a view is its caller's to change and shares nothing with other views.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from eixample.games.barcelona import board, scoring
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS
@@ -20,6 +23,11 @@ from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, Tables
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
+
+
+def _copy(benefit: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A printed benefit's own copy for one view (its values are numbers and texts)."""
+    return None if benefit is None else dict(benefit)
 
 
 def _owner(value: int) -> int | None:
@@ -42,12 +50,19 @@ def _city(s: BarcelonaState) -> dict[str, Any]:
             for x, crossing in enumerate(printed.crossings)
         ],
         "spaces": [
-            {**space, "tile": _owner(s.space_owner[i]), "passenger": _owner(s.space_passenger[i])}
+            {
+                **space,
+                "benefit": _copy(space["benefit"]),
+                "tile": _owner(s.space_owner[i]),
+                "passenger": _owner(s.space_passenger[i]),
+            }
             for i, space in enumerate(printed.spaces)
         ],
         "buildings": [
             {
                 **building,
+                "block": list(building["block"]),
+                "crossings": list(building["crossings"]),
                 "type": BUILDING_TYPES[s.bld_type[i]] if s.bld_type[i] >= 0 else None,
                 "markers": list(s.bld_markers[i]),
             }
@@ -62,7 +77,7 @@ def _tracks(s: BarcelonaState) -> dict[str, Any]:
     t = s.t
     return {
         CITIZENS[k]: {
-            **_printed(t).tracks[k],
+            **{part: list(values) for part, values in _printed(t).tracks[k].items()},
             "filled": [bool(v) for v in s.track[k]],
             "off_board": s.off_board[k],
         }
@@ -90,7 +105,7 @@ def _player(s: BarcelonaState, p: int, viewer: int | None) -> dict[str, Any]:
         "intersections": [
             {
                 "cost": t.intersection_cost[i],
-                "benefit": printed.intersection_benefits[i],
+                "benefit": _copy(printed.intersection_benefits[i]),
                 "built": i < s.inters[p],
             }
             for i in range(len(t.intersection_cost))
@@ -143,8 +158,9 @@ def _sagrada_tile(t: Tables, i: int) -> dict[str, Any]:
 class Printed:
     """The parts of a view that only the printed data decide, built once per set of tables."""
 
-    catalogue: dict[str, Any]
-    """Every Modernisme and Sagrada Família tile of the game by id."""
+    catalogue: bytes
+    """Every Modernisme and Sagrada Família tile of the game by id, as JSON (each view parses its
+    own copy: faster than building it, and the view is the caller's to change)."""
     modernisme: tuple[dict[str, Any], ...]
     cerda: tuple[dict[str, Any], ...]
     sagrada: tuple[dict[str, Any], ...]
@@ -163,10 +179,12 @@ class Printed:
         modernisme = tuple(_tile(t, "modernisme", i) for i in range(len(t.modernisme_ids)))
         sagrada = tuple(_sagrada_tile(t, i) for i in range(len(t.sagrada_ids)))
         return cls(
-            catalogue={
-                "modernisme": {tile["id"]: tile for tile in modernisme},
-                "sagrada": {tile["id"]: tile for tile in sagrada},
-            },
+            catalogue=orjson.dumps(
+                {
+                    "modernisme": {tile["id"]: tile for tile in modernisme},
+                    "sagrada": {tile["id"]: tile for tile in sagrada},
+                }
+            ),
             modernisme=modernisme,
             cerda=tuple(_tile(t, "cerda", i) for i in range(len(t.cerda_ids))),
             sagrada=sagrada,
@@ -266,7 +284,7 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
         ],
         "bag": {CITIZENS[k]: s.bag[k] for k in range(3)},
         "modernisme": {
-            "offer": [printed.modernisme[i] if i >= 0 else None for i in s.mod_offer],
+            "offer": [dict(printed.modernisme[i]) if i >= 0 else None for i in s.mod_offer],
             "stack": len(s.mod_stack),
             "discard": [t.modernisme_ids[i] for i in s.mod_discard],
         },
@@ -285,17 +303,21 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
         "sidewalk": [
             {
                 "id": name,
-                "benefit": printed.sidewalk_benefits[i],
+                "benefit": _copy(printed.sidewalk_benefits[i]),
                 "cobblestone": None
                 if s.sidewalk[i] == -1
                 else ("start" if s.sidewalk[i] == -2 else s.sidewalk[i]),
             }
             for i, name in enumerate(board.SIDEWALK)
         ],
-        "sagrada_offer": [printed.sagrada[i] for i in range(len(t.sagrada_ids)) if s.sagrada_offer[i]],
+        "sagrada_offer": [
+            {**printed.sagrada[i], "benefit": _copy(printed.sagrada[i]["benefit"])}
+            for i in range(len(t.sagrada_ids))
+            if s.sagrada_offer[i]
+        ],
         "sagrada_track": {"top": t.sagrada_top, "slots": list(t.sagrada_slot_level)},
         "player_board": {"cobblestone_vp": list(t.cobblestone_vp), "passenger_vp": list(t.passenger_vp)},
-        "tiles": printed.catalogue,
+        "tiles": orjson.loads(printed.catalogue),
         "decision_target": _decision_target(s),
         "building_stock": {BUILDING_TYPES[k]: s.bld_stock[k] for k in range(4)},
         "player_list": [_player(s, p, viewer) for p in range(s.n)],
