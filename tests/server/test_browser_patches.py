@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from typing import Any
 
 import httpx
@@ -41,6 +42,20 @@ def _shown(page: Any) -> dict[str, str]:
         "board": page.locator("svg#board").inner_html(),
         "decision": page.locator("#decision").inner_text(),
     }
+
+
+def _same_as_fresh(page: Any, fresh: Any, version: int) -> bool:
+    """Both pages at `version`, their boards drawn, showing the same (rendering is asynchronous:
+    look again for a while before calling them different)."""
+    for where in (page, fresh):
+        where.wait_for_selector(f"body[data-version='{version}']", state="attached")
+        where.wait_for_selector("svg#board.bcn-board", state="attached")
+    deadline = time.monotonic() + 10
+    while _shown(page) != _shown(fresh):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def test_a_spectators_board_follows_patches_and_recovers_a_missed_one(
@@ -91,10 +106,8 @@ def test_a_spectators_board_follows_patches_and_recovers_a_missed_one(
             version = _move(api, gid, tokens, rng)
             if number == DROPPED:  # nothing reached the page: it cannot know yet
                 continue
-            page.wait_for_selector(f"body[data-version='{version}']", state="attached")
             fresh.goto(f"{server.url}/play/{gid}")
-            fresh.wait_for_selector(f"body[data-version='{version}']", state="attached")
-            assert _shown(page) == _shown(fresh), f"after move {number}"
+            assert _same_as_fresh(page, fresh, version), f"board or decision differ after move {number}"
             resynced = any(m["type"] == "resync" for m in from_page)
             assert resynced == (number > DROPPED), f"after move {number}"
 
