@@ -1,16 +1,19 @@
 """Load on one web server process, measured from outside over loopback.
 
-    python benchmarks/server_load.py [--games 20] [--seconds 20] [--game barcelona]
+    python benchmarks/server_load.py [--games 20] [--seconds 20] [--game barcelona|rose-of-fire]
 
 Starts `eixample.server.app.run` in a subprocess on a free 127.0.0.1 port with a fresh data folder,
 then runs `--games` two-person games at once: each game has a driver that plays both seats over
-REST (random legal moves, from a seeded generator) and one spectator WebSocket that reads every
-push. A finished game is replaced by a new one. After a warm-up, for `--seconds` it counts moves
-and times each move's round trip (POST until the answer is read), and prints moves/s and the
-round-trip percentiles, with `/api/health` round trips measured in the same run as the
-reference, and the server's and the client's CPU time per move (the server's from /proc: the
-figure least disturbed by other work on the machine). Client and server share the machine (the
-client's CPU is part of the figures). The client decodes JSON with orjson, as a fast client would.
+REST (each decision a random one of the legal actions the server's last answer listed, from a
+seeded generator) and one spectator WebSocket that follows the game as the web page does (the
+whole state, then every patch parsed and applied in order; a gap asks for the whole state again).
+A finished game is replaced by a new one. After a warm-up, for `--seconds` it counts moves and
+times each move's round trip (POST until the answer is read), and prints moves/s and the
+round-trip percentiles, with `/api/health` round trips measured in the same run as the reference,
+the server's and the client's CPU time per move (the server's from /proc: the figures least
+disturbed by other work on the machine), the bytes per message, and the load average. Client and
+server share the machine (the client's CPU is part of the figures). The client is made cheap the
+way a fast client would be: aiohttp (its HTTP parser in C) and orjson.
 
 The server runs with the per-address limits raised: every client here has the address 127.0.0.1.
 """
@@ -31,8 +34,11 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import aiohttp
 import httpx
+import jsonpatch
 import orjson
 from websockets.asyncio.client import connect
 
@@ -69,6 +75,10 @@ class Tally:
     round_trips: list[float] = field(default_factory=list)
     pushes: int = 0
     push_bytes: int = 0
+    wholes: int = 0
+    whole_bytes: int = 0
+    resyncs: int = 0
+    answer_bytes: int = 0
     games_finished: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -98,55 +108,91 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 async def spectate(ws_url: str, game_id: str, tally: Tally, stop: asyncio.Event) -> None:
+    """Watch a game as the web page does: the whole state, then patches applied to it in order
+    (each must follow the version held, or the whole state is asked for again)."""
     async with connect(f"{ws_url}/ws/games/{game_id}", max_size=None) as socket_:
-        await socket_.send(json.dumps({"type": "hello", "token": None}))
+        await socket_.send(json.dumps({"type": "hello", "token": None, "patches": True}))
+        held: dict[str, Any] | None = None
         while not stop.is_set():
             try:
                 text = await asyncio.wait_for(socket_.recv(), timeout=0.5)
             except TimeoutError:
                 continue
-            if tally.measuring:
+            message = orjson.loads(text)
+            kind = message["type"]
+            if kind == "state":
+                held = message
+            elif kind == "patch":
+                if held is None or message["base"] != held["version"]:
+                    held = None
+                    tally.resyncs += 1
+                    await socket_.send('{"type": "resync"}')
+                    continue
+                jsonpatch.apply_patch(held, message["ops"], in_place=True)
+            elif kind == "presence" and held is not None:
+                held.update(seats=message["seats"], status=message["status"])
+            if tally.measuring and kind in ("state", "patch"):
                 tally.pushes += 1
                 tally.push_bytes += len(text)
-            if orjson.loads(text).get("status") == "finished":
+                if kind == "state":
+                    tally.wholes += 1
+                    tally.whole_bytes += len(text)
+            if held is not None and held["status"] == "finished":
                 return
 
 
-async def play_games(
-    client: httpx.AsyncClient, ws_url: str, game: str, seed: int, tally: Tally, stop: asyncio.Event
-) -> None:
-    """One table: games played one after the other by two random seats, each with a spectator."""
+class Api:
+    """REST requests of the benchmark's clients: one aiohttp session (keep-alive connections,
+    its HTTP parser in C), JSON encoded and decoded with orjson, as a fast client would."""
+
+    def __init__(self, session: aiohttp.ClientSession) -> None:
+        self.session = session
+
+    async def get(self, path: str, token: str | None = None) -> tuple[int, bytes]:
+        headers = {"X-Seat-Token": token} if token else {}
+        async with self.session.get(path, headers=headers) as response:
+            return response.status, await response.read()
+
+    async def post(self, path: str, body: dict[str, Any], token: str | None = None) -> tuple[int, bytes]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["X-Seat-Token"] = token
+        async with self.session.post(path, data=orjson.dumps(body), headers=headers) as response:
+            return response.status, await response.read()
+
+
+async def play_games(api: Api, ws_url: str, game: str, seed: int, tally: Tally, stop: asyncio.Event) -> None:
+    """One table: games played one after the other by two random seats, each with a spectator.
+    A seat decides from the state the server sent it last: a random one of its legal actions."""
     rng = random.Random(seed)
     while not stop.is_set():
-        created = await client.post("/api/games", json={"game": game, "seats": [{}, {}]})
-        created.raise_for_status()
-        body = created.json()
+        status, text = await api.post("/api/games", {"game": game, "seats": [{}, {}]})
+        if status != 201:
+            raise SystemExit(f"cannot create a game: {status} {text[:200]!r}")
+        body = orjson.loads(text)
         gid = body["game_id"]
         tokens = [seat["token"] for seat in body["seats"]]
         watcher = asyncio.create_task(spectate(ws_url, gid, tally, stop))
-        first = await client.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": tokens[0]})
-        state = orjson.loads(first.content)
+        state = orjson.loads((await api.get(f"/api/games/{gid}/state", tokens[0]))[1])
         while not stop.is_set() and state["status"] != "finished":
             if not state["your_turn"]:
-                seat = state["current_player"]
-                headers = {"X-Seat-Token": tokens[seat]}
-                fetched = await client.get(f"/api/games/{gid}/state", headers=headers)
-                state = orjson.loads(fetched.content)
+                _status, text = await api.get(f"/api/games/{gid}/state", tokens[state["current_player"]])
+                state = orjson.loads(text)
                 continue
             move = {"action": rng.choice(state["legal_actions"]), "expected_move": state["move_number"]}
-            headers = {"X-Seat-Token": tokens[state["seat"]]}
+            token = tokens[state["seat"]]
             start = time.perf_counter()
-            answer = await client.post(f"/api/games/{gid}/moves", json=move, headers=headers)
+            status, text = await api.post(f"/api/games/{gid}/moves", move, token)
             elapsed = time.perf_counter() - start
-            if answer.status_code != 200:
-                tally.errors.append(answer.text[:200])
-                fetched = await client.get(f"/api/games/{gid}/state", headers=headers)
-                state = orjson.loads(fetched.content)
+            if status != 200:
+                tally.errors.append(text[:200].decode(errors="replace"))
+                state = orjson.loads((await api.get(f"/api/games/{gid}/state", token))[1])
                 continue
-            state = orjson.loads(answer.content)
+            state = orjson.loads(text)
             if tally.measuring:
                 tally.moves += 1
                 tally.round_trips.append(elapsed)
+                tally.answer_bytes += len(text)
         if state["status"] == "finished" and tally.measuring:
             tally.games_finished += 1
         watcher.cancel()
@@ -154,10 +200,10 @@ async def play_games(
             await watcher
 
 
-async def health_reference(client: httpx.AsyncClient, out: list[float], stop: asyncio.Event) -> None:
+async def health_reference(api: Api, out: list[float], stop: asyncio.Event) -> None:
     while not stop.is_set():
         start = time.perf_counter()
-        await client.get("/api/health")
+        await api.get("/api/health")
         out.append(time.perf_counter() - start)
         await asyncio.sleep(0.05)
 
@@ -172,23 +218,25 @@ async def measure(url: str, pid: int, games: int, seconds: float, warmup: float,
     tally = Tally()
     stop = asyncio.Event()
     ws_url = url.replace("http://", "ws://")
-    limits = httpx.Limits(max_connections=games + 4, max_keepalive_connections=games + 4)
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as client:
+    connector = aiohttp.TCPConnector(limit=games + 4)
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(base_url=url, connector=connector, timeout=timeout) as session:
+        api = Api(session)
         idle: list[float] = []
-        reference = asyncio.create_task(health_reference(client, idle, stop))
+        reference = asyncio.create_task(health_reference(api, idle, stop))
         await asyncio.sleep(1.0)
         stop.set()
         await reference
         stop.clear()
         tables = [
-            asyncio.create_task(play_games(client, ws_url, game, seed, tally, stop)) for seed in range(games)
+            asyncio.create_task(play_games(api, ws_url, game, seed, tally, stop)) for seed in range(games)
         ]
         busy: list[float] = []
         await asyncio.sleep(warmup)
         tally.measuring = True
         cpu_start = cpu_seconds(pid)
         client_start = time.process_time()
-        reference = asyncio.create_task(health_reference(client, busy, stop))
+        reference = asyncio.create_task(health_reference(api, busy, stop))
         await asyncio.sleep(seconds)
         tally.measuring = False
         cpu_end = cpu_seconds(pid)
@@ -218,24 +266,32 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(timeout=10)
-    rate = tally.moves / args.seconds
-    print(f"{args.games} {args.game} games, 2 people (REST) + 1 spectator (WebSocket) each, "
-          f"{args.seconds:g} s")
+    report(args, tally)
+
+
+def report(args: argparse.Namespace, tally: Tally) -> None:
+    seconds = args.seconds
+    print(f"{args.games} {args.game} games, 2 people (REST) + 1 spectator (WebSocket) each, {seconds:g} s")
+    rate = tally.moves / seconds
     print(f"moves: {tally.moves} = {rate:.1f} moves/s; games finished: {tally.games_finished}")
-    trips = tally.round_trips
-    print(f"move round trip: p50 {percentile(trips, 50) * 1000:.1f} ms, "
-          f"p90 {percentile(trips, 90) * 1000:.1f} ms, "
-          f"p99 {percentile(trips, 99) * 1000:.1f} ms, max {max(trips, default=0) * 1000:.1f} ms")
-    if tally.server_cpu is not None and tally.moves:
-        print(f"server CPU: {tally.server_cpu:.1f} s in {args.seconds:g} s = "
-              f"{tally.server_cpu / tally.moves * 1000:.2f} ms per move; client CPU: "
-              f"{tally.client_cpu / tally.moves * 1000:.2f} ms per move")
-    pushes = tally.pushes / args.seconds
-    size = tally.push_bytes / max(1, tally.pushes)
-    print(f"spectator pushes: {pushes:.1f}/s, {size / 1024:.1f} KiB each on average")
+    trips = [trip * 1000 for trip in tally.round_trips]
+    print(f"move round trip: p50 {percentile(trips, 50):.1f} ms, p95 {percentile(trips, 95):.1f} ms, "
+          f"p99 {percentile(trips, 99):.1f} ms, max {max(trips, default=0):.1f} ms")
+    moves = max(1, tally.moves)
+    if tally.server_cpu is not None:
+        server, client = tally.server_cpu, tally.client_cpu
+        print(f"CPU per move: server {server / moves * 1000:.2f} ms ({server:.1f} s in {seconds:g} s), "
+              f"client {client / moves * 1000:.2f} ms ({client:.1f} s)")
+    patches = tally.pushes - tally.wholes
+    patch_kib = (tally.push_bytes - tally.whole_bytes) / max(1, patches) / 1024
+    whole_kib = tally.whole_bytes / max(1, tally.wholes) / 1024
+    print(f"bytes per message: move answer (whole state) {tally.answer_bytes / moves / 1024:.1f} KiB; "
+          f"spectator patch {patch_kib:.2f} KiB ({patches / seconds:.1f}/s), whole state {whole_kib:.1f} KiB "
+          f"({tally.wholes} on connect or resync); resyncs after a gap: {tally.resyncs}")
+    load = os.getloadavg()
+    print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs)")
     if tally.errors:
         print(f"refused moves: {len(tally.errors)} (first: {tally.errors[0]})")
-
 
 if __name__ == "__main__":
     main()

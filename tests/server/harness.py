@@ -149,8 +149,8 @@ class ServerProcess:
     def client(self) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=10)
 
-    def ws(self, game_id: str, token: str | None = None) -> WsClient:
-        return WsClient(f"{self.ws_url}/ws/games/{game_id}", token)
+    def ws(self, game_id: str, token: str | None = None, *, patches: bool = False) -> WsClient:
+        return WsClient(f"{self.ws_url}/ws/games/{game_id}", token, patches=patches)
 
     def db_dump(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of the database, read from the file (WAL included)."""
@@ -171,13 +171,13 @@ class WsClient:
     """A WebSocket client of one game. It keeps every text it received; messages not yet asked
     for wait in `pending`, so a test can look for them in any order."""
 
-    def __init__(self, url: str, token: str | None) -> None:
+    def __init__(self, url: str, token: str | None, *, patches: bool = False) -> None:
         self._context = connect(url, open_timeout=10)
         self.connection: ClientConnection = self._context.__enter__()
         self.received: list[str] = []
         self.received_at: list[float] = []
         self.pending: list[dict[str, Any]] = []
-        self.send({"type": "hello", "token": token})
+        self.send({"type": "hello", "token": token, **({"patches": True} if patches else {})})
 
     def send(self, message: dict[str, Any]) -> None:
         self.connection.send(json.dumps(message))
@@ -272,8 +272,8 @@ class InProcessServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def ws(self, game_id: str, token: str | None = None) -> WsClient:
-        return WsClient(f"ws://127.0.0.1:{self.port}/ws/games/{game_id}", token)
+    def ws(self, game_id: str, token: str | None = None, *, patches: bool = False) -> WsClient:
+        return WsClient(f"ws://127.0.0.1:{self.port}/ws/games/{game_id}", token, patches=patches)
 
     def __enter__(self) -> InProcessServer:
         self.thread.start()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonpatch
 import pytest
 
 import eixample.server
@@ -64,6 +65,7 @@ def test_a_tictactoe_game_sends_no_seed(server: ServerProcess) -> None:
 def test_every_game_message_comes_from_seat_message(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     produced: list[tuple[int | None, dict[str, Any]]] = []
     sent: list[tuple[int | None, dict[str, Any]]] = []
+    sent_to: list[Connection] = []
     view_calls: list[tuple[str, int | None]] = []
     original_message = views.seat_message
     original_send = Connection.send_text
@@ -77,6 +79,7 @@ def test_every_game_message_comes_from_seat_message(monkeypatch: pytest.MonkeyPa
 
     def send_text(self: Connection, text: str) -> None:
         sent.append((self.seat, json.loads(text)))
+        sent_to.append(self)
         original_send(self, text)
 
     def view(self: hiddencards.HiddenCardsState, player: int | None) -> dict[str, Any]:
@@ -105,6 +108,7 @@ def test_every_game_message_comes_from_seat_message(monkeypatch: pytest.MonkeyPa
         gid = created["game_id"]
         tokens = [seat["token"] for seat in created["seats"][:2]]
         sockets = [server.ws(gid, tokens[0]), server.ws(gid, tokens[1]), server.ws(gid)]
+        sockets += [server.ws(gid, tokens[1], patches=True), server.ws(gid, patches=True)]
         try:
             for _ in range(200):
                 answers = [
@@ -139,10 +143,21 @@ def test_every_game_message_comes_from_seat_message(monkeypatch: pytest.MonkeyPa
                 socket.close()
 
     assert sent and produced
-    for seat, message in sent:
+    held: dict[int, dict[str, Any]] = {}  # what each connection asking for patches holds
+    for (seat, message), conn in zip(sent, sent_to, strict=True):
+        if conn.patches and message["type"] == "presence" and id(conn) in held:
+            held[id(conn)].update(seats=message["seats"], status=message["status"])
         if message["type"] == "state":
             assert any(s == seat and m == message for s, m in produced), (
                 "a state was pushed without seat_message"
+            )
+            if conn.patches:
+                held[id(conn)] = message
+        elif message["type"] == "patch":  # what changed between two of the seat's messages
+            assert conn.patches and message["base"] == held[id(conn)]["version"]
+            held[id(conn)] = jsonpatch.apply_patch(held[id(conn)], message["ops"])
+            assert any(s == seat and m == held[id(conn)] for s, m in produced), (
+                "a patch gave what seat_message did not make"
             )
         elif message["type"] == "presence":  # who is at the table, nothing of the game
             assert set(message) == {"type", "game_id", "status", "seats"}
@@ -151,6 +166,8 @@ def test_every_game_message_comes_from_seat_message(monkeypatch: pytest.MonkeyPa
             assert set(message) <= {"type", "request_id", "move_number", "status", "error"}
     seats_pushed = {seat for seat, message in sent if message["type"] == "state"}
     assert seats_pushed == {0, 1, None}
+    patched = {seat for seat, message in sent if message["type"] == "patch"}
+    assert patched == {1, None}
     for seat, answer in rest_answers:
         assert any(s == seat and m == answer for s, m in produced), (
             "a REST answer did not come from seat_message"

@@ -7,6 +7,7 @@ pacing). The API is described in docs/api.md and, as OpenAPI, at /docs.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import sys
@@ -58,6 +59,7 @@ from eixample.server.schemas import (
     WsChat,
     WsMove,
     WsPing,
+    WsResync,
     WsSeatChange,
     WsUndo,
 )
@@ -66,6 +68,10 @@ from eixample.server.table import TableService
 log = logging.getLogger(__name__)
 
 HELLO_TIMEOUT = 15.0
+GC_THRESHOLDS = (20_000, 20, 10)
+"""The served process's cyclic garbage collection: views and messages are many short-lived dicts
+and lists freed by reference counting, so collecting every 700 allocations (CPython's default)
+cost the server about a sixth of its CPU under load (benchmarks/server_load.py)."""
 WS_FRAME_CEILING = 1024 * 1024
 """uvicorn's own ceiling on a WebSocket message; below it the app answers an oversized message
 with a JSON error (ServerLimits.max_ws_message_bytes), above it the protocol closes with 1009."""
@@ -472,7 +478,7 @@ def create_app(
             live = await manager.get(game_id)
             await _refresh_seats(address, live, hello.token)
             seat = _authenticate(address, live, hello.token)
-            conn = await manager.connect(live, websocket, seat, address)
+            conn = await manager.connect(live, websocket, seat, address, patches=hello.patches)
             greeting = table.greeting(live)
             if greeting is not None:
                 conn.send(greeting)
@@ -519,6 +525,9 @@ def create_app(
             return
         if isinstance(message, WsPing):
             conn.send({"type": "pong", "request_id": message.request_id})
+            return
+        if isinstance(message, WsResync):  # the whole state, in order with the pushed patches
+            conn.send(views.seat_message(live, conn.seat))
             return
         if not isinstance(message, WsMove | WsUndo | WsChat | WsSeatChange):
             conn.send({"type": "error", "status": 422, "error": "already said hello"})
@@ -625,6 +634,7 @@ def run(
     except DatabaseInUseError as error:
         print(f"Eixample cannot start: {error}", file=sys.stderr, flush=True)
         raise SystemExit(2) from None
+    gc.set_threshold(*GC_THRESHOLDS)
     shown = f"[{host}]" if ":" in host else host
     print(f"Eixample serving on http://{shown}:{port}/  (database: {_describe(url)})", flush=True)
     if app.state.store.is_postgres:  # names this process in the bot_leases table

@@ -38,10 +38,12 @@ class Connection:
     Messages wait in a queue and a writer task sends them in order, so a slow client never
     holds up the game."""
 
-    def __init__(self, websocket: Any, seat: int | None, address: str = "") -> None:
+    def __init__(self, websocket: Any, seat: int | None, address: str = "", *, patches: bool = False) -> None:
         self.websocket = websocket
         self.seat = seat
         self.address = address
+        self.patches = patches
+        """The client asked for changes as patches (after one whole state message)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.too_slow = False
@@ -113,6 +115,12 @@ class LiveGame:
     """Open connections per seat, so that presence is known without walking the connections."""
     last_used: float = field(default_factory=time.monotonic)
     view_cache: tuple[State | None, dict[int | None, JsonDict]] = field(default_factory=lambda: (None, {}))
+    version: int = 0
+    """Counts the changes pushed to clients: each state message carries it, each patch says the
+    version it applies to (`base`) and the one it makes, so a client sees when it missed one."""
+    pushed: dict[int | None, JsonDict] = field(default_factory=dict)
+    """The state message last pushed to each seat's connections (None: the spectators'), as the
+    clients hold it (presence changes included): what the next patch is made against."""
 
     def views_of(self, state: State) -> dict[int | None, JsonDict]:
         """The views of `state` built so far, by seat (None: a spectator's): each view of a state

@@ -761,22 +761,36 @@ class GameManager:
     # -- connections --------------------------------------------------------------------------
 
     def _broadcast(self, live: LiveGame) -> None:
-        """Push to every connected client the game as its own seat sees it: each seat's message
-        is built and encoded once, and the same text goes to all of that seat's connections."""
-        texts: dict[int | None, str] = {}
+        """Push the change to every connected client, as its own seat sees the game: each seat's
+        message is built once, and encoded once as a whole and once as a patch against the
+        message pushed before; the same text goes to all of that seat's connections."""
+        live.version += 1
+        messages: dict[int | None, JsonDict] = {}
+        texts: dict[tuple[int | None, bool], str] = {}
         for conn in list(live.connections):
             if conn.closed:
                 live.connections.discard(conn)
                 continue
-            if conn.seat not in texts:
-                texts[conn.seat] = encode(views.seat_message(live, conn.seat))
-            conn.send_text(texts[conn.seat])
+            seat = conn.seat
+            key = (seat, conn.patches and seat in live.pushed)
+            if key not in texts:
+                if seat not in messages:
+                    messages[seat] = views.seat_message(live, seat)
+                whole = messages[seat]
+                texts[key] = encode(views.patch_message(live, live.pushed[seat], whole) if key[1] else whole)
+            conn.send_text(texts[key])
+        live.pushed = messages
         if self.table is not None:
             self.table.changed(live)
 
     def _announce_presence(self, live: LiveGame) -> None:
         """One small message, the same for everyone: which seats are taken and connected."""
-        text = encode(views.presence_message(live))
+        presence = views.presence_message(live)
+        live.pushed = {  # as the clients apply it to what they hold
+            seat: {**message, "seats": presence["seats"], "status": presence["status"]}
+            for seat, message in live.pushed.items()
+        }
+        text = encode(presence)
         for conn in list(live.connections):
             conn.send_text(text)
 
@@ -795,18 +809,21 @@ class GameManager:
             self.connections_by_address.pop(address, None)
 
     async def connect(
-        self, live: LiveGame, websocket: Any, seat: int | None, address: str = ""
+        self, live: LiveGame, websocket: Any, seat: int | None, address: str = "", *, patches: bool = False
     ) -> Connection:
         """A new client: it alone gets the full view; the others hear of it only if a seat's
-        presence changed (a small message), so a spectator joining costs the others nothing."""
+        presence changed (a small message), so a spectator joining costs the others nothing.
+        With `patches`, later changes come as patches against the messages it holds."""
         if len(live.connections) >= self.limits.ws_per_game:
             raise too_many("this game has as many connections as it takes", 10)
-        conn = Connection(websocket, seat, address)
+        conn = Connection(websocket, seat, address, patches=patches)
         if seat is not None:
             await self.join(live, seat)
         async with live.lock:
             arrived = seat is not None and live.link_seat(seat)
-            conn.send(views.seat_message(live, seat))
+            message = views.seat_message(live, seat)
+            conn.send(message)
+            live.pushed[seat] = message
             if arrived:
                 self._announce_presence(live)
             live.connections.add(conn)

@@ -96,6 +96,15 @@ class HintRequest(Strict):
 class WsHello(Strict):
     type: Literal["hello"]
     token: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    patches: bool = False
+    """Send changes as patches (`{"type": "patch", ...}`) after the first whole state message."""
+
+
+class WsResync(Strict):
+    """Ask for the whole state message again (a client that missed a patch)."""
+
+    type: Literal["resync"]
+    request_id: RequestId | None = None
 
 
 class WsMove(Strict):
@@ -136,7 +145,7 @@ class WsSeatChange(Strict):
     request_id: RequestId | None = None
 
 
-AnyClientMessage = WsMove | WsUndo | WsPing | WsHello | WsChat | WsSeatChange
+AnyClientMessage = WsMove | WsUndo | WsPing | WsHello | WsChat | WsSeatChange | WsResync
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 HELLO: TypeAdapter[WsHello] = TypeAdapter(WsHello)
@@ -222,6 +231,11 @@ class StateOut(BaseModel):
     result: dict[str, Any] | None
     seed_shown: bool = False
     seed: int | None = Field(default=None, description="the seed, if the game was created with seed_shown")
+    version: int = Field(
+        default=0,
+        description="counts the changes this server pushed for the game; a WebSocket patch applies "
+        "to the state message of its `base` version",
+    )
 
 
 class ReplayOut(BaseModel):

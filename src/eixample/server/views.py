@@ -5,8 +5,8 @@ spectator `state.view(None)`; the pending decision in words and the legal action
 seat that must decide; the full state (`to_json()`) is never sent, and the record (with its seed)
 only once the game is over (a game created with "seed shown" shows its seed from the start).
 `seat_message` is the single function that builds a game message for a seat or a spectator;
-REST answers and WebSocket pushes both come from it; `presence_message` says only who is at the
-table.
+REST answers and WebSocket pushes both come from it; `patch_message` carries only what changed
+between two of them for the same seat; `presence_message` says only who is at the table.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.server.db import GameData, SeatData
 from eixample.server.live import AUTOMA, SEAT_LETTERS, LiveGame
+from eixample.server.patches import json_patch
 
 
 def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
@@ -48,6 +49,20 @@ def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
         "result": final_result(state) if finished else None,
         "seed_shown": live.seed_shown,
         "seed": live.seed if live.seed_shown else None,
+        "version": live.version,
+    }
+
+
+def patch_message(live: LiveGame, old: JsonDict, new: JsonDict) -> JsonDict:
+    """The change from one state message of a seat to the next (both built by `seat_message` for
+    the same seat, so it holds nothing the seat may not see), as JSON Patch operations (RFC 6902)
+    on the state message: applied to `old` (version `base`) they give `new`."""
+    return {
+        "type": "patch",
+        "game_id": live.id,
+        "base": old["version"],
+        "version": new["version"],
+        "ops": json_patch(old, new),
     }
 
 

@@ -2,19 +2,32 @@
 
 Hidden: the other players' hands (only their sizes are shown), the order of the bag (its contents
 are public), the order of the face-down Modernisme stack, and the random generator.
+
+The parts of a view that come from the printed game data alone (the tile catalogue, the printed
+benefits, the fixed facts of each street space) are built once per set of tables (`Printed`);
+each view gets its own copies of them (plain dict and list copies, the catalogue parsed from its
+JSON), so a view is its caller's to change and shares nothing with other views.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from eixample.games.barcelona import board, scoring
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS
 from eixample.games.barcelona.state import ACTIONS, CITIZENS_CHOICE, ORDER, SOURCES, benefit_json
-from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS
+from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, Tables
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
+
+
+def _copy(benefit: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A printed benefit's own copy for one view (its values are numbers and texts)."""
+    return None if benefit is None else dict(benefit)
 
 
 def _owner(value: int) -> int | None:
@@ -23,45 +36,37 @@ def _owner(value: int) -> int | None:
 
 def _city(s: BarcelonaState) -> dict[str, Any]:
     t = s.t
+    printed = _printed(t)
     return {
         "streets": [
-            {
-                "id": name,
-                "width": "wide" if t.space_wide[board.STREET_SPACES[i][0]] else "narrow",
-                "action": ACTION_KINDS[s.street_action[i]],
-            }
-            for i, name in enumerate(board.STREETS)
+            {**street, "action": ACTION_KINDS[s.street_action[i]]} for i, street in enumerate(printed.streets)
         ],
         "crossings": [
             {
-                "id": name,
-                "cost": t.crossing_cost[x],
+                **crossing,
                 "citizens": [CITIZENS[k] for k in s.cross_cit[x]],
                 "intersection": _owner(s.cross_owner[x]),
             }
-            for x, name in enumerate(board.CROSSINGS)
+            for x, crossing in enumerate(printed.crossings)
         ],
         "spaces": [
             {
-                "id": name,
-                "street": board.STREETS[board.SPACE_STREET[i]],
-                "wide": t.space_wide[i],
-                "benefit": benefit_json(t.space_benefit[i]),
+                **space,
+                "benefit": _copy(space["benefit"]),
                 "tile": _owner(s.space_owner[i]),
                 "passenger": _owner(s.space_passenger[i]),
             }
-            for i, name in enumerate(board.SPACES)
+            for i, space in enumerate(printed.spaces)
         ],
         "buildings": [
             {
-                "id": b.name,
-                "block": list(b.block),
-                "corner": b.corner,
-                "crossings": [board.CROSSINGS[x] for x in b.crossings],
+                **building,
+                "block": list(building["block"]),
+                "crossings": list(building["crossings"]),
                 "type": BUILDING_TYPES[s.bld_type[i]] if s.bld_type[i] >= 0 else None,
                 "markers": list(s.bld_markers[i]),
             }
-            for i, b in enumerate(board.BUILDING_SPACES)
+            for i, building in enumerate(printed.buildings)
         ],
         "row_bonus": [t.row_bonus_vp[r] if s.row_bonus[r] else 0 for r in range(4)],
         "trams": [board.SPACES[x] if x >= 0 else None for x in s.tram],
@@ -72,9 +77,7 @@ def _tracks(s: BarcelonaState) -> dict[str, Any]:
     t = s.t
     return {
         CITIZENS[k]: {
-            "values": list(t.track_values[k]),
-            "sections": list(t.track_section[k]),
-            "triggers": list(t.track_triggers[k]),
+            **{part: list(values) for part, values in _printed(t).tracks[k].items()},
             "filled": [bool(v) for v in s.track[k]],
             "off_board": s.off_board[k],
         }
@@ -84,6 +87,7 @@ def _tracks(s: BarcelonaState) -> dict[str, Any]:
 
 def _player(s: BarcelonaState, p: int, viewer: int | None) -> dict[str, Any]:
     t = s.t
+    printed = _printed(t)
     km, kn, kw, kk = len(t.modernisme_take), len(t.narrow_stacks), len(t.wide_stacks), len(t.marker_stacks)
     mine = viewer == p
     return {
@@ -101,7 +105,7 @@ def _player(s: BarcelonaState, p: int, viewer: int | None) -> dict[str, Any]:
         "intersections": [
             {
                 "cost": t.intersection_cost[i],
-                "benefit": benefit_json(t.intersection_benefit[i]),
+                "benefit": _copy(printed.intersection_benefits[i]),
                 "built": i < s.inters[p],
             }
             for i in range(len(t.intersection_cost))
@@ -134,8 +138,7 @@ def _player(s: BarcelonaState, p: int, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def _tile(s: BarcelonaState, kind: str, i: int) -> dict[str, Any]:
-    t = s.t
+def _tile(t: Tables, kind: str, i: int) -> dict[str, Any]:
     if kind == "cerda":
         cond, vp, ident = t.cerda_condition[i], t.cerda_vp[i], t.cerda_ids[i]
     else:
@@ -143,20 +146,97 @@ def _tile(s: BarcelonaState, kind: str, i: int) -> dict[str, Any]:
     return {"id": ident, "condition": cond, "vp": vp, "text": f"{vp} VP: {t.condition_text[cond]}"}
 
 
-def _catalogue(s: BarcelonaState) -> dict[str, Any]:
-    """Every Modernisme and Sagrada Família tile of the game by id (printed, public)."""
-    t = s.t
+def _sagrada_tile(t: Tables, i: int) -> dict[str, Any]:
     return {
-        "modernisme": {t.modernisme_ids[i]: _tile(s, "modernisme", i) for i in range(len(t.modernisme_ids))},
-        "sagrada": {
-            t.sagrada_ids[i]: {
-                "id": t.sagrada_ids[i],
-                "level": t.sagrada_level[i],
-                "benefit": benefit_json(t.sagrada_benefit[i]),
-            }
-            for i in range(len(t.sagrada_ids))
-        },
+        "id": t.sagrada_ids[i],
+        "level": t.sagrada_level[i],
+        "benefit": benefit_json(t.sagrada_benefit[i]),
     }
+
+
+@dataclass(frozen=True)
+class Printed:
+    """The parts of a view that only the printed data decide, built once per set of tables."""
+
+    catalogue: bytes
+    """Every Modernisme and Sagrada Família tile of the game by id, as JSON (each view parses its
+    own copy: faster than building it, and the view is the caller's to change)."""
+    modernisme: tuple[dict[str, Any], ...]
+    cerda: tuple[dict[str, Any], ...]
+    sagrada: tuple[dict[str, Any], ...]
+    spaces: tuple[dict[str, Any], ...]
+    """Each street space's id, street, width and printed benefit."""
+    streets: tuple[dict[str, Any], ...]
+    crossings: tuple[dict[str, Any], ...]
+    buildings: tuple[dict[str, Any], ...]
+    tracks: tuple[dict[str, Any], ...]
+    """Each citizen track's values, sections and trigger spaces."""
+    sidewalk_benefits: tuple[dict[str, Any] | None, ...]
+    intersection_benefits: tuple[dict[str, Any] | None, ...]
+
+    @classmethod
+    def of(cls, t: Tables) -> Printed:
+        modernisme = tuple(_tile(t, "modernisme", i) for i in range(len(t.modernisme_ids)))
+        sagrada = tuple(_sagrada_tile(t, i) for i in range(len(t.sagrada_ids)))
+        return cls(
+            catalogue=orjson.dumps(
+                {
+                    "modernisme": {tile["id"]: tile for tile in modernisme},
+                    "sagrada": {tile["id"]: tile for tile in sagrada},
+                }
+            ),
+            modernisme=modernisme,
+            cerda=tuple(_tile(t, "cerda", i) for i in range(len(t.cerda_ids))),
+            sagrada=sagrada,
+            spaces=tuple(
+                {
+                    "id": name,
+                    "street": board.STREETS[board.SPACE_STREET[i]],
+                    "wide": t.space_wide[i],
+                    "benefit": benefit_json(t.space_benefit[i]),
+                }
+                for i, name in enumerate(board.SPACES)
+            ),
+            streets=tuple(
+                {"id": name, "width": "wide" if t.space_wide[board.STREET_SPACES[i][0]] else "narrow"}
+                for i, name in enumerate(board.STREETS)
+            ),
+            crossings=tuple(
+                {"id": name, "cost": t.crossing_cost[x]} for x, name in enumerate(board.CROSSINGS)
+            ),
+            buildings=tuple(
+                {
+                    "id": b.name,
+                    "block": list(b.block),
+                    "corner": b.corner,
+                    "crossings": [board.CROSSINGS[x] for x in b.crossings],
+                }
+                for b in board.BUILDING_SPACES
+            ),
+            tracks=tuple(
+                {
+                    "values": list(t.track_values[k]),
+                    "sections": list(t.track_section[k]),
+                    "triggers": list(t.track_triggers[k]),
+                }
+                for k in range(3)
+            ),
+            sidewalk_benefits=tuple(benefit_json(t.sidewalk_benefit[i]) for i in range(len(board.SIDEWALK))),
+            intersection_benefits=tuple(benefit_json(b) for b in t.intersection_benefit),
+        )
+
+
+_PRINTED: dict[int, tuple[Tables, Printed]] = {}
+"""Printed parts by the identity of their tables (kept alive here, so an id is never reused);
+`tables_for` holds one set of tables per data folder, so this stays as small as that."""
+
+
+def _printed(t: Tables) -> Printed:
+    entry = _PRINTED.get(id(t))
+    if entry is None or entry[0] is not t:
+        entry = (t, Printed.of(t))
+        _PRINTED[id(t)] = entry
+    return entry[1]
 
 
 def _decision_target(s: BarcelonaState) -> dict[str, str] | None:
@@ -173,6 +253,7 @@ def _decision_target(s: BarcelonaState) -> dict[str, str] | None:
 
 def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
     t = s.t
+    printed = _printed(t)
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < s.n):
         raise ValueError(f"no seat {viewer!r} in a {s.n}-player game")
     view: dict[str, Any] = {
@@ -199,12 +280,11 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
             "positions": s.cerda[:],
         },
         "cerda_scoring": [
-            dict(_tile(s, "cerda", tile), scored=bool(s.cerda_scored[k]))
-            for k, tile in enumerate(s.cerda_tiles)
+            dict(printed.cerda[tile], scored=bool(s.cerda_scored[k])) for k, tile in enumerate(s.cerda_tiles)
         ],
         "bag": {CITIZENS[k]: s.bag[k] for k in range(3)},
         "modernisme": {
-            "offer": [_tile(s, "modernisme", i) if i >= 0 else None for i in s.mod_offer],
+            "offer": [dict(printed.modernisme[i]) if i >= 0 else None for i in s.mod_offer],
             "stack": len(s.mod_stack),
             "discard": [t.modernisme_ids[i] for i in s.mod_discard],
         },
@@ -223,7 +303,7 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
         "sidewalk": [
             {
                 "id": name,
-                "benefit": benefit_json(t.sidewalk_benefit[i]),
+                "benefit": _copy(printed.sidewalk_benefits[i]),
                 "cobblestone": None
                 if s.sidewalk[i] == -1
                 else ("start" if s.sidewalk[i] == -2 else s.sidewalk[i]),
@@ -231,17 +311,13 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
             for i, name in enumerate(board.SIDEWALK)
         ],
         "sagrada_offer": [
-            {
-                "id": t.sagrada_ids[i],
-                "level": t.sagrada_level[i],
-                "benefit": benefit_json(t.sagrada_benefit[i]),
-            }
+            {**printed.sagrada[i], "benefit": _copy(printed.sagrada[i]["benefit"])}
             for i in range(len(t.sagrada_ids))
             if s.sagrada_offer[i]
         ],
         "sagrada_track": {"top": t.sagrada_top, "slots": list(t.sagrada_slot_level)},
         "player_board": {"cobblestone_vp": list(t.cobblestone_vp), "passenger_vp": list(t.passenger_vp)},
-        "tiles": _catalogue(s),
+        "tiles": orjson.loads(printed.catalogue),
         "decision_target": _decision_target(s),
         "building_stock": {BUILDING_TYPES[k]: s.bld_stock[k] for k in range(4)},
         "player_list": [_player(s, p, viewer) for p in range(s.n)],

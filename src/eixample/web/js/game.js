@@ -10,6 +10,7 @@ import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
 import { HintBox, WinGraph } from "./coach.js";
 import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
+import { StateFollower } from "./patches.js";
 import { namedMessage, seatBadge, seatStyle } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
@@ -73,11 +74,17 @@ function showError(message) {
   dom.error.hidden = !message;
 }
 
+// Changes arrive as patches against the state this page holds; a gap asks for the whole again.
+const follower = new StateFollower(() => {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "resync" }));
+});
+
 function connect() {
   setConnection(t("connection.connecting"), "wait");
   socket = new WebSocket(wsUrl(`/ws/games/${encodeURIComponent(gameId)}`));
+  follower.reset();
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ type: "hello", token }));
+    socket.send(JSON.stringify({ type: "hello", token, patches: true }));
   });
   socket.addEventListener("message", (event) => {
     let message;
@@ -104,11 +111,14 @@ function connect() {
 }
 
 async function onMessage(message) {
-  if (message.type === "state") {
+  if (message.type === "state" || message.type === "patch") {
+    const next = message.type === "state" ? follower.whole(message) : follower.patched(state, message);
+    if (next === null) return;
     retries = 0;
-    setConnection(message.seat === null ? t("connection.watching") : t("connection.connected"), "good");
+    setConnection(next.seat === null ? t("connection.watching") : t("connection.connected"), "good");
     const first = state === null;
-    state = message;
+    state = next;
+    document.body.dataset.version = String(state.version);
     pending = null;
     if (first) showError("");
     await render();
