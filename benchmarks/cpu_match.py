@@ -1,0 +1,109 @@
+"""`bot_match.py` with each bot's CPU time per decision measured and reported.
+
+    python benchmarks/cpu_match.py --bot expert:cpu=0.05 --against mcts:cpu=0.05 \\
+        --games 200 --seed 90000 --out out/expert-mcts-cpu.jsonl --minutes 60
+    python benchmarks/cpu_match.py --report out/expert-mcts-cpu.jsonl
+
+Seats, seeds, the file (one game per line, appended as each game ends, so a stopped run
+continues) and the win-rate table are those of `bot_match.py`. Each line also holds, per seat,
+the CPU seconds (time.process_time) its bot spent choosing and the number of decisions it made
+with more than one legal action; the report adds each side's mean CPU milliseconds per such
+decision, which shows whether the two bots really had the same time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+from bot_match import HEADER, report, seats
+
+from eixample.ai.match import MatchTask, new_state
+from eixample.ai.specs import make_bot
+from eixample.core.registry import get_game
+
+
+def play_timed(task: MatchTask) -> dict:
+    """One game; the JSON line of bot_match.py plus each seat's CPU seconds and decisions."""
+    game = get_game(task.game)
+    bots = [make_bot(spec, task.bot_seed(seat)) for seat, spec in enumerate(task.bots)]
+    state = new_state(game, task)
+    cpu = [0.0] * len(bots)
+    decisions = [0] * len(bots)
+    while not state.is_terminal():
+        seat = state.current_player()
+        choices = len(state.legal_actions())
+        start = time.process_time()
+        action = bots[seat].choose(state, seat)
+        if choices > 1:
+            cpu[seat] += time.process_time() - start
+            decisions[seat] += 1
+        state.apply(action)
+    return {"record": state.record(), "bots": list(task.bots), "scores": list(state.scores()),
+            "winners": list(state.winners()), "cpu": [round(c, 3) for c in cpu], "decisions": decisions}
+
+
+def play(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = len(out.read_text().splitlines()) if out.exists() else 0
+    stop = time.monotonic() + args.minutes * 60
+    for index in range(done, args.games):
+        if time.monotonic() > stop:
+            break
+        task = MatchTask(args.game, args.seed + index, seats(args.bot, args.against, args.players, index))
+        started = time.monotonic()
+        line = play_timed(task) | {"bot": args.bot, "seconds": round(time.monotonic() - started, 1)}
+        with out.open("a", encoding="utf-8") as stream:
+            stream.write(json.dumps(line) + "\n")
+    print(HEADER)
+    print(timed_report(out))
+
+
+def cpu_per_decision(path: Path) -> tuple[float, float]:
+    """Mean CPU milliseconds per decision with a choice: (the bot, the other bots)."""
+    totals = {True: [0.0, 0], False: [0.0, 0]}
+    for text in path.read_text().splitlines():
+        line = json.loads(text)
+        for seat, spec in enumerate(line["bots"]):
+            side = totals[spec == line["bot"]]
+            side[0] += line["cpu"][seat]
+            side[1] += line["decisions"][seat]
+    return tuple(1000 * c / max(1, n) for c, n in (totals[True], totals[False]))  # type: ignore[return-value]
+
+
+def timed_report(path: Path) -> str:
+    if not path.exists() or not path.read_text().strip():
+        return f"{path}: no games yet"
+    bot_ms, other_ms = cpu_per_decision(path)
+    return f"{report(path)} CPU per decision: {bot_ms:.1f} ms against {other_ms:.1f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bot")
+    parser.add_argument("--against")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=90000)
+    parser.add_argument("--game", default="barcelona")
+    parser.add_argument("--out")
+    parser.add_argument("--minutes", type=float, default=math.inf)
+    parser.add_argument("--report", nargs="+", metavar="FILE", help="only print the table of these files")
+    args = parser.parse_args()
+    if args.report:
+        print(HEADER)
+        for name in args.report:
+            print(timed_report(Path(name)))
+        return
+    if not (args.bot and args.against and args.out):
+        parser.error("--bot, --against and --out are needed to play")
+    play(args)
+
+
+if __name__ == "__main__":
+    main()
