@@ -30,17 +30,16 @@ def test_without_fpu_every_action_is_tried_before_any_is_followed() -> None:
     state = _opening()
     legal = len(state.legal_actions())
     assert legal > 20
-    visits = _estimates(f"mcts:iterations={legal + 5}", state)
-    assert all(v >= 1 for v in visits)
+    assert _estimates(f"mcts:iterations={legal}", state) == [1] * legal
 
 
 def test_with_fpu_the_search_follows_good_actions_before_trying_all() -> None:
     state = _opening()
     legal = len(state.legal_actions())
-    visits = _estimates(f"mcts:iterations={3 * legal}:c=0.05:fpu=0", state)
-    assert sum(visits) == 3 * legal
+    visits = _estimates(f"mcts:iterations={legal}:c=0.05:fpu=0", state)
+    assert sum(visits) == legal
     assert 0 in visits, "some action was never tried"
-    assert max(visits) > 3, "a good action was followed"
+    assert max(visits) > 1, "an action was followed"
 
 
 @pytest.mark.parametrize("spec", ["mcts:iterations=30:fpu=0.02", "mcts:iterations=30:redraw=4",

@@ -56,8 +56,9 @@ class MctsSettings:
     skip: bool = False
     fpu: float | None = None
     """First-play urgency: None tries every legal action of a node once before choosing among
-    them; a number values an untried action at the node's mean reward for the seat deciding
-    there minus `fpu`, so a good action can be followed before every poor one has been tried."""
+    them; a number values an untried action as a child with one visit whose mean is the node's
+    mean reward for the seat deciding there minus `fpu` (so with the exploration bonus of one
+    visit): a good action can be followed before every poor one has been tried."""
     redraw: int = 1
     """Draw a fresh determinization every `redraw` iterations; in between, search copies of the
     last one (a copy costs far less than a draw)."""
@@ -245,7 +246,7 @@ class MctsBot(Bot):
             return None
         tried = [action for action in actions if action in node.children]
         best = self._select(node, tried, mover)
-        urgency = node.totals[mover] / node.visits - fpu
+        urgency = node.totals[mover] / node.visits - fpu + self.settings.c * math.sqrt(math.log(node.visits))
         return best if self._value(node.children[best], mover) > urgency else None
 
     def _value(self, child: _Node, mover: int) -> float:
