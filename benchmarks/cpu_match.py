@@ -6,9 +6,10 @@
 
 Seats, seeds, the file (one game per line, appended as each game ends, so a stopped run
 continues) and the win-rate table are those of `bot_match.py`. Each line also holds, per seat,
-the CPU seconds (time.process_time) its bot spent choosing and the number of decisions it made
-with more than one legal action; the report adds each side's mean CPU milliseconds per such
-decision, which shows whether the two bots really had the same time.
+the CPU seconds (time.process_time) its bot spent choosing, the number of decisions it made
+with more than one legal action and the search iterations it spent on them; the report adds each
+side's mean CPU milliseconds and iterations per such decision, which shows whether the two bots
+really had the same time, and what each made of it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ def play_timed(task: MatchTask) -> dict:
     state = new_state(game, task)
     cpu = [0.0] * len(bots)
     decisions = [0] * len(bots)
+    iterations = [0] * len(bots)
     while not state.is_terminal():
         seat = state.current_player()
         choices = len(state.legal_actions())
@@ -41,9 +43,11 @@ def play_timed(task: MatchTask) -> dict:
         if choices > 1:
             cpu[seat] += time.process_time() - start
             decisions[seat] += 1
+            iterations[seat] += getattr(bots[seat], "last_iterations", 0)
         state.apply(action)
     return {"record": state.record(), "bots": list(task.bots), "scores": list(state.scores()),
-            "winners": list(state.winners()), "cpu": [round(c, 3) for c in cpu], "decisions": decisions}
+            "winners": list(state.winners()), "cpu": [round(c, 3) for c in cpu], "decisions": decisions,
+            "iterations": iterations}
 
 
 def play(args: argparse.Namespace) -> None:
@@ -63,23 +67,27 @@ def play(args: argparse.Namespace) -> None:
     print(timed_report(out))
 
 
-def cpu_per_decision(path: Path) -> tuple[float, float]:
-    """Mean CPU milliseconds per decision with a choice: (the bot, the other bots)."""
-    totals = {True: [0.0, 0], False: [0.0, 0]}
+def per_decision(path: Path) -> dict[bool, tuple[float, float]]:
+    """Mean CPU milliseconds and search iterations per decision with a choice, for the bot
+    (True) and the other bots (False); iterations are 0 for bots that do not search."""
+    totals = {True: [0.0, 0, 0], False: [0.0, 0, 0]}
     for text in path.read_text().splitlines():
         line = json.loads(text)
         for seat, spec in enumerate(line["bots"]):
             side = totals[spec == line["bot"]]
             side[0] += line["cpu"][seat]
             side[1] += line["decisions"][seat]
-    return tuple(1000 * c / max(1, n) for c, n in (totals[True], totals[False]))  # type: ignore[return-value]
+            side[2] += line.get("iterations", [0] * len(line["bots"]))[seat]
+    return {side: (1000 * c / max(1, n), i / max(1, n)) for side, (c, n, i) in totals.items()}
 
 
 def timed_report(path: Path) -> str:
     if not path.exists() or not path.read_text().strip():
         return f"{path}: no games yet"
-    bot_ms, other_ms = cpu_per_decision(path)
-    return f"{report(path)} CPU per decision: {bot_ms:.1f} ms against {other_ms:.1f} ms"
+    figures = per_decision(path)
+    (bot_ms, bot_it), (other_ms, other_it) = figures[True], figures[False]
+    return (f"{report(path)} per decision: {bot_ms:.1f} ms CPU, {bot_it:.0f} iterations against "
+            f"{other_ms:.1f} ms, {other_it:.0f} iterations")
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
-"""Search options of the MCTS bot: first-play urgency (`fpu`) and reused determinizations
-(`redraw`)."""
+"""Search options of the MCTS bot: first-play urgency (`fpu`), exploration scaled by the
+spread of rewards (`spread`) and reused determinizations (`redraw`)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_with_fpu_the_search_follows_good_actions_before_trying_all() -> None:
 
 
 @pytest.mark.parametrize("spec", ["mcts:iterations=30:fpu=0.02", "mcts:iterations=30:redraw=4",
-                                  "expert:iterations=30:fpu=0:redraw=3"])
+                                  "expert:iterations=30:fpu=0:redraw=3", "mcts:iterations=30:spread=yes:c=1"])
 def test_search_options_play_legal_and_repeatable_games(spec: str) -> None:
     task = MatchTask("tictactoe", 5, (spec, "greedy"))
     first = play_match(task)
@@ -67,3 +67,12 @@ def test_redraw_searches_copies_of_fewer_determinizations(monkeypatch: pytest.Mo
     draws.clear()
     make_bot("mcts:iterations=40", 1).choose(state, state.current_player())
     assert len(draws) == 40
+
+
+def test_spread_scales_exploration_to_the_differences_between_actions() -> None:
+    """With rewards a few hundredths apart, c=1 explores almost evenly; scaled by the spread, the
+    search concentrates on the better actions."""
+    state = _opening()
+    even = _estimates("mcts:iterations=200:c=1", state)
+    scaled = _estimates("mcts:iterations=200:c=1:spread=yes", state)
+    assert max(scaled) > 2 * max(even)

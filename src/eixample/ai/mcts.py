@@ -35,6 +35,7 @@ from eixample.core.protocol import Action, JsonDict, State
 
 DEFAULT_ITERATIONS = 500
 LINE_VISITS = 10
+SPREAD_FLOOR = 0.02
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,10 @@ class MctsSettings:
     them; a number values an untried action as a child with one visit whose mean is the node's
     mean reward for the seat deciding there minus `fpu` (so with the exploration bonus of one
     visit): a good action can be followed before every poor one has been tried."""
+    spread: bool = False
+    """Scale the exploration constant at each decision by the spread of its children's mean
+    rewards for the seat deciding there (highest minus lowest, at least SPREAD_FLOOR): where
+    the actions differ by hundredths, the search still tells them apart."""
     redraw: int = 1
     """Draw a fresh determinization every `redraw` iterations; in between, search copies of the
     last one (a copy costs far less than a draw)."""
@@ -255,6 +260,9 @@ class MctsBot(Bot):
 
     def _select(self, node: _Node, actions: list[Action], mover: int) -> Action:
         c = self.settings.c
+        if self.settings.spread:
+            means = [node.children[action].mean(mover) for action in actions]
+            c *= max(max(means) - min(means), SPREAD_FLOOR)
         best_action, best_value = actions[0], -math.inf
         for action in actions:
             child = node.children[action]

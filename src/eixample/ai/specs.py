@@ -91,6 +91,8 @@ MCTS_PARAMS: dict[str, Param] = {
     "skip": Param(_yes_no, "no tree node for decisions with one legal action (default no; yes for expert)"),
     "fpu": Param(_NON_NEGATIVE_FLOAT, "first-play urgency: an untried action is worth the node's mean "
                                       "minus this (default: every action tried once first)"),
+    "spread": Param(_yes_no, "scale c at each decision by the spread of its actions' mean rewards "
+                             "(default no)"),
     "redraw": Param(_POSITIVE_INT, "a fresh determinization every N iterations, copies in between "
                                    "(default 1)"),
     "cpu": Param(_POSITIVE_FLOAT, "CPU seconds of the process per decision, for fair matches on a busy "
