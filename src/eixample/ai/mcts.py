@@ -162,7 +162,7 @@ class MctsBot(Bot):
 
     def _root(self, view: PlayerView) -> _Node:
         kept, self._kept = self._kept, None
-        if kept is not None and kept[0] == view.view():
+        if kept is not None and view.shows(kept[0]):
             return kept[1]
         return _Node(view.num_players)
 
