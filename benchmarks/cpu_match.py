@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import time
 from pathlib import Path
 
@@ -67,27 +68,33 @@ def play(args: argparse.Namespace) -> None:
     print(timed_report(out))
 
 
-def per_decision(path: Path) -> dict[bool, tuple[float, float]]:
-    """Mean CPU milliseconds and search iterations per decision with a choice, for the bot
-    (True) and the other bots (False); iterations are 0 for bots that do not search."""
+def per_decision(path: Path) -> dict[bool, tuple[float, float, float]]:
+    """For the bot (True) and the other bots (False), per decision with a choice: the mean CPU
+    milliseconds, the median over games of each game's mean (a game the machine disturbed
+    counts once), and the mean search iterations (0 for bots that do not search)."""
     totals = {True: [0.0, 0, 0], False: [0.0, 0, 0]}
+    by_game: dict[bool, list[float]] = {True: [], False: []}
     for text in path.read_text().splitlines():
         line = json.loads(text)
         for seat, spec in enumerate(line["bots"]):
-            side = totals[spec == line["bot"]]
-            side[0] += line["cpu"][seat]
-            side[1] += line["decisions"][seat]
-            side[2] += line.get("iterations", [0] * len(line["bots"]))[seat]
-    return {side: (1000 * c / max(1, n), i / max(1, n)) for side, (c, n, i) in totals.items()}
+            side = spec == line["bot"]
+            cpu, decisions = line["cpu"][seat], line["decisions"][seat]
+            totals[side][0] += cpu
+            totals[side][1] += decisions
+            totals[side][2] += line.get("iterations", [0] * len(line["bots"]))[seat]
+            by_game[side].append(1000 * cpu / max(1, decisions))
+    return {side: (1000 * c / max(1, n), statistics.median(by_game[side]), i / max(1, n))
+            for side, (c, n, i) in totals.items()}
 
 
 def timed_report(path: Path) -> str:
     if not path.exists() or not path.read_text().strip():
         return f"{path}: no games yet"
     figures = per_decision(path)
-    (bot_ms, bot_it), (other_ms, other_it) = figures[True], figures[False]
-    return (f"{report(path)} per decision: {bot_ms:.1f} ms CPU, {bot_it:.0f} iterations against "
-            f"{other_ms:.1f} ms, {other_it:.0f} iterations")
+    (bot_ms, bot_median, bot_it), (other_ms, other_median, other_it) = figures[True], figures[False]
+    return (f"{report(path)} per decision: {bot_ms:.1f} ms CPU (median game {bot_median:.1f}), "
+            f"{bot_it:.0f} iterations against {other_ms:.1f} ms (median game {other_median:.1f}), "
+            f"{other_it:.0f} iterations")
 
 
 def main() -> None:
