@@ -39,7 +39,7 @@ BUILDING_CROSSINGS: tuple[tuple[int, ...], ...] = tuple(space.crossings for spac
 CORNER_SPACE: tuple[bool, ...] = tuple(space.corner for space in board.BUILDING_SPACES)
 
 
-BUILDS_MEMO_SIZE = 20_000
+BUILDS_MEMO_SIZE = 4096
 _builds_memo: dict[tuple[int, tuple[Any, ...]], tuple[Tables, tuple[tuple[int, int], ...]]] = {}
 
 
