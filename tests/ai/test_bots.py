@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import pytest
@@ -104,3 +105,15 @@ def test_mcts_with_a_time_budget_still_plays_legally() -> None:
     state = _position(4)
     assert bot.choose(state, 1) in state.legal_actions()
     assert bot.last_iterations >= 1
+
+
+def test_mcts_with_a_cpu_budget_stops_near_it_and_plays_legally() -> None:
+    """`cpu=S`: the decision takes about S seconds of the process's CPU time."""
+    bot = make_bot("mcts:cpu=0.05", 1)
+    assert isinstance(bot, MctsBot) and bot.settings.cpu == 0.05
+    state = _position(4)
+    start = time.process_time()
+    assert bot.choose(state, 1) in state.legal_actions()
+    used = time.process_time() - start
+    assert bot.last_iterations > 1
+    assert 0.05 <= used < 2.0  # it stops: the budget, not a speed figure

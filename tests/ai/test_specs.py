@@ -55,6 +55,8 @@ def test_mcts_budget() -> None:
     assert MctsSettings(iterations=5).iteration_limit() == 5
     assert MctsSettings(seconds=1.0).iteration_limit() > 10**9
     assert MctsSettings(iterations=5, seconds=1.0).iteration_limit() == 5
+    assert MctsSettings(cpu=0.1).iteration_limit() > 10**9
+    assert MctsSettings(iterations=5, cpu=0.1).iteration_limit() == 5
 
 
 def test_parse_spec_splits_name_and_parameters() -> None:
@@ -68,7 +70,7 @@ def test_parse_spec_splits_name_and_parameters() -> None:
         ("alphazero", "unknown bot 'alphazero' (known: expert, greedy, mcts, random)"),
         ("", "unknown bot"),
         ("mcts:budget=3",
-         "unknown parameter 'budget' (known: iterations, seconds, c, depth, norm, scale, reuse, skip)"),
+         "unknown parameter 'budget' (known: iterations, seconds, c, depth, norm, scale, reuse, skip"),
         ("random:seed=3", "unknown parameter 'seed' (known: none)"),
         ("mcts:iterations", "parameter 'iterations' must be written KEY=VALUE"),
         ("mcts:iterations=", "must be written KEY=VALUE"),
@@ -78,6 +80,7 @@ def test_parse_spec_splits_name_and_parameters() -> None:
         ("mcts:seconds=-1", "seconds must be a positive number"),
         ("mcts:seconds=inf", "seconds must be a positive number"),
         ("mcts:seconds=nan", "seconds must be a positive number"),
+        ("mcts:cpu=0", "cpu must be a positive number"),
         ("mcts:depth=-1", "depth must be a non-negative integer"),
         ("mcts:norm=softmax", "norm must be one of minmax, rank, sigmoid, not 'softmax'"),
         ("mcts:c=1:c=2", "parameter 'c' given twice"),

@@ -73,6 +73,19 @@ def test_the_view_answers_for_its_own_seat() -> None:
     assert world.view(0) == state.view(0)
 
 
+def test_the_view_tells_whether_it_shows_a_given_table() -> None:
+    state = deal(3)
+    view = PlayerView(state, 0)
+    assert view.shows(state.view(0))
+    assert not view.shows(state.view(1))
+    other = state.clone()
+    other.apply(other.legal_actions()[0])
+    assert not view.shows(other.view(0))
+    view.close()
+    with pytest.raises(ClosedViewError):
+        view.shows(state.view(0))
+
+
 def test_changing_what_the_view_returns_leaves_the_game_alone() -> None:
     state = deal(3)
     view = PlayerView(state, 0)

@@ -35,6 +35,10 @@ from eixample.core.protocol import Action, JsonDict, State
 
 DEFAULT_ITERATIONS = 500
 LINE_VISITS = 10
+SPREAD_FLOOR = 0.02
+CPU_CHECK_EVERY = 4
+"""With a CPU budget, the CPU clock is read every this many iterations: reading it is a system
+call, and on a busy machine each one may give the processor away for a while."""
 
 
 @dataclass(frozen=True)
@@ -44,17 +48,33 @@ class MctsSettings:
 
     iterations: int | None = None
     seconds: float | None = None
+    cpu: float | None = None
+    """CPU seconds of this process per decision (time.process_time, counted from the start of
+    the decision): a budget that other work on a shared machine hardly changes, for matches at
+    equal time. Not deterministic, like `seconds`."""
     c: float = 0.7
     depth: int = 0
     norm: str = "sigmoid"
     scale: float = 10.0
     reuse: bool = False
     skip: bool = False
+    fpu: float | None = None
+    """First-play urgency: None tries every legal action of a node once before choosing among
+    them; a number values an untried action as a child with one visit whose mean is the node's
+    mean reward for the seat deciding there minus `fpu` (so with the exploration bonus of one
+    visit): a good action can be followed before every poor one has been tried."""
+    spread: bool = False
+    """Scale the exploration constant at each decision by the spread of its children's mean
+    rewards for the seat deciding there (highest minus lowest, at least SPREAD_FLOOR): where
+    the actions differ by hundredths, the search still tells them apart."""
+    redraw: int = 1
+    """Draw a fresh determinization every `redraw` iterations; in between, search copies of the
+    last one (a copy costs far less than a draw)."""
 
     def iteration_limit(self) -> int:
         if self.iterations is not None:
             return self.iterations
-        return DEFAULT_ITERATIONS if self.seconds is None else sys.maxsize
+        return DEFAULT_ITERATIONS if self.seconds is None and self.cpu is None else sys.maxsize
 
 
 class _Node:
@@ -98,8 +118,10 @@ class MctsBot(Bot):
         self.settings = settings or MctsSettings()
         self.last_iterations = 0
         self._kept: tuple[JsonDict, _Node] | None = None
+        self._cpu_start: float | None = None
 
     def decide(self, view: PlayerView) -> Action:
+        self._cpu_start = time.process_time() if self.settings.cpu is not None else None
         legal = view.legal_actions()
         root = self._root(view)
         if len(legal) == 1:
@@ -143,7 +165,7 @@ class MctsBot(Bot):
 
     def _root(self, view: PlayerView) -> _Node:
         kept, self._kept = self._kept, None
-        if kept is not None and kept[0] == view.view():
+        if kept is not None and view.shows(kept[0]):
             return kept[1]
         return _Node(view.num_players)
 
@@ -159,11 +181,28 @@ class MctsBot(Bot):
 
     def _search(self, view: PlayerView, root: _Node) -> int:
         limit = self.settings.iteration_limit()
-        seconds = self.settings.seconds
+        seconds, cpu = self.settings.seconds, self.settings.cpu
         deadline = math.inf if seconds is None else time.perf_counter() + seconds
+        cpu_start, self._cpu_start = self._cpu_start, None
+        cpu_deadline = math.inf
+        if cpu is not None:
+            cpu_deadline = (time.process_time() if cpu_start is None else cpu_start) + cpu
+        redraw = self.settings.redraw
+        world: State | None = None
         done = 0
-        while done < limit and (done == 0 or time.perf_counter() < deadline):
-            self._iterate(root, view.resample(self.rng.next_u64()))
+        while done < limit and (
+            done == 0
+            or (
+                time.perf_counter() < deadline
+                and (cpu is None or done % CPU_CHECK_EVERY or time.process_time() < cpu_deadline)
+            )
+        ):
+            if redraw == 1:
+                self._iterate(root, view.resample(self.rng.next_u64()))
+            else:
+                if world is None or done % redraw == 0:
+                    world = view.resample(self.rng.next_u64())
+                self._iterate(root, world.clone())
             done += 1
         return done
 
@@ -192,20 +231,45 @@ class MctsBot(Bot):
                 if child is not None:
                     child.avail += 1
             untried = [action for action in actions if action not in children]
+            mover = state.current_player()
             if untried:
-                action = self.rng.choice(untried)
-                node = children[action] = _Node(len(root.totals))
-                state.apply(action)
-                path.append(node)
-                break
-            action = self._select(node, actions, state.current_player())
+                tried = self._tried_first(node, actions, untried, mover)
+                if tried is None:
+                    action = self.rng.choice(untried)
+                    node = children[action] = _Node(len(root.totals))
+                    state.apply(action)
+                    path.append(node)
+                    break
+                action = tried
+            else:
+                action = self._select(node, actions, mover)
             node = children[action]
             state.apply(action)
             path.append(node)
         return path
 
+    def _tried_first(
+        self, node: _Node, actions: list[Action], untried: list[Action], mover: int
+    ) -> Action | None:
+        """With first-play urgency, the best tried action when it looks better than an untried
+        one; None when an untried action is to be expanded."""
+        fpu = self.settings.fpu
+        if fpu is None or node.visits == 0 or len(untried) == len(actions):
+            return None
+        tried = [action for action in actions if action in node.children]
+        best = self._select(node, tried, mover)
+        urgency = node.totals[mover] / node.visits - fpu + self.settings.c * math.sqrt(math.log(node.visits))
+        return best if self._value(node.children[best], mover) > urgency else None
+
+    def _value(self, child: _Node, mover: int) -> float:
+        return child.totals[mover] / child.visits + self.settings.c * math.sqrt(
+            math.log(child.avail) / child.visits)
+
     def _select(self, node: _Node, actions: list[Action], mover: int) -> Action:
         c = self.settings.c
+        if self.settings.spread:
+            means = [node.children[action].mean(mover) for action in actions]
+            c *= max(max(means) - min(means), SPREAD_FLOOR)
         best_action, best_value = actions[0], -math.inf
         for action in actions:
             child = node.children[action]

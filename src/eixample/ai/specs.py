@@ -89,6 +89,14 @@ MCTS_PARAMS: dict[str, Param] = {
     "reuse": Param(_yes_no, "keep the subtree of the chosen action for the next decision when the "
                             "view is the one expected (default no; yes for expert)"),
     "skip": Param(_yes_no, "no tree node for decisions with one legal action (default no; yes for expert)"),
+    "fpu": Param(_NON_NEGATIVE_FLOAT, "first-play urgency: an untried action is worth the node's mean "
+                                      "minus this (default: every action tried once first)"),
+    "spread": Param(_yes_no, "scale c at each decision by the spread of its actions' mean rewards "
+                             "(default no)"),
+    "redraw": Param(_POSITIVE_INT, "a fresh determinization every N iterations, copies in between "
+                                   "(default 1)"),
+    "cpu": Param(_POSITIVE_FLOAT, "CPU seconds of the process per decision, for fair matches on a busy "
+                                  "machine (not deterministic)"),
 }
 
 EXPERT = MctsSettings(c=0.2, reuse=True, skip=True)

@@ -46,6 +46,12 @@ class PlayerView:
         state, player = _backing(self)
         return copy.deepcopy(state.view(player))
 
+    def shows(self, view: JsonDict) -> bool:
+        """True when the table as this seat sees it is exactly `view`: `view() == view` without
+        the copy (a search asks this once per decision)."""
+        state, player = _backing(self)
+        return bool(state.view(player) == view)
+
     def legal_actions(self) -> list[Action]:
         return list(_backing(self)[0].legal_actions())
 

@@ -54,6 +54,9 @@ STREET_TEXT = tuple(f"street {s}" for s in board.SPACES)
 TRAM_TEXT = tuple(f"tram {s}" for s in board.SPACES)
 IMPROVE_TEXT = tuple(f"improve {i + 1}" for i in range(8))
 DECLINE = "decline"
+ALL_SIDEWALK = (1 << len(board.SIDEWALK)) - 1
+SIDEWALK_NEIGHBOUR_MASK = tuple(sum(1 << t for t in near) for near in board.SIDEWALK_NEIGHBOURS)
+"""Per sidewalk space, the bit set of the spaces next to it."""
 INTERSECTION_TEXT = tuple(f"intersection {c}" for c in board.CROSSINGS)
 ACT_TEXT = tuple(tuple(f"act {street} {kind}" for kind in ACTION_KINDS) for street in board.STREETS)
 
@@ -175,6 +178,8 @@ def say_declined(s: BarcelonaState, frame: Frame, action: str) -> None:
 
 def action_available(s: BarcelonaState, p: int, kind: int) -> bool:
     """True when the action can be performed with every cost paid in full."""
+    if kind == K_GAIN:  # Gain Cloth/Coins costs nothing and always offers both
+        return True
     texts: list[str] = []
     payloads: list[Any] = []
     frame = ACTION_FIRST_FRAME[kind](p)
@@ -237,8 +242,15 @@ def legal_cobble(s: BarcelonaState, frame: Frame, texts: list[str], payloads: li
     if s.cobbles[p] >= len(s.t.cobblestone_vp) - 1:
         return
     walk = s.sidewalk
+    if anywhere:
+        allowed = ALL_SIDEWALK
+    else:
+        allowed = 0
+        for sp in range(25):
+            if walk[sp] != -1:
+                allowed |= SIDEWALK_NEIGHBOUR_MASK[sp]
     for sp in range(25):
-        if walk[sp] == -1 and (anywhere or any(walk[t] != -1 for t in board.SIDEWALK_NEIGHBOURS[sp])):
+        if walk[sp] == -1 and allowed >> sp & 1:
             texts.append(COBBLE_TEXT[sp])
             payloads.append(sp)
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from eixample.core.decisions import Frame
 from eixample.games.barcelona import board, log, tracks
 from eixample.games.barcelona.frames import BUILD, CITIZENS_CHOICE
-from eixample.games.barcelona.tables import BUILDING_TYPES, CORNER
+from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, CORNER, Tables
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
@@ -35,11 +35,76 @@ def building_fits(s: BarcelonaState, kind: int, b: int) -> bool:
     return current in s.t.building_over[kind]
 
 
+BUILDING_CROSSINGS: tuple[tuple[int, ...], ...] = tuple(space.crossings for space in board.BUILDING_SPACES)
+CORNER_SPACE: tuple[bool, ...] = tuple(space.corner for space in board.BUILDING_SPACES)
+
+
+BUILDS_MEMO_SIZE = 4096
+_builds_memo: dict[tuple[int, tuple[Any, ...]], tuple[Tables, tuple[tuple[int, int], ...]]] = {}
+
+
 def legal_builds(s: BarcelonaState, p: int) -> list[tuple[int, int]]:
+    """Every (type, space) where a Building fits (see `count_legal_builds`).
+
+    The answer depends only on the crossings' citizens, the spaces' Buildings, the stock and the
+    game's tables, and a search asks it again and again for the same board (every evaluation
+    during a turn's actions), so answers are remembered by board, up to BUILDS_MEMO_SIZE boards
+    (then forgotten all at once). The entry keeps its tables alive, so their id stays theirs."""
+    key = (id(s.t), (*s.cross_cit, *s.bld_type, *s.bld_stock))
+    known = _builds_memo.get(key)
+    if known is not None and known[0] is s.t:
+        return list(known[1])
+    builds = count_legal_builds(s)
+    if len(_builds_memo) >= BUILDS_MEMO_SIZE:
+        _builds_memo.clear()
+    _builds_memo[key] = (s.t, tuple(builds))
+    return builds
+
+
+def count_legal_builds(s: BarcelonaState) -> list[tuple[int, int]]:
+    """Every (type, space) where a Building fits and some set of its crossings' top citizens
+    meets the type's requirement, by space then type.
+
+    The same as trying `building_fits` and `citizen_choices` for every pair, but counted: a set
+    of `need` top citizens holding at least (W, M, U) required ones exists exactly when the
+    space shows `need` top citizens or more, at least the required number of each class, and
+    the requirement fits in `need`. This runs inside every search iteration, so it counts each
+    space's top citizens once instead of trying every set of crossings."""
+    t = s.t
+    stock = s.bld_stock
+    kinds = [kind for kind in range(4) if stock[kind]]
+    if not kinds:
+        return []
+    needs, requires, over = t.building_citizens, t.building_requires, t.building_over
+    tops = [stack[-1] if stack else -1 for stack in s.cross_cit]
+    types = s.bld_type
     out: list[tuple[int, int]] = []
-    for b in range(len(board.BUILDING_SPACES)):
-        for kind in range(4):
-            if building_fits(s, kind, b) and citizen_choices(s, kind, b, first_only=True):
+    for b, crossings in enumerate(BUILDING_CROSSINGS):
+        counts = [0, 0, 0]
+        shown = 0
+        for x in crossings:
+            top = tops[x]
+            if top >= 0:
+                counts[top] += 1
+                shown += 1
+        if not shown:
+            continue
+        current = types[b]
+        for kind in kinds:
+            if current < 0:
+                if (kind == CORNER) != CORNER_SPACE[b]:
+                    continue
+            elif current not in over[kind]:
+                continue
+            need = needs[kind]
+            req_w, req_m, req_u = requires[kind]
+            if (
+                0 < need <= shown
+                and req_w + req_m + req_u <= need
+                and counts[0] >= req_w
+                and counts[1] >= req_m
+                and counts[2] >= req_u
+            ):
                 out.append((kind, b))
     return out
 

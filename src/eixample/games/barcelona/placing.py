@@ -30,8 +30,9 @@ def legal_place(s: BarcelonaState, frame: Frame, texts: list[str], payloads: lis
     if not s.hands[p]:
         return
     coins = s.coins[p]
+    cross, owner, cost = s.cross_cit, s.cross_owner, s.t.crossing_cost
     for x in range(25):
-        if not s.cross_cit[x] and crossing_cost(s, x) <= coins:
+        if not cross[x] and (owner[x] >= 0 or cost[x] <= coins):  # crossing_cost, inlined
             texts.append(PLACE_TEXT[x])
             payloads.append(x)
 
