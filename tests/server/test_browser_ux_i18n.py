@@ -162,7 +162,8 @@ def with_names(entry: Any, names: list[str]) -> Any:
     name become the players' names; other arguments (influence cards P1..P9) stay as they are."""
     if isinstance(entry, str):
         return re.sub(r"\bP([1-9])\b", lambda match: names[int(match.group(1)) - 1], entry)
-    return {"key": entry["key"], "args": {name: named(name, value, names) for name, value in entry["args"].items()}}
+    args = {name: named(name, value, names) for name, value in entry["args"].items()}
+    return {"key": entry["key"], "args": args}
 
 
 def named(name: str, value: Any, names: list[str]) -> Any:
@@ -175,7 +176,9 @@ def named(name: str, value: Any, names: list[str]) -> Any:
     return value
 
 
-def test_influence_cards_keep_their_names_beside_player_names(browser: Any, i18n_server: ServerProcess) -> None:
+def test_influence_cards_keep_their_names_beside_player_names(
+    browser: Any, i18n_server: ServerProcess
+) -> None:
     """Seats and The Rose of Fire's influence cards are both written P1, P2…: the page gives the
     players' names to the seats only."""
     tab = new_tab(browser)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from eixample.core.decisions import Frame
 from eixample.games.barcelona import board, log, tracks
 from eixample.games.barcelona.frames import BUILD, CITIZENS_CHOICE
-from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, CORNER, Tables
+from eixample.games.barcelona.tables import BUILDING_TYPES, CORNER, Tables
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
