@@ -68,7 +68,7 @@ def test_parse_spec_splits_name_and_parameters() -> None:
         ("alphazero", "unknown bot 'alphazero' (known: expert, greedy, mcts, random)"),
         ("", "unknown bot"),
         ("mcts:budget=3",
-         "unknown parameter 'budget' (known: iterations, seconds, c, depth, norm, scale, reuse, skip)"),
+         "unknown parameter 'budget' (known: iterations, seconds, c, depth, norm, scale, reuse, skip, stop)"),
         ("random:seed=3", "unknown parameter 'seed' (known: none)"),
         ("mcts:iterations", "parameter 'iterations' must be written KEY=VALUE"),
         ("mcts:iterations=", "must be written KEY=VALUE"),

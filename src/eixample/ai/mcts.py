@@ -9,7 +9,9 @@ leaf), then a reward vector (the winners share 1 if the game ended, otherwise th
 opponent) added along the path. Each node is
 judged by the reward of the seat deciding there, so opponents play for themselves. With `skip`,
 decisions with a single legal action get no node of their own: the descent applies them and goes
-on, so no iteration is spent expanding a move nobody can choose.
+on, so no iteration is spent expanding a move nobody can choose. With `stop` and an iteration
+budget, the search ends as soon as the most visited root action can no longer be overtaken by the
+iterations left: the same choice, for less time.
 
 With `reuse`, the bot keeps the subtree under the action it chose, with the view that action
 led to in one determinization; if its next decision shows exactly that view (nothing new was
@@ -35,6 +37,20 @@ from eixample.core.protocol import Action, JsonDict, State
 
 DEFAULT_ITERATIONS = 500
 LINE_VISITS = 10
+STOP_CHECK = 64
+"""With `stop`, iterations between two checks of whether the search can still change its choice."""
+
+
+def _decided(root: _Node, remaining: int) -> bool:
+    """True when the most visited root action leads the next by more than the iterations left:
+    no remaining iteration could change which action is the most visited."""
+    first = second = 0
+    for child in root.children.values():
+        if child.visits > first:
+            first, second = child.visits, first
+        elif child.visits > second:
+            second = child.visits
+    return first - second > remaining
 
 
 @dataclass(frozen=True)
@@ -50,6 +66,7 @@ class MctsSettings:
     scale: float = 10.0
     reuse: bool = False
     skip: bool = False
+    stop: bool = False
 
     def iteration_limit(self) -> int:
         if self.iterations is not None:
@@ -165,6 +182,8 @@ class MctsBot(Bot):
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             self._iterate(root, view.resample(self.rng.next_u64()))
             done += 1
+            if self.settings.stop and done % STOP_CHECK == 0 and _decided(root, limit - done):
+                break
         return done
 
     def _iterate(self, root: _Node, state: State) -> None:
