@@ -11,9 +11,11 @@ from eixample.ai.mcts import MctsBot
 from eixample.core.protocol import TERMINAL, JsonDict
 from eixample.core.registry import get_game
 
-SECOND = {"safe": {"small": 1.0}, "bold": {"fail": -1.0, "win": 5.0}}
+SECOND = {"safe": {"small": 1.0}, "bold": {"fail": -1.0, "win": 5.0}, "sure": {"forced": 3.0}}
 """Player 0 picks a first move, then a second one; the evaluation after the first move rates
-`safe` above `bold`, though `bold` leads to the best final position."""
+`safe` above `bold` and `sure`, though `bold` leads to the best final position and `sure` to a
+good one by a forced second move."""
+AFTER_FIRST = {"safe": 0.5, "bold": 0.0, "sure": -1.0}
 
 
 class TwoSteps:
@@ -50,7 +52,7 @@ class TwoSteps:
 
     def evaluation(self) -> list[float]:
         if len(self.moves) == 1:
-            return [0.5 if self.moves[0] == "safe" else 0.0, 0.0]
+            return [AFTER_FIRST[self.moves[0]], 0.0]
         if len(self.moves) == 2:
             return [SECOND[self.moves[0]][self.moves[1]], 0.0]
         return [0.0, 0.0]
@@ -63,6 +65,7 @@ def test_greedy_plan_is_a_bounded_parameter() -> None:
 
 
 def test_one_decision_ahead_takes_the_move_that_looks_better_now() -> None:
+    """Plain greedy judges the position right after its move, even when a forced move follows."""
     assert all(make_bot("greedy", seed).choose(TwoSteps(), 0) == "safe" for seed in range(5))  # type: ignore[arg-type]
 
 

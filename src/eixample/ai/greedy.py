@@ -43,7 +43,10 @@ class GreedyBot(Bot):
             for index, action in enumerate(legal):
                 after = world.clone()
                 after.apply(action)
-                totals[index] += self._value(after, me, self.plan - 1)
+                if self.plan == 1:
+                    totals[index] += margin(after.evaluation(), me)
+                else:
+                    totals[index] += self._value(after, me, self.plan - 1)
         return totals
 
     def _value(self, state: State, me: int, plan: int) -> float:
