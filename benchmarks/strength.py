@@ -1,4 +1,4 @@
-"""Win rates with 95% confidence intervals from simulated 2-player matches.
+"""Win rates with 95% confidence intervals from simulated matches.
 
     eixample simulate --games 200 --players 2 --bots greedy,random --out out/greedy-random.jsonl
     eixample simulate --games 100 --players 2 --bots "mcts:seconds=1:depth=0:norm=sigmoid,greedy" \
@@ -6,7 +6,9 @@
     python benchmarks/strength.py out/greedy-random.jsonl out/mcts-greedy.jsonl
 
 `simulate` rotates the seats, so each bot plays first in half of the games. A shared victory
-counts as half a win here (it is rare). The interval is Wilson's score interval.
+counts as half a win here (it is rare). The interval is Wilson's score interval. With more than
+two players (`--bots greedy,random,random --players 3`) the first bot listed is compared with the
+others: its wins, and its margin over the best of them.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 def matchup(path: Path) -> str:
     lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    a, b = lines[0]["bots"]  # game 0 seats the bots in command-line order
-    if a == b:
-        raise SystemExit(f"{path}: both seats play {a}: not a match-up")
+    a, *others = lines[0]["bots"]  # game 0 seats the bots in command-line order
+    if a in others:
+        raise SystemExit(f"{path}: {a} sits in more than one seat: not a match-up")
     wins = 0.0
     margins: list[int] = []
     scores_a: list[int] = []
@@ -40,12 +42,13 @@ def matchup(path: Path) -> str:
         winners = line["winners"]
         if seat_a in winners:
             wins += 1.0 / len(winners)
-        scores_a.append(line["scores"][seat_a])
-        margins.append(line["scores"][seat_a] - line["scores"][1 - seat_a])
+        scores = line["scores"]
+        scores_a.append(scores[seat_a])
+        margins.append(scores[seat_a] - max(v for seat, v in enumerate(scores) if seat != seat_a))
     games = len(lines)
     low, high = wilson(wins, games)
     return (
-        f"| {a} | {b} | {games} | {wins:g} | {wins / games:.1%} | {low:.1%}-{high:.1%} | "
+        f"| {a} | {', '.join(others)} | {games} | {wins:g} | {wins / games:.1%} | {low:.1%}-{high:.1%} | "
         f"{statistics.mean(scores_a):.1f} | {statistics.mean(margins):+.1f} |"
     )
 

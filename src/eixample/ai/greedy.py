@@ -5,19 +5,26 @@ from __future__ import annotations
 from eixample.ai.base import Bot
 from eixample.ai.scoring import margin
 from eixample.ai.view import PlayerView
-from eixample.core.protocol import Action
+from eixample.core.protocol import Action, State
 
 _TIE = 1e-9
+MAX_PLAN = 4
+"""The most own decisions in a row `plan` may look through (the search grows as a power of it)."""
 
 
 class GreedyBot(Bot):
     """For each legal action: apply it to a copy of a determinization and score the result with
     `evaluation()[me]` minus the best opponent's. With `samples` > 1 the scores are summed over
-    that many determinizations. Ties are broken by the bot's own generator."""
+    that many determinizations. With `plan` > 1, a result where the bot decides again is scored
+    by its best continuation over up to `plan` of its own decisions in a row (the rest of a turn
+    made of several small decisions), so a choice is judged by where the whole turn can lead
+    rather than by the game's estimate of a half-made move. Ties are broken by the bot's own
+    generator."""
 
-    def __init__(self, spec: str, seed: int, samples: int = 1) -> None:
+    def __init__(self, spec: str, seed: int, samples: int = 1, plan: int = 1) -> None:
         super().__init__(spec, seed)
         self.samples = samples
+        self.plan = plan
 
     def decide(self, view: PlayerView) -> Action:
         legal = view.legal_actions()
@@ -36,5 +43,25 @@ class GreedyBot(Bot):
             for index, action in enumerate(legal):
                 after = world.clone()
                 after.apply(action)
-                totals[index] += margin(after.evaluation(), me)
+                if self.plan == 1:
+                    totals[index] += margin(after.evaluation(), me)
+                else:
+                    totals[index] += self._value(after, me, self.plan - 1)
         return totals
+
+    def _value(self, state: State, me: int, plan: int) -> float:
+        """The margin of `me` after its best `plan` decisions in a row from `state` (forced
+        moves are followed for free)."""
+        while not state.is_terminal() and state.current_player() == me:
+            actions = state.legal_actions()
+            if len(actions) > 1:
+                break
+            state.apply(actions[0])
+        if plan == 0 or state.is_terminal() or state.current_player() != me:
+            return margin(state.evaluation(), me)
+        best = -float("inf")
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply(action)
+            best = max(best, self._value(after, me, plan - 1))
+        return best

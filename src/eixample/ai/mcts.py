@@ -9,7 +9,9 @@ leaf), then a reward vector (the winners share 1 if the game ended, otherwise th
 opponent) added along the path. Each node is
 judged by the reward of the seat deciding there, so opponents play for themselves. With `skip`,
 decisions with a single legal action get no node of their own: the descent applies them and goes
-on, so no iteration is spent expanding a move nobody can choose.
+on, so no iteration is spent expanding a move nobody can choose. With `stop` and an iteration
+budget, the search ends as soon as the most visited root action can no longer be overtaken by the
+iterations left: the same choice, for less time.
 
 With `reuse`, the bot keeps the subtree under the action it chose, with the view that action
 led to in one determinization; if its next decision shows exactly that view (nothing new was
@@ -39,6 +41,20 @@ SPREAD_FLOOR = 0.02
 CPU_CHECK_EVERY = 4
 """With a CPU budget, the CPU clock is read every this many iterations: reading it is a system
 call, and on a busy machine each one may give the processor away for a while."""
+STOP_CHECK = 64
+"""With `stop`, iterations between two checks of whether the search can still change its choice."""
+
+
+def _decided(root: _Node, remaining: int) -> bool:
+    """True when the most visited root action leads the next by more than the iterations left:
+    no remaining iteration could change which action is the most visited."""
+    first = second = 0
+    for child in root.children.values():
+        if child.visits > first:
+            first, second = child.visits, first
+        elif child.visits > second:
+            second = child.visits
+    return first - second > remaining
 
 
 @dataclass(frozen=True)
@@ -70,6 +86,7 @@ class MctsSettings:
     redraw: int = 1
     """Draw a fresh determinization every `redraw` iterations; in between, search copies of the
     last one (a copy costs far less than a draw)."""
+    stop: bool = False
 
     def iteration_limit(self) -> int:
         if self.iterations is not None:
@@ -204,6 +221,8 @@ class MctsBot(Bot):
                     world = view.resample(self.rng.next_u64())
                 self._iterate(root, world.clone())
             done += 1
+            if self.settings.stop and done % STOP_CHECK == 0 and _decided(root, limit - done):
+                break
         return done
 
     def _iterate(self, root: _Node, state: State) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from eixample.ai.base import Bot
-from eixample.ai.greedy import GreedyBot
+from eixample.ai.greedy import MAX_PLAN, GreedyBot
 from eixample.ai.mcts import MctsBot, MctsSettings
 from eixample.ai.random_bot import RandomBot
 from eixample.ai.scoring import NORMS
@@ -58,6 +58,16 @@ def _number(kind: type[int] | type[float], minimum: float, strict: bool) -> Pars
     return parse
 
 
+def _at_most(parse: Parser, maximum: int) -> Parser:
+    def bounded(text: str) -> Any:
+        value = parse(text)
+        if value > maximum:
+            raise ValueError(f"must be at most {maximum}, not '{text}'")
+        return value
+
+    return bounded
+
+
 def _one_of(*choices: str) -> Parser:
     def parse(text: str) -> str:
         if text not in choices:
@@ -97,6 +107,8 @@ MCTS_PARAMS: dict[str, Param] = {
                                    "(default 1)"),
     "cpu": Param(_POSITIVE_FLOAT, "CPU seconds of the process per decision, for fair matches on a busy "
                                   "machine (not deterministic)"),
+    "stop": Param(_yes_no, "end the search once more iterations could not change the most visited "
+                           "action (default no)"),
 }
 
 EXPERT = MctsSettings(c=0.2, reuse=True, skip=True)
@@ -108,7 +120,9 @@ KINDS: dict[str, BotKind] = {
         BotKind("random", "any legal action, uniformly", {},
                 lambda spec, seed, values: RandomBot(spec, seed)),
         BotKind("greedy", "one decision ahead: best evaluation margin over the best opponent",
-                {"samples": Param(_POSITIVE_INT, "determinizations averaged per decision (default 1)")},
+                {"samples": Param(_POSITIVE_INT, "determinizations averaged per decision (default 1)"),
+                 "plan": Param(_at_most(_POSITIVE_INT, MAX_PLAN),
+                               f"own decisions in a row looked through (default 1, at most {MAX_PLAN})")},
                 lambda spec, seed, values: GreedyBot(spec, seed, **values)),
         BotKind("mcts", "Information-Set Monte Carlo Tree Search",
                 MCTS_PARAMS, lambda spec, seed, values: MctsBot(spec, seed, MctsSettings(**values))),

@@ -1,0 +1,97 @@
+"""The greedy bot's look-ahead through its own decisions in a row (`plan`) and the MCTS early stop
+(`stop`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from eixample.ai import make_bot
+from eixample.ai.greedy import GreedyBot
+from eixample.ai.mcts import MctsBot
+from eixample.core.protocol import TERMINAL, JsonDict
+from eixample.core.registry import get_game
+
+SECOND = {"safe": {"small": 1.0}, "bold": {"fail": -1.0, "win": 5.0}, "sure": {"forced": 3.0}}
+"""Player 0 picks a first move, then a second one; the evaluation after the first move rates
+`safe` above `bold` and `sure`, though `bold` leads to the best final position and `sure` to a
+good one by a forced second move."""
+AFTER_FIRST = {"safe": 0.5, "bold": 0.0, "sure": -1.0}
+
+
+class TwoSteps:
+    def __init__(self, moves: tuple[str, ...] = ()) -> None:
+        self.moves = moves
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def is_terminal(self) -> bool:
+        return len(self.moves) == 2
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else 0
+
+    def legal_actions(self) -> list[str]:
+        if self.is_terminal():
+            return []
+        return list(SECOND) if not self.moves else list(SECOND[self.moves[0]])
+
+    def apply(self, action: str) -> None:
+        assert action in self.legal_actions()
+        self.moves = (*self.moves, action)
+
+    def clone(self) -> TwoSteps:
+        return TwoSteps(self.moves)
+
+    def resample(self, player: int, rng_seed: int) -> TwoSteps:
+        return self.clone()
+
+    def view(self, player: int | None) -> JsonDict:
+        return {"moves": list(self.moves)}
+
+    def evaluation(self) -> list[float]:
+        if len(self.moves) == 1:
+            return [AFTER_FIRST[self.moves[0]], 0.0]
+        if len(self.moves) == 2:
+            return [SECOND[self.moves[0]][self.moves[1]], 0.0]
+        return [0.0, 0.0]
+
+
+def test_greedy_plan_is_a_bounded_parameter() -> None:
+    bot = make_bot("greedy:plan=3", 1)
+    assert isinstance(bot, GreedyBot) and bot.plan == 3
+    assert isinstance(make_bot("greedy", 1), GreedyBot) and make_bot("greedy", 1).plan == 1  # type: ignore[attr-defined]
+
+
+def test_one_decision_ahead_takes_the_move_that_looks_better_now() -> None:
+    """Plain greedy judges the position right after its move, even when a forced move follows."""
+    assert all(make_bot("greedy", seed).choose(TwoSteps(), 0) == "safe" for seed in range(5))  # type: ignore[arg-type]
+
+
+def test_plan_judges_a_move_by_the_best_continuation_of_the_turn() -> None:
+    assert all(make_bot("greedy:plan=2", seed).choose(TwoSteps(), 0) == "bold" for seed in range(5))  # type: ignore[arg-type]
+    assert make_bot("greedy:plan=2", 0).choose(TwoSteps(("bold",)), 0) == "win"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cells", [(), (4,), (0, 4), (4, 0, 8)])
+def test_stop_makes_the_same_choice_with_fewer_iterations(cells: tuple[int, ...]) -> None:
+    state = get_game("tictactoe").new_game(2, 0)
+    for cell in cells:
+        state.apply(f"mark {cell}")
+    seat = state.current_player()
+    full, early = make_bot("mcts:iterations=3000", 7), make_bot("mcts:iterations=3000:stop=yes", 7)
+    assert isinstance(full, MctsBot) and isinstance(early, MctsBot)
+    assert early.choose(state, seat) == full.choose(state, seat)
+    assert full.last_iterations == 3000
+    assert early.last_iterations <= 3000
+
+
+def test_stop_ends_a_clear_search_early() -> None:
+    state = get_game("tictactoe").new_game(2, 0)
+    for cell in (0, 3, 1, 4):
+        state.apply(f"mark {cell}")  # X takes 2 and wins
+    bot = make_bot("mcts:iterations=5000:stop=yes", 3)
+    assert isinstance(bot, MctsBot)
+    assert bot.choose(state, 0) == "mark 2"
+    assert bot.last_iterations < 5000
