@@ -38,7 +38,7 @@ def test_a_scripted_game_saved_and_resumed(runner: CliRunner, tmp_path: Path) ->
                     input=_lines("mark 1", "log", "MARK   3", "mark 7"))
     assert second.exit_code == 0, second.output
     out = " ".join(second.output.split())
-    assert "X: mark 4 O: mark 0 X: mark 1" in out
+    assert "X marks cell 4. O marks cell 0. X marks cell 1." in out
     assert "Winner: Player 1 (human)" in out
     assert "Final scores by source" in out
     assert "Player 1 (human) (winner)" in out

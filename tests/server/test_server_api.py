@@ -115,7 +115,7 @@ def test_state_shows_each_seat_its_own_view(api: httpx.Client) -> None:
     tokens = [seat["token"] for seat in created["seats"]]
     first = state_of(api, gid, tokens[0])
     assert first["seat"] == 0 and first["your_turn"] and len(first["legal_actions"]) == 9
-    assert first["decision"] == "X to play: choose an empty cell."
+    assert first["decision"] == {"key": "ttt.toPlay", "args": {"mark": "X"}}
     second = state_of(api, gid, tokens[1])
     assert second["seat"] == 1 and not second["your_turn"] and second["legal_actions"] == []
     assert second["decision"] == {"key": "waiting", "args": {"player": "Ana (A)"}}
@@ -205,7 +205,7 @@ def test_play_to_the_end_then_record_and_replay(api: httpx.Client) -> None:
         assert response.status_code == 200, response.text
     final = response.json()
     assert final["status"] == "finished" and final["result"]["scores"] == [1, 0]
-    assert final["result"]["winners"] == [0] and final["decision"] == "The game is over."
+    assert final["result"]["winners"] == [0] and final["decision"] == {"key": "gameOver", "args": {}}
     assert_error(move(api, gid, tokens[1], "mark 5", 5), 409, "the game is over")
 
     record = api.get(f"/api/games/{gid}/record").json()

@@ -60,7 +60,10 @@ def test_reconnect_gets_the_full_current_view(api: httpx.Client, server: ServerP
         state = client.state()
         assert state["move_number"] == 2 and state["your_turn"]
         assert state["view"]["board"][:5] == ["O", ".", ".", ".", "X"]
-        assert state["view"]["log"] == ["X: mark 4", "O: mark 0"]
+        assert state["view"]["log"] == [
+            {"key": "ttt.marks", "args": {"mark": "X", "cell": 4}},
+            {"key": "ttt.marks", "args": {"mark": "O", "cell": 0}},
+        ]
         assert "mark 4" not in state["legal_actions"] and len(state["legal_actions"]) == 7
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from eixample.core.errors import IllegalActionError, MalformedRecordError
+from eixample.core.messages import english
 from eixample.core.protocol import TERMINAL, JsonDict
 from eixample.core.records import make_record
 from eixample.core.records import replay as replay_record
@@ -74,9 +75,19 @@ class TicTacToeState:
         return [float(s) for s in self.scores()]
 
     def describe_decision(self) -> str:
+        return english(self.decision_message())
+
+    def decision_message(self) -> JsonDict:
+        """The pending decision as a structured entry the clients translate (core/messages.py)."""
         if self.is_terminal():
-            return "The game is over."
-        return f"{_MARKS[self.to_move]} to play: choose an empty cell."
+            return {"key": "gameOver", "args": {}}
+        return {"key": "ttt.toPlay", "args": {"mark": _MARKS[self.to_move]}}
+
+    def log(self) -> list[JsonDict]:
+        return [
+            {"key": "ttt.marks", "args": {"mark": _MARKS[i % 2], "cell": int(a.split()[1])}}
+            for i, a in enumerate(self._actions)
+        ]
 
     def view(self, player: int | None) -> JsonDict:
         return {
@@ -85,8 +96,8 @@ class TicTacToeState:
             "current_player": self.current_player(),
             "viewer": player,
             "scores": self.scores(),
-            "decision": self.describe_decision(),
-            "log": [f"{_MARKS[i % 2]}: {a}" for i, a in enumerate(self._actions)],
+            "decision": self.decision_message(),
+            "log": self.log(),
         }
 
     def record(self) -> JsonDict:
