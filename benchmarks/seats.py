@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import statistics
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,8 @@ from strength import wilson
 
 from eixample.ai.match import MatchTask, play_match
 from eixample.games import barcelona
+from eixample.games.barcelona.setup import HOUSE_RULE_LIMITS
+from eixample.games.barcelona.tables import BUILDING_TYPES
 
 
 def play(
@@ -98,6 +101,180 @@ def buildings(record: dict[str, Any]) -> tuple[list[int], list[int]]:
     return count, vp
 
 
+@dataclass
+class GameFacts:
+    """What one replay of a record shows about the seats (see `game_facts`)."""
+
+    winners: list[int]
+    scores: list[int]
+    sources: list[dict[str, int]]
+    # per Building: (round, seat, the VP it scored from the tracks)
+    track_vp: list[tuple[int, int, int]] = field(default_factory=list)
+    # per seat: citizens on the tracks before it builds (summed) and the Buildings it constructed
+    track_citizens: list[int] = field(default_factory=list)
+    builds: list[int] = field(default_factory=list)
+    # the seat whose turn scored Cerdà tile 1, 2, 3 (the third is the end; -1: the idle end)
+    triggers: list[int] = field(default_factory=list)
+    # the engine's position estimate at the start of every round
+    round_estimates: list[list[float]] = field(default_factory=list)
+    # per seat: its last turn began after the end was triggered
+    knew_final_turn: list[bool] = field(default_factory=list)
+
+
+def game_facts(line: dict[str, Any]) -> GameFacts:
+    """Replay one game and collect, per seat: the VP by source, each Building's track VP with its
+    round and how full the tracks were, which turn triggered each Cerdà Scoring, the engine's
+    position estimate at the start of every round (all seats have then played the same number of
+    turns) and whether the seat's last turn began after the end was triggered."""
+    record = line["record"]
+    state = barcelona.new_game(record["players"], record["seed"], **record.get("options", {}))
+    n = state.num_players
+    facts = GameFacts(list(line["winners"]), list(line["scores"]), [])
+    facts.track_citizens, facts.builds, facts.triggers = [0] * n, [0] * n, [-1, -1, -1]
+    facts.knew_final_turn = [False] * n
+    facts.round_estimates = [state.evaluation()]
+    kind = 0
+    for action in record["actions"]:
+        seat, mover = state.current_player(), state.turn_player
+        turns, scored = state.turns, state.cerda_scored[:]
+        if action.startswith("build "):
+            kind = BUILDING_TYPES.index(action.split()[1])
+        before = state.score_breakdown()[seat]["buildings"]
+        citizens = sum(sum(track) for track in state.track)
+        facts.knew_final_turn[mover] = state.end_triggered
+        state.apply(action)
+        if action.startswith("use "):
+            gained = state.score_breakdown()[seat]["buildings"] - before - state.t.building_vp[kind]
+            facts.track_vp.append((turns // n, seat, gained))
+            facts.track_citizens[seat] += citizens
+            facts.builds[seat] += 1
+        idle_end = state.ended and not state.end_triggered
+        for section in range(3):
+            if state.cerda_scored[section] and not scored[section]:
+                facts.triggers[section] = -1 if idle_end else mover
+        if state.turns != turns and not state.ended and state.turn_player == state.first_player:
+            facts.round_estimates.append(state.evaluation())
+    facts.sources = state.score_breakdown()
+    return facts
+
+
+def shared_wins(scores: list[float]) -> list[float]:
+    """Each seat's share of the victory by VP alone (a tie shares it)."""
+    best = max(scores)
+    top = [seat for seat, score in enumerate(scores) if score == best]
+    return [1.0 / len(top) if seat in top else 0.0 for seat in range(len(scores))]
+
+
+def rate(wins: float, games: int) -> str:
+    low, high = wilson(wins, games)
+    return f"{wins / games:.1%} ({low:.1%}-{high:.1%})"
+
+
+def sources_table(facts: list[GameFacts], n: int) -> list[str]:
+    games = len(facts)
+    names = [name for name in facts[0].sources[0] if any(f.sources[p][name] for f in facts for p in range(n))]
+    out = [
+        "VP by source (mean per game):",
+        "",
+        "| source | " + " | ".join(f"seat {p + 1}" for p in range(n)) + " |",
+    ]
+    out.append("|---|" + "---|" * n)
+    for name in names:
+        means = [sum(f.sources[p][name] for f in facts) / games for p in range(n)]
+        out.append(f"| {name} | " + " | ".join(f"{m:.1f}" for m in means) + " |")
+    totals = [sum(f.scores[p] for f in facts) / games for p in range(n)]
+    out.append("| total | " + " | ".join(f"{m:.1f}" for m in totals) + " |")
+    return out
+
+
+def timing_lines(facts: list[GameFacts], n: int) -> list[str]:
+    """Buildings scored later in a round find fuller tracks; scored instead at the mean track VP of
+    their round, which seats would have won (an estimate on finished games, not a replay)."""
+    games = len(facts)
+    builds = [sum(f.builds[p] for f in facts) for p in range(n)]
+    citizens = [sum(f.track_citizens[p] for f in facts) for p in range(n)]
+    track_vp = [0] * n
+    neutral_wins = [0.0] * n
+    for f in facts:
+        by_round: dict[int, list[int]] = {}
+        for round_, _, vp in f.track_vp:
+            by_round.setdefault(round_, []).append(vp)
+        adjusted = [float(score) for score in f.scores]
+        for round_, seat, vp in f.track_vp:
+            track_vp[seat] += vp
+            adjusted[seat] += statistics.mean(by_round[round_]) - vp
+        for seat, share in enumerate(shared_wins(adjusted)):
+            neutral_wins[seat] += share
+    return [
+        "| seat | Buildings per game | citizens on the tracks when it builds | track VP per Building "
+        "| track VP per game | wins if each Building scored its round's mean track VP |",
+        "|---|---|---|---|---|---|",
+        *(
+            f"| {p + 1} | {builds[p] / games:.2f} | {citizens[p] / max(1, builds[p]):.1f} "
+            f"| {track_vp[p] / max(1, builds[p]):.2f} | {track_vp[p] / games:.1f} "
+            f"| {rate(neutral_wins[p], games)} |"
+            for p in range(n)
+        ),
+    ]
+
+
+def final_round_lines(facts: list[GameFacts], n: int, wins: list[float]) -> list[str]:
+    """Who leads by the engine's position estimate at the start of the last rounds (every seat has
+    then played the same number of turns), against who wins; who triggers the Cerdà Scorings."""
+    games = len(facts)
+    back = 4
+    leads = [[0.0] * n for _ in range(back)]
+    counted = [0] * back
+    lead_won, lead_final = [0.0] * n, [0.0] * n
+    for f in facts:
+        for k in range(back):
+            if len(f.round_estimates) > k:
+                shares = shared_wins(f.round_estimates[-1 - k])
+                counted[k] += 1
+                for seat in range(n):
+                    leads[k][seat] += shares[seat]
+        shares = shared_wins(f.round_estimates[-1])
+        for seat in range(n):
+            lead_final[seat] += shares[seat]
+            if seat in f.winners:
+                lead_won[seat] += shares[seat] / len(f.winners)
+    out = [
+        "| leads by the position estimate at the start of | "
+        + " | ".join(f"seat {p + 1}" for p in range(n))
+        + " |",
+        "|---|" + "---|" * n,
+    ]
+    for k in reversed(range(back)):
+        label = "the final round" if k == 0 else f"the round {k} before the final one"
+        out.append(
+            f"| {label} ({counted[k]} games) | "
+            + " | ".join(f"{v / max(1, counted[k]):.1%}" for v in leads[k])
+            + " |"
+        )
+    out.append("| won the game | " + " | ".join(f"{w / games:.1%}" for w in wins) + " |")
+    out.append(
+        "| won, having led at the start of the final round | "
+        + " | ".join(f"{lead_won[p] / max(1e-9, lead_final[p]):.0%}" for p in range(n))
+        + " |"
+    )
+    out.append(
+        "| won, not having led at the start of the final round | "
+        + " | ".join(f"{(wins[p] - lead_won[p]) / max(1e-9, games - lead_final[p]):.0%}" for p in range(n))
+        + " |"
+    )
+    knew = [sum(f.knew_final_turn[p] for f in facts) for p in range(n)]
+    out.append(
+        "| knew its last turn was the last (the end was triggered before it) | "
+        + " | ".join(f"{k / games:.0%}" for k in knew)
+        + " |"
+    )
+    for section in range(3):
+        seats = [sum(f.triggers[section] == p for f in facts) for p in range(n)]
+        label = "the end" if section == 2 else f"Cerdà Scoring {section + 1}"
+        out.append(f"| triggered {label} | " + " | ".join(f"{c / games:.0%}" for c in seats) + " |")
+    return out
+
+
 def report(path: Path) -> str:
     lines = load(path)
     n = len(lines[0]["scores"])
@@ -107,7 +284,7 @@ def report(path: Path) -> str:
         for seat in line["winners"]:
             wins[seat] += 1.0 / len(line["winners"])
     options = lines[0]["record"].get("options", {})
-    house_rule = f", first_player_vp={options['first_player_vp']}" if options.get("first_player_vp") else ""
+    house_rule = "".join(f", {name}={options[name]}" for name in HOUSE_RULE_LIMITS if options.get(name))
     out = [f"### {n} players ({games} games, every seat {lines[0]['bots'][0]}{house_rule})", ""]
     out += ["| seat | wins | win rate | 95% interval | fair share |", "|---|---|---|---|---|"]
     for seat in range(n):
@@ -168,6 +345,10 @@ def report(path: Path) -> str:
         + ".",
         "",
     ]
+    facts = [game_facts(line) for line in lines]
+    out += [*sources_table(facts, n), ""]
+    out += [*timing_lines(facts, n), ""]
+    out += [*final_round_lines(facts, n, wins), ""]
     return "\n".join(out)
 
 

@@ -13,7 +13,7 @@ import pytest
 from eixample.core.errors import MalformedRecordError
 from eixample.core.records import replay
 from eixample.games import barcelona
-from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP
+from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP, MAX_TURN_ORDER_VP
 from eixample.games.barcelona.state import NSRC
 from tests.games.barcelona.helpers import random_playout
 
@@ -104,3 +104,66 @@ def test_a_state_saved_before_the_house_rule_source_restores_with_it_at_zero() -
     saved["state"]["vp_src"] = [v for i, v in enumerate(saved["state"]["vp_src"]) if i % NSRC != width]
     restored = barcelona.from_json(saved)
     assert restored.to_json() == state.to_json()
+
+
+# The optional house rule `turn_order_vp` (docs/balance.md, "The last seat"): not a printed rule.
+# Later seats construct on fuller Citizen tracks (rulebook: a Building scores the lowest VP visible
+# on the tracks) and the last seat takes the game's last turn (GAME END: play continues until all
+# players have played the same number of turns); a table may give each player N VP for every
+# player who takes their turn after them in a round.
+
+
+@pytest.mark.parametrize(("players", "per_seat"), [(2, 3), (3, 2), (4, 2), (4, MAX_TURN_ORDER_VP)])
+def test_house_rule_turn_order_vp_gives_n_per_later_seat_in_turn_order(players: int, per_seat: int) -> None:
+    printed = barcelona.new_game(players, 22, first_player="random")
+    house = barcelona.new_game(players, 22, first_player="random", turn_order_vp=per_seat)
+    first = house.first_player
+    assert first == printed.first_player
+    for position in range(players):  # the first player is position 0, the last player n - 1
+        seat = (first + position) % players
+        bonus = per_seat * (players - 1 - position)
+        assert house.scores()[seat] == printed.scores()[seat] + bonus
+        assert house.score_breakdown()[seat]["house_rule"] == bonus
+    assert house.scores()[(first - 1) % players] == 0  # the last player starts with nothing
+    assert house.record()["options"]["turn_order_vp"] == per_seat
+    assert "first_player_vp" not in house.record()["options"]
+
+
+def test_house_rules_turn_order_vp_and_first_player_vp_add_up() -> None:
+    house = barcelona.new_game(4, 23, first_player=1, first_player_vp=5, turn_order_vp=2)
+    assert house.scores() == [0, 5 + 3 * 2, 2 * 2, 1 * 2]
+    assert [line["house_rule"] for line in house.score_breakdown()] == house.scores()
+    assert house.record()["options"]["first_player_vp"] == 5
+    assert house.record()["options"]["turn_order_vp"] == 2
+
+
+def test_house_rule_turn_order_vp_off_by_default_changes_nothing_at_setup() -> None:
+    printed = barcelona.new_game(3, 31).to_json()
+    assert barcelona.new_game(3, 31, turn_order_vp=0).to_json() == printed
+    house = barcelona.new_game(3, 31, turn_order_vp=3).to_json()["state"]
+    differ = {name for name in printed["state"] if printed["state"][name] != house[name]}
+    assert differ == {"vp", "vp_src"}
+    assert house["vp"] == [6, 3, 0]
+
+
+@pytest.mark.parametrize("bad", [-1, MAX_TURN_ORDER_VP + 1, 1.5, "2", False, None])
+def test_house_rule_turn_order_vp_out_of_range_is_refused(bad: Any) -> None:
+    refusal = rf"turn_order_vp \(house rule\) must be a whole number of VP 0\.\.{MAX_TURN_ORDER_VP}"
+    with pytest.raises(ValueError, match=refusal):
+        barcelona.new_game(3, 1, turn_order_vp=bad)
+
+
+def test_house_rule_turn_order_vp_is_refused_in_a_solo_game() -> None:
+    with pytest.raises(ValueError, match=r"turn_order_vp .*not a solo game"):
+        barcelona.new_game(1, 1, turn_order_vp=2)
+
+
+def test_house_rule_turn_order_vp_record_replays_and_a_bad_value_is_refused() -> None:
+    *_, last = random_playout(3, 45, turn_order_vp=2)
+    record = json.loads(json.dumps(last.record()))
+    again = replay(barcelona.GAME, record)
+    assert again.to_json() == last.to_json()
+    assert [line["house_rule"] for line in again.score_breakdown()] == [4, 2, 0]
+    record["options"]["turn_order_vp"] = 11
+    with pytest.raises(MalformedRecordError, match="turn_order_vp"):
+        replay(barcelona.GAME, record)
