@@ -194,6 +194,7 @@ def timing_lines(facts: list[GameFacts], n: int) -> list[str]:
     builds = [sum(f.builds[p] for f in facts) for p in range(n)]
     citizens = [sum(f.track_citizens[p] for f in facts) for p in range(n)]
     track_vp = [0] * n
+    above_mean = [0.0] * n
     neutral_wins = [0.0] * n
     for f in facts:
         by_round: dict[int, list[int]] = {}
@@ -202,17 +203,19 @@ def timing_lines(facts: list[GameFacts], n: int) -> list[str]:
         adjusted = [float(score) for score in f.scores]
         for round_, seat, vp in f.track_vp:
             track_vp[seat] += vp
+            above_mean[seat] += vp - statistics.mean(by_round[round_])
             adjusted[seat] += statistics.mean(by_round[round_]) - vp
         for seat, share in enumerate(shared_wins(adjusted)):
             neutral_wins[seat] += share
     return [
         "| seat | Buildings per game | citizens on the tracks when it builds | track VP per Building "
-        "| track VP per game | wins if each Building scored its round's mean track VP |",
-        "|---|---|---|---|---|---|",
+        "| track VP per game | of which above its round's mean | wins if each Building scored its "
+        "round's mean track VP |",
+        "|---|---|---|---|---|---|---|",
         *(
             f"| {p + 1} | {builds[p] / games:.2f} | {citizens[p] / max(1, builds[p]):.1f} "
             f"| {track_vp[p] / max(1, builds[p]):.2f} | {track_vp[p] / games:.1f} "
-            f"| {rate(neutral_wins[p], games)} |"
+            f"| {above_mean[p] / games:+.1f} | {rate(neutral_wins[p], games)} |"
             for p in range(n)
         ),
     ]
@@ -262,6 +265,12 @@ def final_round_lines(facts: list[GameFacts], n: int, wins: list[float]) -> list
         + " | ".join(f"{(wins[p] - lead_won[p]) / max(1e-9, games - lead_final[p]):.0%}" for p in range(n))
         + " |"
     )
+    tie_broken = [
+        sum(1 for f in facts if f.winners == [p] and sorted(f.scores)[-2] == f.scores[p]) for p in range(n)
+    ]
+    out.append(
+        "| won on a tie-break (equal VP) | " + " | ".join(f"{t / games:.1%}" for t in tie_broken) + " |"
+    )
     knew = [sum(f.knew_final_turn[p] for f in facts) for p in range(n)]
     out.append(
         "| knew its last turn was the last (the end was triggered before it) | "
@@ -272,6 +281,21 @@ def final_round_lines(facts: list[GameFacts], n: int, wins: list[float]) -> list
         seats = [sum(f.triggers[section] == p for f in facts) for p in range(n)]
         label = "the end" if section == 2 else f"Cerdà Scoring {section + 1}"
         out.append(f"| triggered {label} | " + " | ".join(f"{c / games:.0%}" for c in seats) + " |")
+    # A Cerdà Scoring comes at the end of the triggering turn: the seats after it in the round
+    # are scored with a turn fewer, and the next seat is the first to pick from the new Modernisme offer.
+    mid = [f.triggers[section] for f in facts for section in (0, 1) if f.triggers[section] >= 0]
+    fewer = [sum(1 for t in mid if p > t) for p in range(n)]
+    first_pick = [sum(1 for t in mid if (t + 1) % n == p) for p in range(n)]
+    out.append(
+        "| scored with a turn fewer than the first player (Cerdà Scorings 1 and 2) | "
+        + " | ".join(f"{c / max(1, len(mid)):.0%}" for c in fewer)
+        + " |"
+    )
+    out.append(
+        "| first to play after Cerdà Scorings 1 and 2 (first pick of the new Modernisme offer) | "
+        + " | ".join(f"{c / max(1, len(mid)):.0%}" for c in first_pick)
+        + " |"
+    )
     return out
 
 
