@@ -3,6 +3,7 @@
     python benchmarks/seats.py play 3 400 700000 out/seats-3.jsonl "mcts:iterations=100"
     python benchmarks/seats.py play 3 400 700000 out/house-3.jsonl greedy '{"first_player_vp": 6}'
     python benchmarks/seats.py report out/seats-2.jsonl out/seats-3.jsonl out/seats-4.jsonl
+    python benchmarks/seats.py compare out/seats-4.jsonl out/house-4.jsonl
 
 `play` plays games one after another (seed, seed + 1, ...) and appends each result to the JSON Lines
 file at once, so a long run can be stopped at any time and resumed (games already in the file are
@@ -13,7 +14,14 @@ its 95% Wilson interval against the fair share; then what the first turn is wort
 is where the rules put the first player behind (on the first turn of the game no other citizens
 are on the board, so the first player cannot construct a Building), the first player's win
 rate if that first-turn deficit were given back in VP, the Buildings each seat constructs and what
-they score, and the VP each seat gains in the last round.
+they score, and the VP each seat gains in the last round. Then, from one replay of each game: the
+VP by source per seat; each seat's Buildings against the track VP of their round (a seat later in
+the round builds on fuller tracks) and who would have won had every Building scored its round's
+mean; who leads by the engine's position estimate at the start of the last rounds against who
+wins; tie-breaks; who triggers the Cerdà Scorings and the end, and what that does to the others.
+
+`compare` sets two runs on the same seeds side by side (e.g. the printed rules and a house rule):
+per seat the win rates over the games both files hold, and in how many games the winner changed.
 """
 
 from __future__ import annotations
@@ -376,11 +384,47 @@ def report(path: Path) -> str:
     return "\n".join(out)
 
 
+def compare(before: Path, after: Path) -> str:
+    """Two runs of the same seeds: per seat the win rate in each, and how many winners changed."""
+    first, second = load(before), load(after)
+    by_seed = {line["record"]["seed"]: line for line in first}
+    pairs = [(by_seed[line["record"]["seed"]], line) for line in second if line["record"]["seed"] in by_seed]
+    if not pairs:
+        raise SystemExit(f"{before} and {after} share no seed")
+    n = len(pairs[0][0]["scores"])
+    games = len(pairs)
+    wins = [[0.0] * n, [0.0] * n]
+    for pair in pairs:
+        for run, line in enumerate(pair):
+            for seat in line["winners"]:
+                wins[run][seat] += 1.0 / len(line["winners"])
+    changed = sum(1 for a, b in pairs if a["winners"] != b["winners"])
+    same_moves = sum(1 for a, b in pairs if a["record"]["actions"] == b["record"]["actions"])
+    label = [json.dumps(line["record"].get("options", {}), sort_keys=True) for line in pairs[0]]
+    out = [
+        f"{n} players, {games} games on the same seeds: {before.name} ({label[0]})"
+        f" against {after.name} ({label[1]})",
+        "",
+        f"| seat | {before.name} | {after.name} | fair share |",
+        "|---|---|---|---|",
+        *(
+            f"| {p + 1} | {rate(wins[0][p], games)} | {rate(wins[1][p], games)} | {1 / n:.1%} |"
+            for p in range(n)
+        ),
+        "",
+        f"The winner changed in {changed} of {games} games; {same_moves} were played move for move the same.",
+        "",
+    ]
+    return "\n".join(out)
+
+
 def main(argv: list[str]) -> None:
     if len(argv) == 6 and argv[0] == "play":
         play(int(argv[1]), int(argv[2]), int(argv[3]), Path(argv[4]), argv[5])
     elif len(argv) == 7 and argv[0] == "play":  # game options as JSON, e.g. '{"first_player_vp": 6}'
         play(int(argv[1]), int(argv[2]), int(argv[3]), Path(argv[4]), argv[5], json.loads(argv[6]))
+    elif len(argv) == 3 and argv[0] == "compare":
+        print(compare(Path(argv[1]), Path(argv[2])))
     elif len(argv) >= 2 and argv[0] == "report":
         print("\n".join(report(Path(name)) for name in argv[1:]))
     else:
