@@ -127,6 +127,7 @@ class GameFacts:
     round_estimates: list[list[float]] = field(default_factory=list)
     # per seat: its last turn began after the end was triggered
     knew_final_turn: list[bool] = field(default_factory=list)
+    turns: int = 0
 
 
 def game_facts(line: dict[str, Any]) -> GameFacts:
@@ -163,6 +164,7 @@ def game_facts(line: dict[str, Any]) -> GameFacts:
         if state.turns != turns and not state.ended and state.turn_player == state.first_player:
             facts.round_estimates.append(state.evaluation())
     facts.sources = state.score_breakdown()
+    facts.turns = state.turns
     return facts
 
 
@@ -304,6 +306,8 @@ def final_round_lines(facts: list[GameFacts], n: int, wins: list[float]) -> list
         + " | ".join(f"{c / max(1, len(mid)):.0%}" for c in first_pick)
         + " |"
     )
+    equal = sum(1 for f in facts if f.turns % n == 0)
+    out += ["", f"Every seat played the same number of turns in {equal} of {games} games."]
     return out
 
 
