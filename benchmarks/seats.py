@@ -128,6 +128,7 @@ class GameFacts:
     # per seat: its last turn began after the end was triggered
     knew_final_turn: list[bool] = field(default_factory=list)
     turns: int = 0
+    actions: list[int] = field(default_factory=list)  # per seat: crossing actions taken ("act ...")
 
 
 def game_facts(line: dict[str, Any]) -> GameFacts:
@@ -141,6 +142,7 @@ def game_facts(line: dict[str, Any]) -> GameFacts:
     facts = GameFacts(list(line["winners"]), list(line["scores"]), [])
     facts.track_citizens, facts.builds, facts.triggers = [0] * n, [0] * n, [-1, -1, -1]
     facts.knew_final_turn = [False] * n
+    facts.actions = [0] * n
     facts.round_estimates = [state.evaluation()]
     kind = 0
     for action in record["actions"]:
@@ -148,6 +150,7 @@ def game_facts(line: dict[str, Any]) -> GameFacts:
         turns, scored = state.turns, state.cerda_scored[:]
         if action.startswith("build "):
             kind = BUILDING_TYPES.index(action.split()[1])
+        facts.actions[seat] += action.startswith("act ")
         before = state.score_breakdown()[seat]["buildings"]
         citizens = sum(sum(track) for track in state.track)
         facts.knew_final_turn[mover] = state.end_triggered
@@ -194,6 +197,14 @@ def sources_table(facts: list[GameFacts], n: int) -> list[str]:
         out.append(f"| {name} | " + " | ".join(f"{m:.1f}" for m in means) + " |")
     totals = [sum(f.scores[p] for f in facts) / games for p in range(n)]
     out.append("| total | " + " | ".join(f"{m:.1f}" for m in totals) + " |")
+    turns = sum(f.turns for f in facts) / n
+    per_turn = [sum(f.actions[p] for f in facts) / turns for p in range(n)]
+    out += [
+        "",
+        "Crossing actions taken per turn: "
+        + ", ".join(f"seat {p + 1} {a:.2f}" for p, a in enumerate(per_turn))
+        + ".",
+    ]
     return out
 
 
