@@ -129,6 +129,8 @@ class GameFacts:
     knew_final_turn: list[bool] = field(default_factory=list)
     turns: int = 0
     actions: list[int] = field(default_factory=list)  # per seat: crossing actions taken ("act ...")
+    last_turn: int = -1  # the seat that took the game's last turn
+    rotated: bool = False  # the house rule rotate_first_player: the turn order changes every round
 
 
 def game_facts(line: dict[str, Any]) -> GameFacts:
@@ -166,6 +168,8 @@ def game_facts(line: dict[str, Any]) -> GameFacts:
                 facts.triggers[section] = -1 if idle_end else mover
         if state.turns != turns and not state.ended and state.turn_player == state.first_player:
             facts.round_estimates.append(state.evaluation())
+    facts.last_turn = mover
+    facts.rotated = bool(record.get("options", {}).get("rotate_first_player"))
     facts.sources = state.score_breakdown()
     facts.turns = state.turns
     return facts
@@ -302,6 +306,11 @@ def final_round_lines(facts: list[GameFacts], n: int, wins: list[float]) -> list
         seats = [sum(f.triggers[section] == p for f in facts) for p in range(n)]
         label = "the end" if section == 2 else f"Cerdà Scoring {section + 1}"
         out.append(f"| triggered {label} | " + " | ".join(f"{c / games:.0%}" for c in seats) + " |")
+    last = [sum(1 for f in facts if f.last_turn == p) for p in range(n)]
+    out.append("| took the game's last turn | " + " | ".join(f"{c / games:.0%}" for c in last) + " |")
+    equal = sum(1 for f in facts if f.turns % n == 0)
+    if any(f.rotated for f in facts):  # the rows below assume the printed, fixed turn order
+        return [*out, "", f"Every seat played the same number of turns in {equal} of {games} games."]
     # A Cerdà Scoring comes at the end of the triggering turn: the seats after it in the round
     # are scored with a turn fewer, and the next seat is the first to pick from the new Modernisme offer.
     mid = [f.triggers[section] for f in facts for section in (0, 1) if f.triggers[section] >= 0]
@@ -317,7 +326,6 @@ def final_round_lines(facts: list[GameFacts], n: int, wins: list[float]) -> list
         + " | ".join(f"{c / max(1, len(mid)):.0%}" for c in first_pick)
         + " |"
     )
-    equal = sum(1 for f in facts if f.turns % n == 0)
     out += ["", f"Every seat played the same number of turns in {equal} of {games} games."]
     return out
 
@@ -332,6 +340,7 @@ def report(path: Path) -> str:
             wins[seat] += 1.0 / len(line["winners"])
     options = lines[0]["record"].get("options", {})
     house_rule = "".join(f", {name}={options[name]}" for name in HOUSE_RULE_LIMITS if options.get(name))
+    house_rule += ", rotate_first_player" if options.get("rotate_first_player") else ""
     out = [f"### {n} players ({games} games, every seat {lines[0]['bots'][0]}{house_rule})", ""]
     out += ["| seat | wins | win rate | 95% interval | fair share |", "|---|---|---|---|---|"]
     for seat in range(n):

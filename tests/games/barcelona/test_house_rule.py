@@ -14,7 +14,7 @@ from eixample.core.errors import MalformedRecordError
 from eixample.core.records import replay
 from eixample.games import barcelona
 from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP, MAX_TURN_ORDER_VP
-from eixample.games.barcelona.state import NSRC
+from eixample.games.barcelona.state import NSRC, BarcelonaState
 from tests.games.barcelona.helpers import random_playout
 
 # Final scores and seat 0's VP by source (streets .. modernisme) of random playouts, measured with
@@ -166,4 +166,70 @@ def test_house_rule_turn_order_vp_record_replays_and_a_bad_value_is_refused() ->
     assert [line["house_rule"] for line in again.score_breakdown()] == [4, 2, 0]
     record["options"]["turn_order_vp"] = 11
     with pytest.raises(MalformedRecordError, match="turn_order_vp"):
+        replay(barcelona.GAME, record)
+
+
+# The optional house rule `rotate_first_player` (docs/balance.md, "Seat fairness under MCTS play"):
+# not a printed rule. The rulebook keeps one turn order all game ("Starting with the first player
+# and continuing clockwise"), so the same seat always builds last in a round and takes the game's
+# last turn; with the house rule the First Player token passes to the next player after each round.
+
+
+def turn_order(players: int, seed: int, **options: Any) -> tuple[list[int], BarcelonaState]:
+    """Whose turn each turn of a random playout was, and the final state."""
+    last = barcelona.new_game(players, seed, **options)
+    order = [last.turn_player]
+    for last in random_playout(players, seed, **options):
+        if not last.ended and last.turns == len(order):
+            order.append(last.turn_player)
+    return order, last
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_house_rule_rotate_first_player_passes_the_token_after_every_round(players: int) -> None:
+    order, last = turn_order(players, 50 + players, rotate_first_player=True)
+    rounds = [order[i : i + players] for i in range(0, len(order), players)]
+    for number, round_ in enumerate(rounds):
+        starter = number % players
+        assert round_ == [(starter + i) % players for i in range(players)][: len(round_)]
+    assert last.ended and last.turns % players == 0  # every seat still plays the same number of turns
+    assert last.record()["options"]["rotate_first_player"] is True
+
+
+def test_house_rule_rotate_first_player_off_by_default_keeps_one_turn_order() -> None:
+    order, last = turn_order(3, 53)
+    assert order == [i % 3 for i in range(len(order))]
+    assert "rotate_first_player" not in last.record()["options"]
+    assert (
+        barcelona.new_game(3, 53, rotate_first_player=False).to_json() == barcelona.new_game(3, 53).to_json()
+    )
+
+
+def test_house_rule_rotate_first_player_view_shows_the_token_holder() -> None:
+    for state in random_playout(4, 54, rotate_first_player=True):
+        if not state.ended:
+            assert state.view(0)["first_player"] == (state.turns // 4) % 4
+
+
+@pytest.mark.parametrize("bad", [1, "yes", None, 0])
+def test_house_rule_rotate_first_player_must_be_true_or_false(bad: Any) -> None:
+    with pytest.raises(ValueError, match=r"rotate_first_player \(house rule\) must be true or false"):
+        barcelona.new_game(3, 1, rotate_first_player=bad)
+
+
+def test_house_rule_rotate_first_player_is_refused_in_solo_and_with_turn_order_vp() -> None:
+    with pytest.raises(ValueError, match="not a solo game"):
+        barcelona.new_game(1, 1, rotate_first_player=True)
+    with pytest.raises(ValueError, match="fixed turn order"):
+        barcelona.new_game(3, 1, rotate_first_player=True, turn_order_vp=2)
+    assert barcelona.new_game(3, 1, rotate_first_player=True, first_player_vp=6).scores() == [6, 0, 0]
+
+
+def test_house_rule_rotate_first_player_record_replays_identically() -> None:
+    *_, last = random_playout(4, 55, rotate_first_player=True)
+    record = json.loads(json.dumps(last.record()))
+    again = replay(barcelona.GAME, record)
+    assert again.to_json() == last.to_json()
+    record["options"]["rotate_first_player"] = "yes"
+    with pytest.raises(MalformedRecordError, match="rotate_first_player"):
         replay(barcelona.GAME, record)

@@ -12,8 +12,17 @@ from eixample.games.barcelona.components import DIFFICULTIES
 from eixample.games.barcelona.state import FIELDS, NSRC, TUPLE_ITEM_FIELDS, BarcelonaState
 from eixample.games.barcelona.tables import Tables, tables_for
 
-# difficulty: solo only; first_player_vp, turn_order_vp: optional house rules, never in a solo game
-OPTIONS = ("action_tiles", "first_player", "data_dir", "difficulty", "first_player_vp", "turn_order_vp")
+# difficulty: solo only; first_player_vp, turn_order_vp, rotate_first_player: optional house rules,
+# never in a solo game
+OPTIONS = (
+    "action_tiles",
+    "first_player",
+    "data_dir",
+    "difficulty",
+    "first_player_vp",
+    "turn_order_vp",
+    "rotate_first_player",
+)
 ACTION_TILE_MODES = ("shuffled", "printed")
 MAX_FIRST_PLAYER_VP = 20
 """The optional house rule first_player_vp (not a printed rule, docs/balance.md): VP the first
@@ -33,6 +42,19 @@ def _check_house_rule(name: str, players: int, options: dict[str, Any]) -> int:
     if players == 1 and extra:
         raise ValueError(f"{name} (house rule) is for games of 2 to 4 players, not a solo game")
     return extra
+
+
+def _check_rotate_first_player(players: int, options: dict[str, Any]) -> bool:
+    """The optional house rule rotate_first_player (not a printed rule, docs/balance.md): the First
+    Player token passes to the next player at the end of every round."""
+    rotate = options.get("rotate_first_player", False)
+    if not isinstance(rotate, bool):
+        raise ValueError(f"rotate_first_player (house rule) must be true or false, not {rotate!r}")
+    if rotate and players == 1:
+        raise ValueError("rotate_first_player (house rule) is for games of 2 to 4 players, not a solo game")
+    if rotate and options.get("turn_order_vp"):
+        raise ValueError("turn_order_vp (house rule) is for a fixed turn order, not with rotate_first_player")
+    return rotate
 
 
 def house_rule_vp(players: int, first_player: int, options: dict[str, Any]) -> list[int]:
@@ -69,6 +91,8 @@ def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
         extra = _check_house_rule(name, players, options)
         if extra:  # left out at 0, so a game by the printed rules keeps the same record
             checked[name] = extra
+    if _check_rotate_first_player(players, options):  # left out when false, as above
+        checked["rotate_first_player"] = True
     # solo: one player against Gaudí's Assistant, who plays second
     difficulty = options.get("difficulty")
     if players != 1:
