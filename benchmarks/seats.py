@@ -309,8 +309,14 @@ def final_round_lines(facts: list[GameFacts], n: int, wins: list[float]) -> list
     last = [sum(1 for f in facts if f.last_turn == p) for p in range(n)]
     out.append("| took the game's last turn | " + " | ".join(f"{c / games:.0%}" for c in last) + " |")
     equal = sum(1 for f in facts if f.turns % n == 0)
+    last_won = sum(1.0 / len(f.winners) for f in facts if f.last_turn in f.winners)
+    summary = [
+        "",
+        f"Every seat played the same number of turns in {equal} of {games} games. The seat that took"
+        f" the game's last turn won {rate(last_won, games)} of them (a fair share is {1 / n:.1%}).",
+    ]
     if any(f.rotated for f in facts):  # the rows below assume the printed, fixed turn order
-        return [*out, "", f"Every seat played the same number of turns in {equal} of {games} games."]
+        return [*out, *summary]
     # A Cerdà Scoring comes at the end of the triggering turn: the seats after it in the round
     # are scored with a turn fewer, and the next seat is the first to pick from the new Modernisme offer.
     mid = [f.triggers[section] for f in facts for section in (0, 1) if f.triggers[section] >= 0]
@@ -326,8 +332,7 @@ def final_round_lines(facts: list[GameFacts], n: int, wins: list[float]) -> list
         + " | ".join(f"{c / max(1, len(mid)):.0%}" for c in first_pick)
         + " |"
     )
-    out += ["", f"Every seat played the same number of turns in {equal} of {games} games."]
-    return out
+    return [*out, *summary]
 
 
 def report(path: Path) -> str:
