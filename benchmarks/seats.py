@@ -129,6 +129,7 @@ class GameFacts:
     knew_final_turn: list[bool] = field(default_factory=list)
     turns: int = 0
     actions: list[int] = field(default_factory=list)  # per seat: crossing actions taken ("act ...")
+    coins_placing: list[int] = field(default_factory=list)  # per seat: coins held when placing (summed)
     last_turn: int = -1  # the seat that took the game's last turn
     rotated: bool = False  # the house rule rotate_first_player: the turn order changes every round
 
@@ -145,6 +146,7 @@ def game_facts(line: dict[str, Any]) -> GameFacts:
     facts.track_citizens, facts.builds, facts.triggers = [0] * n, [0] * n, [-1, -1, -1]
     facts.knew_final_turn = [False] * n
     facts.actions = [0] * n
+    facts.coins_placing = [0] * n
     facts.round_estimates = [state.evaluation()]
     kind = 0
     for action in record["actions"]:
@@ -153,6 +155,8 @@ def game_facts(line: dict[str, Any]) -> GameFacts:
         if action.startswith("build "):
             kind = BUILDING_TYPES.index(action.split()[1])
         facts.actions[seat] += action.startswith("act ")
+        if action.startswith("place "):
+            facts.coins_placing[seat] += state.coins[seat]
         before = state.score_breakdown()[seat]["buildings"]
         citizens = sum(sum(track) for track in state.track)
         facts.knew_final_turn[mover] = state.end_triggered
@@ -203,10 +207,13 @@ def sources_table(facts: list[GameFacts], n: int) -> list[str]:
     out.append("| total | " + " | ".join(f"{m:.1f}" for m in totals) + " |")
     turns = sum(f.turns for f in facts) / n
     per_turn = [sum(f.actions[p] for f in facts) / turns for p in range(n)]
+    coins = [sum(f.coins_placing[p] for f in facts) / turns for p in range(n)]
     out += [
         "",
         "Crossing actions taken per turn: "
         + ", ".join(f"seat {p + 1} {a:.2f}" for p, a in enumerate(per_turn))
+        + "; coins held when placing citizens: "
+        + ", ".join(f"seat {p + 1} {c:.2f}" for p, c in enumerate(coins))
         + ".",
     ]
     return out
