@@ -303,6 +303,17 @@ def final_round_lines(facts: list[GameFacts], n: int, wins: list[float]) -> list
     out.append(
         "| won on a tie-break (equal VP) | " + " | ".join(f"{t / games:.1%}" for t in tie_broken) + " |"
     )
+    narrow, alone = [0] * n, [0] * n
+    for f in facts:
+        if len(f.winners) == 1:
+            seat = f.winners[0]
+            alone[seat] += 1
+            narrow[seat] += f.scores[seat] - max(v for q, v in enumerate(f.scores) if q != seat) <= 5
+    out.append(
+        "| of its wins, won by 5 VP or less | "
+        + " | ".join(f"{narrow[p] / max(1, alone[p]):.0%}" for p in range(n))
+        + " |"
+    )
     knew = [sum(f.knew_final_turn[p] for f in facts) for p in range(n)]
     out.append(
         "| knew its last turn was the last (the end was triggered before it) | "
