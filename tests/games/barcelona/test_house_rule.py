@@ -13,8 +13,8 @@ import pytest
 from eixample.core.errors import MalformedRecordError
 from eixample.core.records import replay
 from eixample.games import barcelona
-from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP
-from eixample.games.barcelona.state import NSRC
+from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP, MAX_TURN_ORDER_VP
+from eixample.games.barcelona.state import NSRC, BarcelonaState
 from tests.games.barcelona.helpers import random_playout
 
 # Final scores and seat 0's VP by source (streets .. modernisme) of random playouts, measured with
@@ -104,3 +104,132 @@ def test_a_state_saved_before_the_house_rule_source_restores_with_it_at_zero() -
     saved["state"]["vp_src"] = [v for i, v in enumerate(saved["state"]["vp_src"]) if i % NSRC != width]
     restored = barcelona.from_json(saved)
     assert restored.to_json() == state.to_json()
+
+
+# The optional house rule `turn_order_vp` (docs/balance.md, "The last seat"): not a printed rule.
+# Later seats construct on fuller Citizen tracks (rulebook: a Building scores the lowest VP visible
+# on the tracks) and the last seat takes the game's last turn (GAME END: play continues until all
+# players have played the same number of turns); a table may give each player N VP for every
+# player who takes their turn after them in a round.
+
+
+@pytest.mark.parametrize(("players", "per_seat"), [(2, 3), (3, 2), (4, 2), (4, MAX_TURN_ORDER_VP)])
+def test_house_rule_turn_order_vp_gives_n_per_later_seat_in_turn_order(players: int, per_seat: int) -> None:
+    printed = barcelona.new_game(players, 22, first_player="random")
+    house = barcelona.new_game(players, 22, first_player="random", turn_order_vp=per_seat)
+    first = house.first_player
+    assert first == printed.first_player
+    for position in range(players):  # the first player is position 0, the last player n - 1
+        seat = (first + position) % players
+        bonus = per_seat * (players - 1 - position)
+        assert house.scores()[seat] == printed.scores()[seat] + bonus
+        assert house.score_breakdown()[seat]["house_rule"] == bonus
+    assert house.scores()[(first - 1) % players] == 0  # the last player starts with nothing
+    assert house.record()["options"]["turn_order_vp"] == per_seat
+    assert "first_player_vp" not in house.record()["options"]
+
+
+def test_house_rules_turn_order_vp_and_first_player_vp_add_up() -> None:
+    house = barcelona.new_game(4, 23, first_player=1, first_player_vp=5, turn_order_vp=2)
+    assert house.scores() == [0, 5 + 3 * 2, 2 * 2, 1 * 2]
+    assert [line["house_rule"] for line in house.score_breakdown()] == house.scores()
+    assert house.record()["options"]["first_player_vp"] == 5
+    assert house.record()["options"]["turn_order_vp"] == 2
+
+
+def test_house_rule_turn_order_vp_off_by_default_changes_nothing_at_setup() -> None:
+    printed = barcelona.new_game(3, 31).to_json()
+    assert barcelona.new_game(3, 31, turn_order_vp=0).to_json() == printed
+    house = barcelona.new_game(3, 31, turn_order_vp=3).to_json()["state"]
+    differ = {name for name in printed["state"] if printed["state"][name] != house[name]}
+    assert differ == {"vp", "vp_src"}
+    assert house["vp"] == [6, 3, 0]
+
+
+@pytest.mark.parametrize("bad", [-1, MAX_TURN_ORDER_VP + 1, 1.5, "2", False, None])
+def test_house_rule_turn_order_vp_out_of_range_is_refused(bad: Any) -> None:
+    refusal = rf"turn_order_vp \(house rule\) must be a whole number of VP 0\.\.{MAX_TURN_ORDER_VP}"
+    with pytest.raises(ValueError, match=refusal):
+        barcelona.new_game(3, 1, turn_order_vp=bad)
+
+
+def test_house_rule_turn_order_vp_is_refused_in_a_solo_game() -> None:
+    with pytest.raises(ValueError, match=r"turn_order_vp .*not a solo game"):
+        barcelona.new_game(1, 1, turn_order_vp=2)
+
+
+def test_house_rule_turn_order_vp_record_replays_and_a_bad_value_is_refused() -> None:
+    *_, last = random_playout(3, 45, turn_order_vp=2)
+    record = json.loads(json.dumps(last.record()))
+    again = replay(barcelona.GAME, record)
+    assert again.to_json() == last.to_json()
+    assert [line["house_rule"] for line in again.score_breakdown()] == [4, 2, 0]
+    record["options"]["turn_order_vp"] = 11
+    with pytest.raises(MalformedRecordError, match="turn_order_vp"):
+        replay(barcelona.GAME, record)
+
+
+# The optional house rule `rotate_first_player` (docs/balance.md, "Seat fairness under MCTS play"):
+# not a printed rule. The rulebook keeps one turn order all game ("Starting with the first player
+# and continuing clockwise"), so the same seat always builds last in a round and takes the game's
+# last turn; with the house rule the First Player token passes to the next player after each round.
+
+
+def turn_order(players: int, seed: int, **options: Any) -> tuple[list[int], BarcelonaState]:
+    """Whose turn each turn of a random playout was, and the final state."""
+    last = barcelona.new_game(players, seed, **options)
+    order = [last.turn_player]
+    for last in random_playout(players, seed, **options):
+        if not last.ended and last.turns == len(order):
+            order.append(last.turn_player)
+    return order, last
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_house_rule_rotate_first_player_passes_the_token_after_every_round(players: int) -> None:
+    order, last = turn_order(players, 50 + players, rotate_first_player=True)
+    rounds = [order[i : i + players] for i in range(0, len(order), players)]
+    for number, round_ in enumerate(rounds):
+        starter = number % players
+        assert round_ == [(starter + i) % players for i in range(players)][: len(round_)]
+    assert last.ended and last.turns % players == 0  # every seat still plays the same number of turns
+    assert last.record()["options"]["rotate_first_player"] is True
+
+
+def test_house_rule_rotate_first_player_off_by_default_keeps_one_turn_order() -> None:
+    order, last = turn_order(3, 53)
+    assert order == [i % 3 for i in range(len(order))]
+    assert "rotate_first_player" not in last.record()["options"]
+    assert (
+        barcelona.new_game(3, 53, rotate_first_player=False).to_json() == barcelona.new_game(3, 53).to_json()
+    )
+
+
+def test_house_rule_rotate_first_player_view_shows_the_token_holder() -> None:
+    for state in random_playout(4, 54, rotate_first_player=True):
+        if not state.ended:
+            assert state.view(0)["first_player"] == (state.turns // 4) % 4
+
+
+@pytest.mark.parametrize("bad", [1, "yes", None, 0])
+def test_house_rule_rotate_first_player_must_be_true_or_false(bad: Any) -> None:
+    with pytest.raises(ValueError, match=r"rotate_first_player \(house rule\) must be true or false"):
+        barcelona.new_game(3, 1, rotate_first_player=bad)
+
+
+def test_house_rule_rotate_first_player_is_refused_in_solo_and_with_turn_order_vp() -> None:
+    with pytest.raises(ValueError, match="not a solo game"):
+        barcelona.new_game(1, 1, rotate_first_player=True)
+    with pytest.raises(ValueError, match="fixed turn order"):
+        barcelona.new_game(3, 1, rotate_first_player=True, turn_order_vp=2)
+    assert barcelona.new_game(3, 1, rotate_first_player=True, first_player_vp=6).scores() == [6, 0, 0]
+
+
+def test_house_rule_rotate_first_player_record_replays_identically() -> None:
+    *_, last = random_playout(4, 55, rotate_first_player=True)
+    record = json.loads(json.dumps(last.record()))
+    again = replay(barcelona.GAME, record)
+    assert again.to_json() == last.to_json()
+    record["options"]["rotate_first_player"] = "yes"
+    with pytest.raises(MalformedRecordError, match="rotate_first_player"):
+        replay(barcelona.GAME, record)

@@ -12,21 +12,58 @@ from eixample.games.barcelona.components import DIFFICULTIES
 from eixample.games.barcelona.state import FIELDS, NSRC, TUPLE_ITEM_FIELDS, BarcelonaState
 from eixample.games.barcelona.tables import Tables, tables_for
 
-# difficulty: solo only; first_player_vp: an optional house rule, never in a solo game
-OPTIONS = ("action_tiles", "first_player", "data_dir", "difficulty", "first_player_vp")
+# difficulty: solo only; first_player_vp, turn_order_vp, rotate_first_player: optional house rules,
+# never in a solo game
+OPTIONS = (
+    "action_tiles",
+    "first_player",
+    "data_dir",
+    "difficulty",
+    "first_player_vp",
+    "turn_order_vp",
+    "rotate_first_player",
+)
 ACTION_TILE_MODES = ("shuffled", "printed")
 MAX_FIRST_PLAYER_VP = 20
 """The optional house rule first_player_vp (not a printed rule, docs/balance.md): VP the first
 player starts with, to offset that nobody can build on the game's first turn."""
+MAX_TURN_ORDER_VP = 10
+"""The optional house rule turn_order_vp (not a printed rule, docs/balance.md): VP each player
+starts with for every player who takes their turn after them in a round, to offset that later
+seats build on fuller Citizen tracks and the last seat has the game's last turn."""
+HOUSE_RULE_LIMITS = {"first_player_vp": MAX_FIRST_PLAYER_VP, "turn_order_vp": MAX_TURN_ORDER_VP}
 
 
-def _check_first_player_vp(players: int, options: dict[str, Any]) -> int:
-    extra, limit = options.get("first_player_vp", 0), MAX_FIRST_PLAYER_VP
+def _check_house_rule(name: str, players: int, options: dict[str, Any]) -> int:
+    extra, limit = options.get(name, 0), HOUSE_RULE_LIMITS[name]
     if not isinstance(extra, int) or isinstance(extra, bool) or not 0 <= extra <= limit:
         problem = f"must be a whole number of VP 0..{limit}, not {extra!r}"
-        raise ValueError(f"first_player_vp (house rule) {problem}")
+        raise ValueError(f"{name} (house rule) {problem}")
     if players == 1 and extra:
-        raise ValueError("first_player_vp (house rule) is for games of 2 to 4 players, not a solo game")
+        raise ValueError(f"{name} (house rule) is for games of 2 to 4 players, not a solo game")
+    return extra
+
+
+def _check_rotate_first_player(players: int, options: dict[str, Any]) -> bool:
+    """The optional house rule rotate_first_player (not a printed rule, docs/balance.md): the First
+    Player token passes to the next player at the end of every round."""
+    rotate = options.get("rotate_first_player", False)
+    if not isinstance(rotate, bool):
+        raise ValueError(f"rotate_first_player (house rule) must be true or false, not {rotate!r}")
+    if rotate and players == 1:
+        raise ValueError("rotate_first_player (house rule) is for games of 2 to 4 players, not a solo game")
+    if rotate and options.get("turn_order_vp"):
+        raise ValueError("turn_order_vp (house rule) is for a fixed turn order, not with rotate_first_player")
+    return rotate
+
+
+def house_rule_vp(players: int, first_player: int, options: dict[str, Any]) -> list[int]:
+    """The VP each seat starts with under the optional house rules (all 0: the printed rules)."""
+    extra = [0] * players
+    for i in range(players):
+        seat = (first_player + i) % players
+        extra[seat] = options.get("turn_order_vp", 0) * (players - 1 - i)
+    extra[first_player] += options.get("first_player_vp", 0)
     return extra
 
 
@@ -50,9 +87,12 @@ def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     if data_dir is not None and not isinstance(data_dir, str):
         raise ValueError("data_dir must be a folder path")
     checked = {"action_tiles": mode, "first_player": first, **({"data_dir": data_dir} if data_dir else {})}
-    extra = _check_first_player_vp(players, options)
-    if extra:  # left out at 0, so a game by the printed rules keeps the same record
-        checked["first_player_vp"] = extra
+    for name in HOUSE_RULE_LIMITS:
+        extra = _check_house_rule(name, players, options)
+        if extra:  # left out at 0, so a game by the printed rules keeps the same record
+            checked[name] = extra
+    if _check_rotate_first_player(players, options):  # left out when false, as above
+        checked["rotate_first_player"] = True
     # solo: one player against Gaudí's Assistant, who plays second
     difficulty = options.get("difficulty")
     if players != 1:
@@ -102,11 +142,10 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
         s._say(("bcn.newSolo", {"difficulty": (f"bcn.difficulty.{options['difficulty']}", {})}))
     else:
         s._say(("newGame", {"players": players, "first": log.seat(s, s.first_player)}))
-    if options.get("first_player_vp"):
-        extra = options["first_player_vp"]
-        s._score(s.first_player, extra, "house_rule")
-        first = log.seat(s, s.first_player)
-        s._say(("bcn.houseRule", {"player": first, "vp": log.parts(("house_rule", extra))}))
+    for p, extra in enumerate(house_rule_vp(players, s.first_player, options)):
+        if extra:
+            s._score(p, extra, "house_rule")
+            s._say(("bcn.houseRule", {"player": log.seat(s, p), "vp": log.parts(("house_rule", extra))}))
     s._start_turn(s.first_player)
     s._settle()
     return s

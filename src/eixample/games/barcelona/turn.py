@@ -46,6 +46,8 @@ def end_turn(s: BarcelonaState, p: int) -> None:
             idle_end(s)
         game_end.final_scoring(s)
         return
+    if nxt == s.first_player and s.options.get("rotate_first_player"):  # house rule (balance.md)
+        nxt = s.first_player = (nxt + 1) % s.n
     start_turn(s, nxt)
 
 
