@@ -21,7 +21,7 @@ import pytest
 
 from tests.server import hiddencards  # noqa: F401  (registers the test game here too)
 from tests.server import postgres as postgres_module
-from tests.server.harness import ServerProcess, create_game, seat_headers, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, create_game, seat_headers, wait_for
 from tests.server.postgres import PostgresCluster
 
 pytestmark = pytest.mark.postgres
@@ -188,6 +188,35 @@ def test_a_claim_through_one_process_is_honoured_by_the_other(
         assert move(api_second, gid, private, "mark 4", 0).status_code == 200
         refused = move(api_second, gid, invitation, "mark 0", 1)
         assert refused.status_code == 403, refused.text
+
+
+def test_the_table_made_through_one_process_reaches_the_other(
+    pair: tuple[ServerProcess, ServerProcess, str],
+) -> None:
+    """Chat lines and stand-in bots are table changes: they reach the other process's clients
+    through the same notices as moves, and the other process honours them."""
+    first, second, _database = pair
+    with first.client() as api_first, second.client() as api_second:
+        created = create_claimed_game(api_first, "tictactoe", PEOPLE, seed=5, seed_shown=True)
+        gid, ana = created["game_id"], created["seats"][0]["token"]
+        with second.ws(gid) as watching:
+            assert watching.state()["move_number"] == 0
+            said = api_first.post(
+                f"/api/games/{gid}/chat", json={"text": "bon dia"}, headers=seat_headers(ana)
+            )
+            assert said.status_code == 201, said.text
+            chat = watching.recv_until(lambda m: m["type"] == "chat", NOTICE_WAIT)
+            assert [line["text"] for line in chat["lines"]] == ["bon dia"]
+            left = api_first.post(f"/api/games/{gid}/leave", headers=seat_headers(ana))
+            assert left.status_code == 200, left.text
+            table = watching.recv_until(lambda m: m["type"] == "table" and m["stand_ins"], NOTICE_WAIT)
+            assert table["stand_ins"] == [{"seat": 0, "why": "left"}]
+        # the other process knows a bot plays the seat: its player's move there is refused
+        wait_for(lambda: state(api_second, gid)["move_number"] >= 1, 10, "the stand-in's move")
+        refused = move(api_second, gid, ana, "mark 8", state(api_second, gid)["move_number"])
+        assert refused.status_code == 409, refused.text
+        lines = api_second.get(f"/api/games/{gid}/table").json()["lines"]
+        assert [line["text"] for line in lines] == ["bon dia", "left"]
 
 
 def test_bots_run_in_one_process_and_move_on_when_it_is_killed(

@@ -160,6 +160,9 @@ SCHEMA_LOCK_KEY = 0x45697861
 """The PostgreSQL advisory lock held while a starting server creates missing tables."""
 SEATS_CHANGED = -1
 """The move number notified for a change of a game's seats (a claim, a release, a join)."""
+TABLE_CHANGED = -2
+"""The move number notified for a change of the table around a game (server/table.py: a chat
+line, a stand-in bot, the clock's deadline, a rematch)."""
 NOTIFY_CHANNEL = "eixample_games"
 """The PostgreSQL channel on which a committed change of a game is announced: the payload is
 "<origin> <game id> <move number>" (origin: the writing process's id)."""
@@ -280,6 +283,10 @@ class Store:
         if self.is_postgres:
             games = Base.metadata.tables["games"]
             connection.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
+
+    def announce_table(self, connection: Connection, game_id: str) -> None:
+        """PostgreSQL: tell the other processes that the table around a game has changed."""
+        self._notify(connection, game_id, TABLE_CHANGED)
 
     def _notify(self, connection: Connection, game_id: str, move_number: int) -> None:
         """PostgreSQL: announce the change to every listening process, once this transaction commits."""

@@ -37,7 +37,7 @@ from eixample.core.records import undo as undo_state
 from eixample.core.registry import game_names, get_game
 from eixample.server import bots, views
 from eixample.server.cluster import Cluster
-from eixample.server.db import GameData, SeatData, StaleWriteError, Store, now, token_digest
+from eixample.server.db import TABLE_CHANGED, GameData, SeatData, StaleWriteError, Store, now, token_digest
 from eixample.server.errors import (
     ApiError,
     bad_request,
@@ -720,6 +720,10 @@ class GameManager:
         live = self.games.get(game_id)
         if live is None or game_id in self.broken:
             return  # not held here: it is loaded from the database when asked for
+        if move_number == TABLE_CHANGED:
+            if self.table is not None:
+                await self.table.remote_change(live)
+            return
         async with live.lock:  # read even at the same move number: an undo and a move give one
             await self._catch_up_and_tell(live)
         # no bot scheduling here: the process that made the change plays the bots it calls for,

@@ -89,25 +89,38 @@ class TableStore:
     """The two tables, next to the game database (same engine, tables of their own)."""
 
     def __init__(self, store: Store) -> None:
+        self._store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
         TableBase.metadata.create_all(store.engine)
 
     def save(self, table: Table) -> None:
         with self._sessions() as session, session.begin():
             row = session.get(TableRow, table.game_id) or TableRow(game_id=table.game_id)
-            row.clock_seconds = table.clock_seconds
-            row.deadline = table.deadline
-            row.deadline_move = table.deadline_move
-            row.stand_ins = {str(seat): why for seat, why in table.stand_ins.items()}
-            row.rematch = table.rematch
-            row.rematch_key = table.rematch_key
+            _fill(row, table)
             session.add(row)
+            self._store.announce_table(session.connection(), table.game_id)
+
+    def hand_over_on_time(self, table: Table, seat: int, move: int) -> bool:
+        """The clock's hand-over of `seat` to a stand-in, made once whatever the number of
+        processes whose clocks ring: only if the stored deadline is still the one of `move` and
+        no stand-in plays the seat yet (the row is locked meanwhile)."""
+        with self._sessions() as session, session.begin():
+            row = session.get(TableRow, table.game_id, with_for_update=True)
+            if row is None or row.deadline_move != move or str(seat) in (row.stand_ins or {}):
+                return False
+            table.stand_ins[seat] = "clock"
+            table.deadline = None
+            table.deadline_move = None
+            _fill(row, table)
+            self._store.announce_table(session.connection(), table.game_id)
+            return True
 
     def add_line(self, game_id: str, seat: int, kind: str, text: str, at: datetime) -> int:
         with self._sessions() as session, session.begin():
             row = ChatRow(game_id=game_id, seat=seat, kind=kind, text=text, at=at)
             session.add(row)
             session.flush()
+            self._store.announce_table(session.connection(), game_id)
             return row.id
 
     def load(self, game_id: str) -> Table:
@@ -133,6 +146,15 @@ class TableStore:
         with self._sessions() as session, session.begin():
             session.execute(delete(ChatRow).where(ChatRow.game_id == game_id))
             session.execute(delete(TableRow).where(TableRow.game_id == game_id))
+
+
+def _fill(row: TableRow, table: Table) -> None:
+    row.clock_seconds = table.clock_seconds
+    row.deadline = table.deadline
+    row.deadline_move = table.deadline_move
+    row.stand_ins = {str(seat): why for seat, why in table.stand_ins.items()}
+    row.rematch = table.rematch
+    row.rematch_key = table.rematch_key
 
 
 def _session_lines(session: Session, game_id: str) -> list[ChatRow]:
@@ -218,6 +240,28 @@ class TableService:
     def forget(self, game_id: str) -> None:
         self._cancel_timer(game_id)
 
+    async def remote_change(self, live: LiveGame) -> None:
+        """Another process changed the table (a notice): take in the stored table and tell the
+        clients here what changed."""
+        fresh = await self._db(self.db.load, live.id)
+        table = self.table(live)
+        async with table.lock:
+            last_seen = table.lines[-1]["id"] if table.lines else 0
+            new_lines = [line for line in fresh.lines if line["id"] > last_seen]
+            stand_ins_changed = fresh.stand_ins != table.stand_ins
+            for name in ("clock_seconds", "deadline", "deadline_move", "stand_ins", "rematch",
+                         "rematch_key", "lines", "line_count"):
+                setattr(table, name, getattr(fresh, name))
+        if new_lines:
+            lines = [self._named(live, line) for line in new_lines]
+            message = encode({"type": "chat", "game_id": live.id, "lines": lines})
+            for conn in list(live.connections):
+                conn.send_text(message)
+        self.broadcast(live)
+        self.changed(live)
+        if stand_ins_changed:
+            self.manager.schedule_bots(live)
+
     # -- the clock ----------------------------------------------------------------------------
 
     def _save_soon(self, table: Table) -> None:
@@ -253,8 +297,9 @@ class TableService:
             if live.finished or live.move_number != move or table.deadline_move != move:
                 return
             seat = live.state.current_player()
-            if 0 <= seat < len(live.seats) and seat not in table.stand_ins:
-                await self._hand_over(live, seat, "clock")
+            in_play = 0 <= seat < len(live.seats) and seat not in table.stand_ins
+            if in_play and await self._db(self.db.hand_over_on_time, table, seat, move):
+                await self._announce_hand_over(live, seat, "clock")
 
     # -- resigning, leaving and coming back ---------------------------------------------------
 
@@ -264,6 +309,9 @@ class TableService:
         table.deadline = None
         table.deadline_move = None
         await self._db(self.db.save, table)
+        await self._announce_hand_over(live, seat, why)
+
+    async def _announce_hand_over(self, live: LiveGame, seat: int, why: str) -> None:
         await self._event(live, seat, why)
         self.broadcast(live)
         self.manager.schedule_bots(live)
