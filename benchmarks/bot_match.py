@@ -84,18 +84,24 @@ HEADER = ("| bot | against | players | games | wins | win rate | 95% interval | 
           "|---|---|---|---|---|---|---|---|---|")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
+def match_arguments(description: str | None, seed: int) -> argparse.ArgumentParser:
+    """The command line of a match benchmark (this one and cpu_match.py)."""
+    parser = argparse.ArgumentParser(description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bot")
     parser.add_argument("--against")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=7000)
+    parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--game", default="barcelona")
     parser.add_argument("--out")
     parser.add_argument("--minutes", type=float, default=math.inf)
     parser.add_argument("--report", nargs="+", metavar="FILE", help="only print the table of these files")
+    return parser
+
+
+def main() -> None:
+    parser = match_arguments(__doc__, seed=7000)
     args = parser.parse_args()
     if args.report:
         print(HEADER)

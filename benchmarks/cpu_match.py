@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import time
 from pathlib import Path
 
-from bot_match import HEADER, report, seats
+from bot_match import HEADER, match_arguments, report, seats
 
 from eixample.ai.match import MatchTask, new_state
 from eixample.ai.specs import make_bot
@@ -98,17 +97,7 @@ def timed_report(path: Path) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bot")
-    parser.add_argument("--against")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=90000)
-    parser.add_argument("--game", default="barcelona")
-    parser.add_argument("--out")
-    parser.add_argument("--minutes", type=float, default=math.inf)
-    parser.add_argument("--report", nargs="+", metavar="FILE", help="only print the table of these files")
+    parser = match_arguments(__doc__, seed=90000)
     args = parser.parse_args()
     if args.report:
         print(HEADER)
