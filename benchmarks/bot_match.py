@@ -19,6 +19,7 @@ import json
 import math
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from eixample.ai.match import MatchTask, lineup, play_match
@@ -39,6 +40,7 @@ def seats(bot: str, against: str, players: int, game_index: int) -> tuple[str, .
 
 
 def play(args: argparse.Namespace) -> None:
+    print(HEADER)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = len(_lines(out)) if out.exists() else 0
@@ -100,18 +102,27 @@ def match_arguments(description: str | None, seed: int) -> argparse.ArgumentPars
     return parser
 
 
-def main() -> None:
-    parser = match_arguments(__doc__, seed=7000)
+def match_main(
+    description: str | None,
+    seed: int,
+    play_games: Callable[[argparse.Namespace], None],
+    report_file: Callable[[Path], str],
+) -> None:
+    """A match benchmark's command: `--report FILE...` prints their table, otherwise it plays."""
+    parser = match_arguments(description, seed)
     args = parser.parse_args()
     if args.report:
         print(HEADER)
         for name in args.report:
-            print(report(Path(name)))
+            print(report_file(Path(name)))
         return
     if not (args.bot and args.against and args.out):
         parser.error("--bot, --against and --out are needed to play")
-    print(HEADER)
-    play(args)
+    play_games(args)
+
+
+def main() -> None:
+    match_main(__doc__, 7000, play, report)
 
 
 if __name__ == "__main__":

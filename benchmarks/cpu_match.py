@@ -20,7 +20,7 @@ import statistics
 import time
 from pathlib import Path
 
-from bot_match import HEADER, match_arguments, report, seats
+from bot_match import HEADER, match_main, report, seats
 
 from eixample.ai.match import MatchTask, new_state
 from eixample.ai.specs import make_bot
@@ -97,16 +97,7 @@ def timed_report(path: Path) -> str:
 
 
 def main() -> None:
-    parser = match_arguments(__doc__, seed=90000)
-    args = parser.parse_args()
-    if args.report:
-        print(HEADER)
-        for name in args.report:
-            print(timed_report(Path(name)))
-        return
-    if not (args.bot and args.against and args.out):
-        parser.error("--bot, --against and --out are needed to play")
-    play(args)
+    match_main(__doc__, 90000, play, timed_report)
 
 
 if __name__ == "__main__":
