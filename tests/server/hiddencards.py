@@ -109,6 +109,9 @@ class HiddenCardsState:
     def evaluation(self) -> list[float]:
         return [float(score) for score in self.scores()]
 
+    def decision_message(self) -> str:
+        return self.describe_decision()
+
     def describe_decision(self) -> str:
         if self.is_terminal():
             return "The game is over."

@@ -203,9 +203,9 @@ def test_every_key_sent_over_random_games_is_in_every_catalog(
             state = module.new_game(players, seed)
             rng = random.Random(seed)
             while not state.is_terminal():
-                sent |= keys_in(state.decision_message())  # type: ignore[attr-defined]
+                sent |= keys_in(state.decision_message())
                 state.apply(rng.choice(state.legal_actions()))
-            sent |= keys_in(state.decision_message()) | sent_keys(state)  # type: ignore[attr-defined]
+            sent |= keys_in(state.decision_message()) | sent_keys(state)
     assert len(sent) > (2 if game == "tictactoe" else 30)
     for lang in LANGUAGES:
         keys = base_keys(catalogs[lang])

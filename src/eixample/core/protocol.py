@@ -65,6 +65,11 @@ class State(Protocol):
         """The pending decision in words, for people."""
         ...
 
+    def decision_message(self) -> Any:
+        """The pending decision as clients render it: a structured entry {"key", "args"} rendered
+        through the message catalogs (docs/formats.md), or a plain text for a game without them."""
+        ...
+
     def view(self, player: int | None) -> JsonDict:
         """JSON-ready view of the table for one seat, or for a spectator (None). Contains nothing
         that seat may not know."""

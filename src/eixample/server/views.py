@@ -67,10 +67,8 @@ def patch_message(live: LiveGame, old: JsonDict, new: JsonDict) -> JsonDict:
 
 
 def decision_message(state: State) -> Any:
-    """The pending decision as clients render it: a structured entry (rendered through the
-    catalogs, docs/formats.md) from a game that has them, else its text."""
-    structured = getattr(state, "decision_message", None)
-    return structured() if structured is not None else state.describe_decision()
+    """The pending decision as clients render it (`State.decision_message`)."""
+    return state.decision_message()
 
 
 def presence_message(live: LiveGame) -> JsonDict:
