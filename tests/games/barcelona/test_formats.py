@@ -230,3 +230,22 @@ def test_a_broken_saved_state_does_not_validate(what: str) -> None:
     assert problems("state", saved) == []
     BROKEN_STATES[what](saved)
     assert problems("state", saved), f"a saved state with {what} validated"
+
+
+@pytest.mark.parametrize(
+    "house_rules",
+    [{"first_player_vp": 4}, {"turn_order_vp": 2}, {"rotate_first_player": True}, {"seat_vp": [3, 5, 0]},
+     {"balanced_seats": True}],
+)
+def test_records_and_saved_states_with_house_rules_follow_the_schemas(house_rules: dict[str, Any]) -> None:
+    state = barcelona.new_game(3, 27, **house_rules)
+    for action in state.legal_actions()[:1]:
+        state.apply(action)
+    assert problems("record", state.record()) == []
+    assert problems("state", state.to_json()) == []
+
+
+def test_a_solo_record_with_a_house_rule_breaks_the_record_schema() -> None:
+    record = barcelona.new_game(1, 28).record()
+    record["options"]["seat_vp"] = [3, 0]
+    assert problems("record", record)

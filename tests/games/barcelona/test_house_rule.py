@@ -6,13 +6,20 @@ give the first player N VP at setup to offset that. 0, the default, is the print
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from eixample.core.errors import MalformedRecordError
+from eixample.core.errors import DataFileError, MalformedRecordError
 from eixample.core.records import replay
 from eixample.games import barcelona
+from eixample.games.barcelona.house_rules import (
+    HOUSE_RULES_FILE,
+    MAX_SEAT_VP,
+    balanced_seats_vp,
+    load_house_rules,
+)
 from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP, MAX_TURN_ORDER_VP
 from eixample.games.barcelona.state import NSRC, BarcelonaState
 from tests.games.barcelona.helpers import random_playout
@@ -233,3 +240,88 @@ def test_house_rule_rotate_first_player_record_replays_identically() -> None:
     record["options"]["rotate_first_player"] = "yes"
     with pytest.raises(MalformedRecordError, match="rotate_first_player"):
         replay(barcelona.GAME, record)
+
+
+# The optional house rules `seat_vp` and `balanced_seats` (docs/balance.md, "Optional house rule:
+# balanced_seats"): not printed rules. With one fixed turn order (rulebook: "Starting with the first
+# player and continuing clockwise") the first player cannot construct on the game's first turn and
+# the last player takes the game's last turn (GAME END); a table may give each seat its own VP at
+# setup, in turn order. balanced_seats takes the measured values of data/house_rules.toml.
+
+
+@pytest.mark.parametrize(("players", "first"), [(2, 1), (3, 2), (4, 1)])
+def test_house_rule_seat_vp_gives_each_seat_its_value_in_turn_order(players: int, first: int) -> None:
+    values = [3 * (players - i) + 1 for i in range(players)]
+    printed = barcelona.new_game(players, 24, first_player=first)
+    house = barcelona.new_game(players, 24, first_player=first, seat_vp=values)
+    for position, value in enumerate(values):
+        seat = (first + position) % players
+        assert house.scores()[seat] == printed.scores()[seat] + value
+        assert house.score_breakdown()[seat]["house_rule"] == value
+    assert house.record()["options"]["seat_vp"] == values
+    assert "balanced_seats" not in house.record()["options"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_house_rule_balanced_seats_records_the_measured_values_as_seat_vp(players: int) -> None:
+    measured = list(balanced_seats_vp(players))
+    assert len(measured) == players and any(measured)
+    house = barcelona.new_game(players, 25, balanced_seats=True)
+    options = house.record()["options"]
+    assert options["seat_vp"] == measured  # a later change of the data file leaves this record alone
+    assert "balanced_seats" not in options
+    assert house.scores() == measured  # first player is seat 0 by default
+    again = replay(barcelona.GAME, json.loads(json.dumps(house.record())))
+    assert again.to_json() == house.to_json()
+
+
+def test_house_rule_seat_vp_all_zero_is_the_printed_rules() -> None:
+    printed = barcelona.new_game(3, 26).to_json()
+    assert barcelona.new_game(3, 26, seat_vp=[0, 0, 0]).to_json() == printed
+    assert barcelona.new_game(3, 26, balanced_seats=False).to_json() == printed
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [[1, 2], [1, 2, 3, 4], [1, 2, MAX_SEAT_VP + 1], [1, -1, 0], [1.5, 0, 0], [True, 0, 0], "1,2,0", 5],
+)
+def test_house_rule_seat_vp_malformed_is_refused(bad: Any) -> None:
+    refusal = rf"seat_vp \(house rule\) must list 3 whole numbers of VP 0\.\.{MAX_SEAT_VP}"
+    with pytest.raises(ValueError, match=refusal):
+        barcelona.new_game(3, 1, seat_vp=bad)
+
+
+def test_house_rules_seat_vp_and_balanced_seats_refusals() -> None:
+    with pytest.raises(ValueError, match="not a solo game"):
+        barcelona.new_game(1, 1, seat_vp=[3])
+    with pytest.raises(ValueError, match="not a solo game"):
+        barcelona.new_game(1, 1, balanced_seats=True)
+    with pytest.raises(ValueError, match="give one or the other"):
+        barcelona.new_game(3, 1, balanced_seats=True, seat_vp=[1, 1, 0])
+    with pytest.raises(ValueError, match="fixed turn order"):
+        barcelona.new_game(3, 1, rotate_first_player=True, seat_vp=[2, 1, 0])
+    with pytest.raises(ValueError, match=r"balanced_seats \(house rule\) must be true or false"):
+        barcelona.new_game(3, 1, balanced_seats="yes")
+
+
+def test_house_rule_seat_vp_record_with_a_bad_value_is_refused() -> None:
+    *_, last = random_playout(3, 46, seat_vp=[5, 6, 0])
+    record = json.loads(json.dumps(last.record()))
+    assert replay(barcelona.GAME, record).to_json() == last.to_json()
+    record["options"]["seat_vp"] = [5, 6, 300]
+    with pytest.raises(MalformedRecordError, match="seat_vp"):
+        replay(barcelona.GAME, record)
+
+
+def test_house_rules_file_problems_name_the_file_and_entry(tmp_path: Path) -> None:
+    (tmp_path / HOUSE_RULES_FILE).write_text(
+        '[balanced_seats]\nplayers_2 = [8, 0]\nplayers_3 = [1, 2]\nplayers_4 = [0, 0, 0, 0]\n'
+        'source = "measured"\nnote = ""\n'
+    )
+    problem = r"house_rules\.toml: balanced_seats\.players_3: must list 3 values"
+    with pytest.raises(DataFileError, match=problem):
+        load_house_rules(tmp_path)
+    (tmp_path / HOUSE_RULES_FILE).write_text('[balanced_seats]\nplayers_2 = [8, "x"]\n')
+    with pytest.raises(DataFileError, match=r"house_rules\.toml"):
+        load_house_rules(tmp_path)
+    assert load_house_rules().balanced_seats.source == "measured"

@@ -9,11 +9,12 @@ from eixample.core.errors import MalformedRecordError
 from eixample.core.rng import Rng
 from eixample.games.barcelona import board, log, solo
 from eixample.games.barcelona.components import DIFFICULTIES
+from eixample.games.barcelona.house_rules import MAX_SEAT_VP, balanced_seats_vp
 from eixample.games.barcelona.state import FIELDS, NSRC, TUPLE_ITEM_FIELDS, BarcelonaState
 from eixample.games.barcelona.tables import Tables, tables_for
 
-# difficulty: solo only; first_player_vp, turn_order_vp, rotate_first_player: optional house rules,
-# never in a solo game
+# difficulty: solo only; first_player_vp, turn_order_vp, rotate_first_player, seat_vp,
+# balanced_seats: optional house rules, never in a solo game
 OPTIONS = (
     "action_tiles",
     "first_player",
@@ -22,6 +23,8 @@ OPTIONS = (
     "first_player_vp",
     "turn_order_vp",
     "rotate_first_player",
+    "seat_vp",
+    "balanced_seats",
 )
 ACTION_TILE_MODES = ("shuffled", "printed")
 MAX_FIRST_PLAYER_VP = 20
@@ -57,12 +60,44 @@ def _check_rotate_first_player(players: int, options: dict[str, Any]) -> bool:
     return rotate
 
 
+def _check_seat_vp(players: int, options: dict[str, Any]) -> list[int]:
+    """The optional house rules seat_vp and balanced_seats (not printed rules, docs/balance.md): the
+    VP each seat starts with, in turn order (first player first); balanced_seats=true takes the
+    measured values of data/house_rules.toml. Returns [] for none."""
+    balanced = options.get("balanced_seats", False)
+    if not isinstance(balanced, bool):
+        raise ValueError(f"balanced_seats (house rule) must be true or false, not {balanced!r}")
+    given = options.get("seat_vp")
+    if balanced and given is not None:
+        raise ValueError("balanced_seats (house rule) sets seat_vp itself: give one or the other")
+    if not balanced and given is None:
+        return []
+    if players == 1:
+        name = "balanced_seats" if balanced else "seat_vp"
+        raise ValueError(f"{name} (house rule) is for games of 2 to 4 players, not a solo game")
+    values = list(balanced_seats_vp(players)) if balanced else given
+    if (
+        not isinstance(values, list)
+        or len(values) != players
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_SEAT_VP for v in values)
+    ):
+        shown = repr(values)[:60]
+        raise ValueError(
+            f"seat_vp (house rule) must list {players} whole numbers of VP 0..{MAX_SEAT_VP}, "
+            f"one per seat in turn order, not {shown}"
+        )
+    if any(values) and options.get("rotate_first_player"):
+        raise ValueError("seat_vp (house rule) is for a fixed turn order, not with rotate_first_player")
+    return list(values) if any(values) else []
+
+
 def house_rule_vp(players: int, first_player: int, options: dict[str, Any]) -> list[int]:
     """The VP each seat starts with under the optional house rules (all 0: the printed rules)."""
     extra = [0] * players
+    seat_vp = options.get("seat_vp") or [0] * players
     for i in range(players):
         seat = (first_player + i) % players
-        extra[seat] = options.get("turn_order_vp", 0) * (players - 1 - i)
+        extra[seat] = options.get("turn_order_vp", 0) * (players - 1 - i) + seat_vp[i]
     extra[first_player] += options.get("first_player_vp", 0)
     return extra
 
@@ -93,6 +128,9 @@ def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
             checked[name] = extra
     if _check_rotate_first_player(players, options):  # left out when false, as above
         checked["rotate_first_player"] = True
+    seat_vp = _check_seat_vp(players, options)
+    if seat_vp:  # balanced_seats is recorded as the values it gave, so a record never depends on the file
+        checked["seat_vp"] = seat_vp
     # solo: one player against Gaudí's Assistant, who plays second
     difficulty = options.get("difficulty")
     if players != 1:
