@@ -132,5 +132,8 @@ class Tricks:
     def option_names(self) -> list[str]:
         return []
 
+    def switch_options(self) -> list[str]:
+        return []
+
 
 GAME = Tricks()

@@ -103,5 +103,8 @@ class Steps:
     def option_names(self) -> list[str]:
         return []
 
+    def switch_options(self) -> list[str]:
+        return []
+
 
 GAME = Steps()

@@ -193,6 +193,9 @@ class HiddenCards:
     def option_names(self) -> list[str]:
         return ["turns_each"]
 
+    def switch_options(self) -> list[str]:
+        return []
+
 
 GAME = register(HiddenCards())
 

@@ -19,6 +19,7 @@ import pytest
 
 from eixample.ai.specs import make_bot
 from eixample.games import barcelona
+from eixample.games.barcelona.house_rules import balanced_seats_vp
 from tests.server.browser import ARTIFACTS, screenshot
 from tests.server.harness import ServerProcess, create_game
 
@@ -415,3 +416,25 @@ def test_board_reads_tiles_rows_and_target_from_the_view(page: Any, server: Serv
         f"A shared victory: you and {ASSISTANT} tie", f"You beat {ASSISTANT} on the tie-breakers", None,
     ]
     assert not page.problems, page.problems
+
+
+def test_a_house_rule_switch_is_a_checkbox_in_the_lobby(
+    page: Any, new_server: Callable[..., ServerProcess]
+) -> None:
+    server = new_server(bot_delay=0.0).start()
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "barcelona")
+    page.select_option("#player-count", "2")
+    switch = page.locator("#options input[data-option='balanced_seats']")
+    assert switch.get_attribute("type") == "checkbox" and not switch.is_checked()
+    switch.check()
+    page.select_option("#player-count", "3")  # the tick survives the seats changing
+    assert page.locator("#options input[data-option='balanced_seats']").is_checked()
+    page.select_option("#player-count", "2")
+    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
+    game_id = re.search(r"/play/([^#?]+)", link).group(1)  # type: ignore[union-attr]
+    view = httpx.get(f"{server.url}/api/games/{game_id}/state", timeout=10).json()["view"]
+    assert [line["house_rule"] for line in view["score_breakdown"]] == list(balanced_seats_vp(2))

@@ -48,6 +48,9 @@ def test_catalog_lists_games_and_bots(api: httpx.Client) -> None:
     assert names["hiddencards"]["options"] == ["turns_each"]
     assert "random" in catalog["bots"]
     assert all("data_dir" not in game["options"] for game in catalog["games"])
+    assert names["barcelona"]["switches"] == ["rotate_first_player", "balanced_seats"]
+    assert set(names["barcelona"]["switches"]) <= set(names["barcelona"]["options"])
+    assert names["rose-of-fire"]["switches"] == ["no_strike"] and names["tictactoe"]["switches"] == []
 
 
 def test_create_gives_links_with_secret_tokens(api: httpx.Client, server: ServerProcess) -> None:

@@ -113,6 +113,10 @@ class Game(Protocol):
         """Options `new_game` accepts besides players and seed."""
         ...
 
+    def switch_options(self) -> list[str]:
+        """Those of `option_names()` that are true or false (the lobby shows a checkbox)."""
+        ...
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         """Every action text that can ever be legal in a game with these options, in a fixed
         order: the global action numbering of the research interfaces (`eixample.interop`)."""

@@ -183,6 +183,7 @@ class GameManager:
                     "min_players": game.min_players,
                     "max_players": game.max_players,
                     "options": [name for name in game.option_names() if name not in SERVER_ONLY_OPTIONS],
+                    "switches": game.switch_options(),
                     "renderer": renderer_url(game.name),
                     "automa": solo_opponents(game),
                 }

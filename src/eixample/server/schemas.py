@@ -297,6 +297,7 @@ class CatalogGameOut(BaseModel):
     min_players: int
     max_players: int
     options: list[str]
+    switches: list[str] = Field(description="those of `options` that are true or false")
     renderer: str | None = Field(description="URL of the board renderer module, if the game has one")
     automa: list[str] = Field(
         description="in a one-seat game, the names of the seats the game plays itself (its automa)"

@@ -15,7 +15,7 @@ from eixample.core.protocol import JsonDict
 from eixample.core.records import replay as replay_record
 from eixample.core.registry import register
 from eixample.games.barcelona.components import load_components
-from eixample.games.barcelona.setup import OPTIONS, from_json, new_game
+from eixample.games.barcelona.setup import OPTIONS, SWITCHES, from_json, new_game
 from eixample.games.barcelona.state import BarcelonaState
 
 
@@ -38,6 +38,9 @@ class Barcelona:
 
     def option_names(self) -> list[str]:
         return list(OPTIONS)
+
+    def switch_options(self) -> list[str]:
+        return list(SWITCHES)
 
     def all_actions(self, players: int, **options: Any) -> list[str]:
         from eixample.games.barcelona.catalog import all_actions

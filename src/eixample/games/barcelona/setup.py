@@ -26,6 +26,8 @@ OPTIONS = (
     "seat_vp",
     "balanced_seats",
 )
+SWITCHES = ("rotate_first_player", "balanced_seats")
+"""The options that are true or false."""
 ACTION_TILE_MODES = ("shuffled", "printed")
 MAX_FIRST_PLAYER_VP = 20
 """The optional house rule first_player_vp (not a printed rule, docs/balance.md): VP the first

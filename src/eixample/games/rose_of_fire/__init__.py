@@ -41,6 +41,9 @@ class RoseOfFire:
     def option_names(self) -> list[str]:
         return list(OPTIONS)
 
+    def switch_options(self) -> list[str]:
+        return ["no_strike"]
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         """Every action text that can ever be legal with these options, in a fixed order."""
         options = check_options(players, options)

@@ -139,6 +139,9 @@ class TicTacToe:
     def option_names(self) -> list[str]:
         return []
 
+    def switch_options(self) -> list[str]:
+        return []
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         self.new_game(players, 0, **options)  # the same checks
         return [f"mark {i}" for i in range(9)]

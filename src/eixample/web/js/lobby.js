@@ -78,7 +78,9 @@ function renderOptions() {
   const game = currentGame();
   if (!game) return;
   const options = $("options");
-  for (const input of options.querySelectorAll(".option-input")) optionValues[input.dataset.option] = input.value;
+  for (const input of options.querySelectorAll(".option-input")) {
+    optionValues[input.dataset.option] = input.type === "checkbox" ? input.checked : input.value;
+  }
   const before = optionValues;
   clear(options).append(el("legend", {}, t("lobby.options")));
   let shown = 0;
@@ -89,8 +91,12 @@ function renderOptions() {
       if (!solo()) continue;
       input = el("select", { class: "option-input", name, "data-option": name }, DIFFICULTIES.map((level) => el("option", { value: level }, t(`lobby.difficulty.${level}`))));
       input.value = DIFFICULTIES.includes(before[name]) ? before[name] : "normal";
+    } else if ((game.switches || []).includes(name)) {
+      // a true-or-false option: off (left out of the game's options) unless ticked
+      input = el("input", { type: "checkbox", class: "option-input", name, "data-option": name });
+      input.checked = before[name] === true;
     } else {
-      input = el("input", { type: "text", class: "option-input", name, "data-option": name, placeholder: t("lobby.optionDefault"), value: before[name] || "" });
+      input = el("input", { type: "text", class: "option-input", name, "data-option": name, placeholder: t("lobby.optionDefault"), value: typeof before[name] === "string" ? before[name] : "" });
     }
     options.append(el("label", {}, optionLabel(name), " ", input));
     shown += 1;
@@ -185,7 +191,9 @@ async function onCreate(event) {
   });
   const options = {};
   for (const input of document.querySelectorAll(".option-input")) {
-    if (input.value.trim()) options[input.dataset.option] = parseOption(input.value.trim());
+    if (input.type === "checkbox") {
+      if (input.checked) options[input.dataset.option] = true;
+    } else if (input.value.trim()) options[input.dataset.option] = parseOption(input.value.trim());
   }
   const body = { game: $("game-select").value, seats, options };
   const seed = $("seed").value.trim();
