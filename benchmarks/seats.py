@@ -4,6 +4,7 @@
     python benchmarks/seats.py play 3 400 700000 out/house-3.jsonl greedy '{"first_player_vp": 6}'
     python benchmarks/seats.py report out/seats-2.jsonl out/seats-3.jsonl out/seats-4.jsonl
     python benchmarks/seats.py compare out/seats-4.jsonl out/house-4.jsonl
+    python benchmarks/seats.py table out/seats-2.jsonl out/house-2.jsonl out/house-3.jsonl
 
 `play` plays games one after another (seed, seed + 1, ...) and appends each result to the JSON Lines
 file at once, so a long run can be stopped at any time and resumed (games already in the file are
@@ -19,6 +20,9 @@ VP by source per seat; each seat's Buildings against the track VP of their round
 the round builds on fuller tracks) and who would have won had every Building scored its round's
 mean; who leads by the engine's position estimate at the start of the last rounds against who
 wins; tie-breaks; who triggers the Cerdà Scorings and the end, and what that does to the others.
+
+`table` prints one Markdown row per run: its house rules, games, each seat's win rate with its 95%
+Wilson interval, and how far the farthest seat is from a fair share.
 
 `compare` sets two runs on the same seeds side by side (e.g. the printed rules and a house rule):
 per seat the win rates over the games both files hold, and in how many games the winner changed.
@@ -465,6 +469,40 @@ def compare(before: Path, after: Path) -> str:
     return "\n".join(out)
 
 
+HOUSE_RULE_OPTIONS = ("first_player_vp", "turn_order_vp", "rotate_first_player", "seat_vp")
+
+
+def house_rule_label(options: dict[str, Any]) -> str:
+    shown = [f"{name}={json.dumps(options[name])}" for name in HOUSE_RULE_OPTIONS if name in options]
+    return ", ".join(shown) or "printed rules"
+
+
+def runs_table(paths: list[Path]) -> str:
+    """One Markdown row per run: its house rules, games, each seat's win rate with its 95% Wilson
+    interval, and the largest distance of a seat's rate from the fair share."""
+    lines = [load(path) for path in paths]
+    n = max(len(run[0]["scores"]) for run in lines)
+    out = [
+        "| players | house rule | seeds | games | " + " | ".join(f"seat {p + 1}" for p in range(n))
+        + " | farthest from a fair share |",
+        "|---|---|---|---|" + "---|" * n + "---|",
+    ]
+    for run in lines:
+        players, games = len(run[0]["scores"]), len(run)
+        wins = [0.0] * players
+        for line in run:
+            for seat in line["winners"]:
+                wins[seat] += 1.0 / len(line["winners"])
+        cells = [rate(wins[p], games) for p in range(players)] + [""] * (n - players)
+        farthest = max(abs(wins[p] / games - 1 / players) for p in range(players))
+        seeds = [line["record"]["seed"] for line in run]
+        out.append(
+            f"| {players} | {house_rule_label(run[0]['record'].get('options', {}))} | "
+            f"{min(seeds)}.. | {games} | " + " | ".join(cells) + f" | {farthest:.1%} |"
+        )
+    return "\n".join(out)
+
+
 def main(argv: list[str]) -> None:
     if len(argv) == 6 and argv[0] == "play":
         play(int(argv[1]), int(argv[2]), int(argv[3]), Path(argv[4]), argv[5])
@@ -472,6 +510,8 @@ def main(argv: list[str]) -> None:
         play(int(argv[1]), int(argv[2]), int(argv[3]), Path(argv[4]), argv[5], json.loads(argv[6]))
     elif len(argv) == 3 and argv[0] == "compare":
         print(compare(Path(argv[1]), Path(argv[2])))
+    elif len(argv) >= 2 and argv[0] == "table":
+        print(runs_table([Path(name) for name in argv[1:]]))
     elif len(argv) >= 2 and argv[0] == "report":
         print("\n".join(report(Path(name)) for name in argv[1:]))
     else:
