@@ -1,4 +1,4 @@
-"""The optional house rule `balanced_seats` (not a printed rule, docs/balance.md): the VP each seat
+"""The optional house rule `balanced_seats` (not a printed rule, docs/barcelona/balance.md): the VP each seat
 starts with, by player count, read from `data/house_rules.toml`.
 
 The values are not printed game data: they were measured (every seat played the same bot, and the

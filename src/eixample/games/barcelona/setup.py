@@ -30,10 +30,10 @@ SWITCHES = ("rotate_first_player", "balanced_seats")
 """The options that are true or false."""
 ACTION_TILE_MODES = ("shuffled", "printed")
 MAX_FIRST_PLAYER_VP = 20
-"""The optional house rule first_player_vp (not a printed rule, docs/balance.md): VP the first
+"""The optional house rule first_player_vp (not a printed rule, docs/barcelona/balance.md): VP the first
 player starts with, to offset that nobody can build on the game's first turn."""
 MAX_TURN_ORDER_VP = 10
-"""The optional house rule turn_order_vp (not a printed rule, docs/balance.md): VP each player
+"""The optional house rule turn_order_vp (not a printed rule, docs/barcelona/balance.md): VP each player
 starts with for every player who takes their turn after them in a round, to offset that later
 seats build on fuller Citizen tracks and the last seat has the game's last turn."""
 HOUSE_RULE_LIMITS = {"first_player_vp": MAX_FIRST_PLAYER_VP, "turn_order_vp": MAX_TURN_ORDER_VP}
@@ -50,7 +50,7 @@ def _check_house_rule(name: str, players: int, options: dict[str, Any]) -> int:
 
 
 def _check_rotate_first_player(players: int, options: dict[str, Any]) -> bool:
-    """The optional house rule rotate_first_player (not a printed rule, docs/balance.md): the First
+    """The optional house rule rotate_first_player (not a printed rule, docs/barcelona/balance.md): the First
     Player token passes to the next player at the end of every round."""
     rotate = options.get("rotate_first_player", False)
     if not isinstance(rotate, bool):
@@ -63,7 +63,7 @@ def _check_rotate_first_player(players: int, options: dict[str, Any]) -> bool:
 
 
 def _check_seat_vp(players: int, options: dict[str, Any]) -> list[int]:
-    """The optional house rules seat_vp and balanced_seats (not printed rules, docs/balance.md): the
+    """The optional house rules seat_vp and balanced_seats (not printed rules, docs/barcelona/balance.md): the
     VP each seat starts with, in turn order (first player first); balanced_seats=true takes the
     measured values of data/house_rules.toml. Returns [] for none."""
     balanced = options.get("balanced_seats", False)

@@ -1,6 +1,6 @@
 """Solo mode: one player against Gaudí's Assistant, an automa driven by 8 solo cards and a meeple.
 
-The rules are reconstructed (the cards' text is not public): see docs/solo.md for the procedure a
+The rules are reconstructed (the cards' text is not public): see docs/barcelona/solo.md for the procedure a
 person follows with the physical game, and data/solo.toml for the cards, priorities, conversion
 rates and difficulty multipliers.
 

@@ -3,7 +3,7 @@
 The schema (components.py) checks each file on its own: types, ranges, required fields. This module
 checks what only the whole set can show: every geometry id present exactly once, counts stated by
 the rulebook, references between files, and the facts of the rulebook's worked examples that the
-printed values must satisfy (see docs/data-provenance.md). Every problem is reported as
+printed values must satisfy (see docs/barcelona/data-provenance.md). Every problem is reported as
 "<file>: <entry>: <problem>"; all problems found are raised together in one DataFileError.
 """
 
