@@ -3,7 +3,7 @@
     eixample simulate --games 1000 --players 4 --bots greedy --out out/balance-4.jsonl
     python benchmarks/balance.py out/balance-2.jsonl out/balance-3.jsonl out/balance-4.jsonl
 
-Prints a Markdown report (the body of docs/balance.md) to standard output. Each input file holds
+Prints a Markdown report (the body of docs/barcelona/balance.md) to standard output. Each input file holds
 one JSON record per line, as written by `eixample simulate --out`.
 """
 

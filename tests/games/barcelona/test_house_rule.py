@@ -1,4 +1,4 @@
-"""The optional house rule `first_player_vp` (docs/balance.md, "Seat fairness under MCTS play"): not
+"""The optional house rule `first_player_vp` (docs/barcelona/balance.md, "Seat fairness under MCTS play"): not
 a printed rule. The first player cannot construct a Building on the game's first turn (rulebook:
 CONSTRUCTING A BUILDING needs citizens on two crossings, and the board starts empty); a table may
 give the first player N VP at setup to offset that. 0, the default, is the printed rules."""
@@ -113,7 +113,7 @@ def test_a_state_saved_before_the_house_rule_source_restores_with_it_at_zero() -
     assert restored.to_json() == state.to_json()
 
 
-# The optional house rule `turn_order_vp` (docs/balance.md, "The last seat"): not a printed rule.
+# The optional house rule `turn_order_vp` (docs/barcelona/balance.md, "The last seat"): not a printed rule.
 # Later seats construct on fuller Citizen tracks (rulebook: a Building scores the lowest VP visible
 # on the tracks) and the last seat takes the game's last turn (GAME END: play continues until all
 # players have played the same number of turns); a table may give each player N VP for every
@@ -176,7 +176,7 @@ def test_house_rule_turn_order_vp_record_replays_and_a_bad_value_is_refused() ->
         replay(barcelona.GAME, record)
 
 
-# The optional house rule `rotate_first_player` (docs/balance.md, "Seat fairness under MCTS play"):
+# The optional house rule `rotate_first_player` (docs/barcelona/balance.md, "Seat fairness under MCTS play"):
 # not a printed rule. The rulebook keeps one turn order all game ("Starting with the first player
 # and continuing clockwise"), so the same seat always builds last in a round and takes the game's
 # last turn; with the house rule the First Player token passes to the next player after each round.
@@ -242,7 +242,7 @@ def test_house_rule_rotate_first_player_record_replays_identically() -> None:
         replay(barcelona.GAME, record)
 
 
-# The optional house rules `seat_vp` and `balanced_seats` (docs/balance.md, "Optional house rule:
+# The optional house rules `seat_vp` and `balanced_seats` (docs/barcelona/balance.md, "Optional house rule:
 # balanced_seats"): not printed rules. With one fixed turn order (rulebook: "Starting with the first
 # player and continuing clockwise") the first player cannot construct on the game's first turn and
 # the last player takes the game's last turn (GAME END); a table may give each seat its own VP at

@@ -1,4 +1,4 @@
-"""Solo mode: one player against Gaudí's Assistant (docs/solo.md, data/solo.toml, solo.py).
+"""Solo mode: one player against Gaudí's Assistant (docs/barcelona/solo.md, data/solo.toml, solo.py).
 
 One test per automa rule (cards, meeple, citizens, the card's action, conversions, buildings,
 difficulty, setup, end and result), then property tests over random solo games as for the
