@@ -3,7 +3,9 @@
 The parts that `evaluation.evaluate` sums (VP, pending decisions, resources, tracks, end-game
 and Cerdà scorings to come) are taken apart per seat; a seat's features are its parts minus
 those of its strongest opponent (by evaluation), each also multiplied by the game's progress so
-that a part can weigh differently early and late, plus whether the seat is the one deciding.
+that a part can weigh differently early and late. (Not whether the seat is the one deciding:
+in self-play that predicts a win a little, but a search would then prefer actions that keep its
+turn going to those that end it.)
 A logistic regression on positions of self-play games (`training.py`, weights in
 `data/win_model.json` with how they were made) turns the features into a probability to win: a
 dot product per seat, cheap enough to judge every leaf of a search.
@@ -30,7 +32,7 @@ PARTS = ("vp", "pending", "coins", "cloth", "sagrada", "intersections", "hand", 
          "modernisme", "modernisme_growth", "cerda_tiles", "cerda_position")
 """The parts of a seat's evaluation, in feature order."""
 
-FEATURES = (*PARTS, *(f"{part}*progress" for part in PARTS), "deciding")
+FEATURES = (*PARTS, *(f"{part}*progress" for part in PARTS))
 MAX_WEIGHT = 1e3
 """Weights in a weights file must be finite and at most this in size."""
 
@@ -73,13 +75,11 @@ def position_features(s: BarcelonaState) -> list[list[float]]:
     parts = seat_parts(s)
     totals = [sum(seat) for seat in parts]
     progress = game_progress(s)
-    deciding = s.current_player()
     rows = []
     for p in range(s.n):
         rival = max((q for q in range(s.n) if q != p), key=lambda q: totals[q])
         diffs = [mine - theirs for mine, theirs in zip(parts[p], parts[rival], strict=True)]
-        rows.append([*diffs, *(d * progress for d in diffs),
-                     float(p == deciding) - float(rival == deciding)])
+        rows.append([*diffs, *(d * progress for d in diffs)])
     return rows
 
 
