@@ -9,8 +9,8 @@ from eixample.ai.random_bot import RandomBot
 from eixample.ai.specs import LEVELS, level_spec
 
 
-def test_the_five_bots_are_known() -> None:
-    assert bot_names() == ["expert", "greedy", "master", "mcts", "random"]
+def test_the_four_bots_are_known() -> None:
+    assert bot_names() == ["expert", "greedy", "mcts", "random"]
 
 
 @pytest.mark.parametrize(
@@ -40,15 +40,6 @@ def test_expert_is_mcts_with_reuse_and_skip_whose_parameters_still_apply() -> No
     assert plain.settings == MctsSettings(iterations=50, c=0.3, reuse=False, skip=True)
 
 
-def test_master_is_the_expert_with_first_play_urgency_and_a_flatter_curve() -> None:
-    bot = make_bot("master:cpu=0.02", seed=0)
-    assert isinstance(bot, MctsBot)
-    assert bot.settings == MctsSettings(cpu=0.02, c=0.2, reuse=True, skip=True, fpu=0.1, scale=30.0)
-    tuned = make_bot("master:iterations=50:scale=10:fpu=0.2", seed=0)
-    assert isinstance(tuned, MctsBot)
-    assert tuned.settings == MctsSettings(iterations=50, c=0.2, reuse=True, skip=True, fpu=0.2, scale=10.0)
-
-
 def test_levels_name_valid_specs_weakest_first() -> None:
     assert list(LEVELS) == ["beginner", "intermediate", "strong", "strongest"]
     for level, spec in LEVELS.items():
@@ -76,7 +67,7 @@ def test_parse_spec_splits_name_and_parameters() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("alphazero", "unknown bot 'alphazero' (known: expert, greedy, master, mcts, random)"),
+        ("alphazero", "unknown bot 'alphazero' (known: expert, greedy, mcts, random)"),
         ("", "unknown bot"),
         ("mcts:budget=3",
          "unknown parameter 'budget' (known: iterations, seconds, c, depth, norm, scale, reuse, skip"),

@@ -116,10 +116,6 @@ MCTS_PARAMS: dict[str, Param] = {
 EXPERT = MctsSettings(c=0.2, reuse=True, skip=True)
 """The settings of the `expert` bot before its spec's own parameters."""
 
-MASTER = replace(EXPERT, fpu=0.1, scale=30.0)
-"""The settings of the `master` bot: the expert's, following good actions before trying every
-poor one (`fpu=0.1`) and with a flatter reward curve (`scale=30`; docs/strength.md)."""
-
 KINDS: dict[str, BotKind] = {
     kind.name: kind
     for kind in (
@@ -135,9 +131,6 @@ KINDS: dict[str, BotKind] = {
         BotKind("expert", "the strongest search: mcts keeping its tree through its own turn (reuse=yes), "
                           "spending no iteration on forced moves (skip=yes), exploring less (c=0.2)",
                 MCTS_PARAMS, lambda spec, seed, values: MctsBot(spec, seed, replace(EXPERT, **values))),
-        BotKind("master", "the expert with first-play urgency (fpu=0.1) and a flatter reward curve "
-                          "(scale=30): the strongest at equal time",
-                MCTS_PARAMS, lambda spec, seed, values: MctsBot(spec, seed, replace(MASTER, **values))),
     )
 }
 
