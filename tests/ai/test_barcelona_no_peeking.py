@@ -47,6 +47,7 @@ def test_resampled_states_look_the_same_to_me_but_hide_other_hands() -> None:
     "greedy",
     "mcts:iterations=30",
     "expert:iterations=30",
+    "expert:iterations=30:leaf=learned",
 ])
 def test_bots_choose_the_same_whatever_the_hidden_parts(spec: str) -> None:
     state = _state()

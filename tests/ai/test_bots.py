@@ -14,7 +14,8 @@ from eixample.core.registry import get_game
 from tests.ai.games import deal
 
 SPECS = ["random", "greedy", "greedy:samples=2", "mcts:iterations=30", "mcts:iterations=20:depth=1:norm=rank",
-         "mcts:iterations=20:depth=0:norm=sigmoid", "expert:iterations=30"]
+         "mcts:iterations=20:depth=0:norm=sigmoid", "expert:iterations=30",
+         "expert:iterations=30:fpu=0.1:scale=30"]
 
 
 def _checking(seen: list[int]) -> Callable[[State, int, Action], None]:

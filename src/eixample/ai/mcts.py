@@ -87,6 +87,10 @@ class MctsSettings:
     """Draw a fresh determinization every `redraw` iterations; in between, search copies of the
     last one (a copy costs far less than a draw)."""
     stop: bool = False
+    leaf: str = "evaluation"
+    """How a leaf that is not the end is judged: "evaluation" (the logistic of the evaluation
+    margin, by `norm` and `scale`) or "learned" (the game's `win_estimate()`, each seat's learned
+    chance to win, where the game has one for the position; the evaluation otherwise)."""
 
     def iteration_limit(self) -> int:
         if self.iterations is not None:
@@ -307,6 +311,11 @@ class MctsBot(Bot):
         """Each seat's reward in [0, 1] for a position the search reached."""
         if state.is_terminal():
             return outcome(state)
+        if self.settings.leaf == "learned":
+            estimate = getattr(state, "win_estimate", None)
+            learned = estimate() if estimate is not None else None
+            if learned is not None:
+                return learned
         return normalise(state.evaluation(), self.settings.norm, self.settings.scale)
 
     def _best(self, root: _Node, legal: list[Action], me: int) -> Action:

@@ -109,6 +109,8 @@ MCTS_PARAMS: dict[str, Param] = {
                                   "machine (not deterministic)"),
     "stop": Param(_yes_no, "end the search once more iterations could not change the most visited "
                            "action (default no)"),
+    "leaf": Param(_one_of("evaluation", "learned"), "judge leaves by the evaluation margin (default) or by "
+                                                    "the game's learned win estimate where it has one"),
 }
 
 EXPERT = MctsSettings(c=0.2, reuse=True, skip=True)

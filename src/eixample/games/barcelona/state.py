@@ -429,6 +429,12 @@ class BarcelonaState(DecisionStack):
             return solo.evaluation(self, evaluate(self))
         return evaluate(self)
 
+    def win_estimate(self) -> list[float] | None:
+        """Each seat's learned chance to win (`win_model.py`), or None where no model applies."""
+        from eixample.games.barcelona.win_model import win_estimate
+
+        return win_estimate(self)
+
     # ------------------------------------------------------------------ views and serialisation
     def view(self, player: int | None) -> JsonDict:
         from eixample.games.barcelona.views import make_view
