@@ -109,6 +109,8 @@ MCTS_PARAMS: dict[str, Param] = {
                                   "machine (not deterministic)"),
     "stop": Param(_yes_no, "end the search once more iterations could not change the most visited "
                            "action (default no)"),
+    "finish": Param(_NON_NEGATIVE_INT, "before judging a leaf, the seat that chose its last action makes up "
+                                       "to N more decisions of its own greedily (default 0)"),
 }
 
 EXPERT = MctsSettings(c=0.2, reuse=True, skip=True)
