@@ -7,7 +7,7 @@ import pytest
 
 from eixample.ai import make_bot
 from eixample.ai.greedy import GreedyBot
-from eixample.ai.mcts import MctsBot
+from eixample.ai.mcts import MctsBot, finish_move
 from eixample.core.protocol import TERMINAL, JsonDict
 from eixample.core.registry import get_game
 
@@ -57,6 +57,10 @@ class TwoSteps:
             return [SECOND[self.moves[0]][self.moves[1]], 0.0]
         return [0.0, 0.0]
 
+    def winners(self) -> list[int]:
+        """Player 0 wins only with the best final position."""
+        return [0] if self.evaluation()[0] > 4.0 else [1]
+
 
 def test_greedy_plan_is_a_bounded_parameter() -> None:
     bot = make_bot("greedy:plan=3", 1)
@@ -95,3 +99,24 @@ def test_stop_ends_a_clear_search_early() -> None:
     assert isinstance(bot, MctsBot)
     assert bot.choose(state, 0) == "mark 2"
     assert bot.last_iterations < 5000
+
+
+def test_finish_move_plays_the_rest_of_a_move_greedily() -> None:
+    state = TwoSteps(("bold",))
+    finish_move(state, 0, 1)  # type: ignore[arg-type]
+    assert state.moves == ("bold", "win")
+    unfinished = TwoSteps(("bold",))
+    finish_move(unfinished, 0, 0)  # type: ignore[arg-type]
+    assert unfinished.moves == ("bold",)
+    forced = TwoSteps(("sure",))
+    finish_move(forced, 0, 0)  # type: ignore[arg-type]
+    assert forced.moves == ("sure", "forced")  # a forced move costs no decision
+
+
+def test_finish_judges_each_leaf_after_the_rest_of_the_move() -> None:
+    """With one iteration per first move, plain MCTS judges each of them half made (`safe` looks
+    best); with `finish=1` each is judged after its best second move (`bold` then `win`)."""
+    plain, finished = make_bot("mcts:iterations=3", 5), make_bot("mcts:iterations=3:finish=1", 5)
+    assert plain.choose(TwoSteps(), 0) == "safe"  # type: ignore[arg-type]
+    assert finished.choose(TwoSteps(), 0) == "bold"  # type: ignore[arg-type]
+    assert isinstance(make_bot("mcts", 1), MctsBot) and make_bot("mcts", 1).settings.finish == 0  # type: ignore[attr-defined]

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 
 from eixample.ai.base import Bot
-from eixample.ai.scoring import normalise, outcome
+from eixample.ai.scoring import margin, normalise, outcome
 from eixample.ai.view import PlayerView
 from eixample.core.protocol import Action, JsonDict, State
 
@@ -91,11 +91,37 @@ class MctsSettings:
     """How a leaf that is not the end is judged: "evaluation" (the logistic of the evaluation
     margin, by `norm` and `scale`) or "learned" (the game's `win_estimate()`, each seat's learned
     chance to win, where the game has one for the position; the evaluation otherwise)."""
+    finish: int = 0
+    """Before judging a leaf, let the seat that made the leaf's last decision make up to this
+    many more decisions of its own in a row greedily (the best `evaluation()` margin, forced
+    moves followed for free): the leaf is judged once that seat's move is complete rather than
+    half made, where an evaluation has to guess what the pending steps will bring."""
 
     def iteration_limit(self) -> int:
         if self.iterations is not None:
             return self.iterations
         return DEFAULT_ITERATIONS if self.seconds is None and self.cpu is None else sys.maxsize
+
+
+def finish_move(state: State, mover: int, decisions: int) -> None:
+    """Let `mover` make up to `decisions` decisions in a row on `state` (in place), each the
+    action with the best evaluation margin one step ahead; forced moves cost no decision."""
+    while not state.is_terminal() and state.current_player() == mover:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            state.apply(actions[0])
+            continue
+        if decisions == 0:
+            return
+        decisions -= 1
+        best_action, best_margin = actions[0], -math.inf
+        for action in actions:
+            after = state.clone()
+            after.apply(action)
+            value = margin(after.evaluation(), mover)
+            if value > best_margin:
+                best_action, best_margin = action, value
+        state.apply(best_action)
 
 
 class _Node:
@@ -140,6 +166,8 @@ class MctsBot(Bot):
         self.last_iterations = 0
         self._kept: tuple[JsonDict, _Node] | None = None
         self._cpu_start: float | None = None
+        self._mover = -1
+        """The seat that chose the last action of the current descent (-1: none yet)."""
 
     def decide(self, view: PlayerView) -> Action:
         self._cpu_start = time.process_time() if self.settings.cpu is not None else None
@@ -230,7 +258,10 @@ class MctsBot(Bot):
         return done
 
     def _iterate(self, root: _Node, state: State) -> None:
+        self._mover = -1
         path = self._descend(root, state)
+        if self.settings.finish and self._mover >= 0:
+            finish_move(state, self._mover, self.settings.finish)
         self._rollout(state)
         reward = self.reward(state)
         for node in path:
@@ -254,7 +285,7 @@ class MctsBot(Bot):
                 if child is not None:
                     child.avail += 1
             untried = [action for action in actions if action not in children]
-            mover = state.current_player()
+            mover = self._mover = state.current_player()
             if untried:
                 tried = self._tried_first(node, actions, untried, mover)
                 if tried is None:

@@ -111,6 +111,8 @@ MCTS_PARAMS: dict[str, Param] = {
                            "action (default no)"),
     "leaf": Param(_one_of("evaluation", "learned"), "judge leaves by the evaluation margin (default) or by "
                                                     "the game's learned win estimate where it has one"),
+    "finish": Param(_NON_NEGATIVE_INT, "before judging a leaf, the seat that chose its last action makes up "
+                                       "to N more decisions of its own greedily (default 0)"),
 }
 
 EXPERT = MctsSettings(c=0.2, reuse=True, skip=True)
