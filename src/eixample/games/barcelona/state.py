@@ -134,7 +134,7 @@ SOURCES = (
     "cobblestones",
     "passengers",
     "modernisme",
-    "house_rule",  # only the optional first_player_vp, turn_order_vp (docs/barcelona/balance.md), never printed
+    "house_rule",  # only the optional house rules (docs/barcelona/balance.md), never printed
 )
 SRC = {name: i for i, name in enumerate(SOURCES)}
 NSRC = len(SOURCES)

@@ -46,7 +46,7 @@ def end_turn(s: BarcelonaState, p: int) -> None:
             idle_end(s)
         game_end.final_scoring(s)
         return
-    if nxt == s.first_player and s.options.get("rotate_first_player"):  # house rule (docs/barcelona/balance.md)
+    if nxt == s.first_player and s.options.get("rotate_first_player"):  # a house rule (balance.md)
         nxt = s.first_player = (nxt + 1) % s.n
     start_turn(s, nxt)
 
