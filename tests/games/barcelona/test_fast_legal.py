@@ -106,3 +106,44 @@ def test_a_remembered_answer_follows_the_board() -> None:
     assert changed
     assert construction.legal_builds(s, 0) == plain_legal_builds(s)
     assert plain_legal_builds(s) != before or before == []
+
+
+def plain_tram_destinations(s: BarcelonaState, p: int) -> list[int]:
+    """Move your Tram (rulebook; ruling 2 of the facts file): every way of 1 or 2 street spaces,
+    spaces with your own Street tiles free, never back onto a space already passed, ending
+    somewhere new and not on another Tram."""
+    start = s.tram[p]
+    others = {sp for q, sp in enumerate(s.tram) if q != p and sp >= 0}
+    if start < 0:
+        return [sp for sp in range(44) if sp not in others and s.space_passenger[sp] < 0]
+    found: set[int] = set()
+    ways = [(start, 0, 1 << start)]
+    while ways:
+        sp, cost, passed = ways.pop()
+        for nxt in board.SPACE_NEIGHBOURS[sp]:
+            step = cost + (0 if s.space_owner[nxt] == p else 1)
+            if passed >> nxt & 1 or step > 2:
+                continue
+            if nxt not in others:
+                found.add(nxt)
+            ways.append((nxt, step, passed | 1 << nxt))
+    return sorted(found)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 71), (3, 72), (4, 73)])
+def test_tram_destinations_match_every_way_through_random_games(players: int, seed: int) -> None:
+    for s in random_playout(players, seed, check=False):
+        for p in range(s.n):
+            assert actions.tram_destinations(s, p) == plain_tram_destinations(s, p)
+
+
+def test_tram_destinations_match_every_way_on_random_street_networks() -> None:
+    rng = Rng(74)
+    s = new_game(4, 74)
+    for _ in range(300):
+        s.space_owner = [rng.choice([-1, -1, -1, 0, 1, 2]) for _ in range(44)]
+        s.tram = [rng.choice([-1, *range(44)]) for _ in range(4)]
+        for p in range(4):
+            assert actions.tram_destinations(s, p) == plain_tram_destinations(s, p)
+    s.space_owner, s.tram = [0] * 44, [5, 20, -1, -1]  # a whole city of your own Street tiles
+    assert actions.tram_destinations(s, 0) == [sp for sp in range(44) if sp not in (5, 20)]

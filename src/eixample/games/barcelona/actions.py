@@ -16,6 +16,7 @@ stay part of its benefit.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -495,27 +496,37 @@ def resolve_service(s: BarcelonaState, frame: Frame, slot: int | None) -> None:
 
 
 # ---------------------------------------------------------------------- Move your Tram, Passengers
+TRAM_REACH = 2
+"""Rulebook, Move your Tram: "move it 1 or 2 street spaces"; spaces with your own Street tiles are free."""
+
+
 def tram_destinations(s: BarcelonaState, p: int) -> list[int]:
-    """Street spaces the Tram may end on (see ruling 2 of the facts file)."""
+    """Street spaces the Tram may end on (see ruling 2 of the facts file): those reachable for at
+    most 2 steps onto spaces without your own Street tile (steps onto your own are free), other
+    than its own space and a space another Tram is on. The cheapest way to each space is found
+    as in Dijkstra's algorithm with step costs 0 and 1: any way within the budget can be cut down
+    to one that visits no space twice, so this is the same set as trying every way, without the
+    many ways a large network of your own Street tiles offers."""
     start = s.tram[p]
     others = {sp for q, sp in enumerate(s.tram) if q != p and sp >= 0}
     if start < 0:
         return [sp for sp in range(44) if sp not in others and s.space_passenger[sp] < 0]
     owner = s.space_owner
-    found: set[int] = set()
-    todo = [(start, 0, 1 << start)]
-    while todo:
-        sp, cost, visited = todo.pop()
+    cost = [TRAM_REACH + 1] * 44
+    cost[start] = 0
+    ways = deque([start])
+    while ways:
+        sp = ways.popleft()
         for nxt in board.SPACE_NEIGHBOURS[sp]:
-            if visited >> nxt & 1:
-                continue
-            step_cost = cost + (0 if owner[nxt] == p else 1)
-            if step_cost > 2:
-                continue
-            if nxt not in others:
-                found.add(nxt)
-            todo.append((nxt, step_cost, visited | 1 << nxt))
-    return sorted(found)
+            free = owner[nxt] == p
+            step = cost[sp] + (0 if free else 1)
+            if step < cost[nxt]:
+                cost[nxt] = step
+                if free:
+                    ways.appendleft(nxt)
+                else:
+                    ways.append(nxt)
+    return [sp for sp in range(44) if cost[sp] <= TRAM_REACH and sp != start and sp not in others]
 
 
 def legal_tram(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list[Any]) -> None:
