@@ -75,6 +75,9 @@ class TricksState:
     def score_breakdown(self) -> list[dict[str, int]]:
         return [{"rounds": points} for points in self.rounds]
 
+    def win_estimate(self) -> list[float] | None:
+        return None
+
     def evaluation(self) -> list[float]:
         return [points + sum(hand) / 10 for points, hand in zip(self.rounds, self.hands, strict=True)]
 

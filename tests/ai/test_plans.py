@@ -50,6 +50,9 @@ class TwoSteps:
     def view(self, player: int | None) -> JsonDict:
         return {"moves": list(self.moves)}
 
+    def win_estimate(self) -> list[float] | None:
+        return None
+
     def evaluation(self) -> list[float]:
         if len(self.moves) == 1:
             return [AFTER_FIRST[self.moves[0]], 0.0]

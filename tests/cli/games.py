@@ -58,6 +58,9 @@ class StepsState:
     def score_breakdown(self) -> list[dict[str, int]]:
         return [{"steps": total} for total in self.totals]
 
+    def win_estimate(self) -> list[float] | None:
+        return None
+
     def evaluation(self) -> list[float]:
         return [float(total) for total in self.totals]
 

@@ -109,6 +109,9 @@ class HiddenCardsState:
     def evaluation(self) -> list[float]:
         return [float(score) for score in self.scores()]
 
+    def win_estimate(self) -> list[float] | None:
+        return None
+
     def decision_message(self) -> str:
         return self.describe_decision()
 

@@ -343,8 +343,7 @@ class MctsBot(Bot):
         if state.is_terminal():
             return outcome(state)
         if self.settings.leaf == "learned":
-            estimate = getattr(state, "win_estimate", None)
-            learned = estimate() if estimate is not None else None
+            learned = state.win_estimate()
             if learned is not None:
                 return learned
         return normalise(state.evaluation(), self.settings.norm, self.settings.scale)

@@ -183,6 +183,10 @@ class DecisionStack:
     def describe_decision(self) -> str:
         return english(self.decision_message())
 
+    def win_estimate(self) -> list[float] | None:
+        """No learned model unless the game has one."""
+        return None
+
     def decision_message(self) -> Any:
         """The pending decision as a client renders it: a text or a structured entry (JSON)."""
         if self.ended or not self.stack:

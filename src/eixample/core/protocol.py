@@ -65,6 +65,11 @@ class State(Protocol):
         """The pending decision in words, for people."""
         ...
 
+    def win_estimate(self) -> list[float] | None:
+        """Each seat's learned chance to win from here (summing to 1), or None for a game or
+        position without a learned model: then bots judge by `evaluation()`."""
+        ...
+
     def decision_message(self) -> Any:
         """The pending decision as clients render it: a structured entry {"key", "args"} rendered
         through the message catalogs (docs/formats.md), or a plain text for a game without them."""

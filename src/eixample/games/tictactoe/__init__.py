@@ -77,6 +77,9 @@ class TicTacToeState:
     def describe_decision(self) -> str:
         return english(self.decision_message())
 
+    def win_estimate(self) -> list[float] | None:
+        return None
+
     def decision_message(self) -> JsonDict:
         """The pending decision as a structured entry the clients translate (core/messages.py)."""
         if self.is_terminal():
