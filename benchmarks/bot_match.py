@@ -39,8 +39,16 @@ def seats(bot: str, against: str, players: int, game_index: int) -> tuple[str, .
     return lineup([bot] + [against] * (players - 1), players, -game_index % players)
 
 
-def play(args: argparse.Namespace) -> None:
-    print(HEADER)
+def play_one(task: MatchTask) -> dict:
+    """One game of the match, as its line of the file."""
+    return play_match(task).line()
+
+
+def play_games(
+    args: argparse.Namespace, play_game: Callable[[MatchTask], dict], report_file: Callable[[Path], str]
+) -> None:
+    """Play the games the file does not hold yet (within --minutes), appending each line as its game
+    ends, then print the file's table."""
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = len(_lines(out)) if out.exists() else 0
@@ -50,11 +58,11 @@ def play(args: argparse.Namespace) -> None:
             break
         task = MatchTask(args.game, args.seed + index, seats(args.bot, args.against, args.players, index))
         started = time.monotonic()
-        result = play_match(task)
-        line = result.line() | {"bot": args.bot, "seconds": round(time.monotonic() - started, 1)}
+        line = play_game(task) | {"bot": args.bot, "seconds": round(time.monotonic() - started, 1)}
         with out.open("a", encoding="utf-8") as stream:
             stream.write(json.dumps(line) + "\n")
-    print(report(out))
+    print(HEADER)
+    print(report_file(out))
 
 
 def _lines(path: Path) -> list[dict]:
@@ -105,7 +113,7 @@ def match_arguments(description: str | None, seed: int) -> argparse.ArgumentPars
 def match_main(
     description: str | None,
     seed: int,
-    play_games: Callable[[argparse.Namespace], None],
+    play_game: Callable[[MatchTask], dict],
     report_file: Callable[[Path], str],
 ) -> None:
     """A match benchmark's command: `--report FILE...` prints their table, otherwise it plays."""
@@ -118,11 +126,11 @@ def match_main(
         return
     if not (args.bot and args.against and args.out):
         parser.error("--bot, --against and --out are needed to play")
-    play_games(args)
+    play_games(args, play_game, report_file)
 
 
 def main() -> None:
-    match_main(__doc__, 7000, play, report)
+    match_main(__doc__, 7000, play_one, report)
 
 
 if __name__ == "__main__":

@@ -14,13 +14,12 @@ really had the same time, and what each made of it.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import time
 from pathlib import Path
 
-from bot_match import HEADER, match_main, report, seats
+from bot_match import match_main, report
 
 from eixample.ai.match import MatchTask, new_state
 from eixample.ai.specs import make_bot
@@ -48,23 +47,6 @@ def play_timed(task: MatchTask) -> dict:
     return {"record": state.record(), "bots": list(task.bots), "scores": list(state.scores()),
             "winners": list(state.winners()), "cpu": [round(c, 3) for c in cpu], "decisions": decisions,
             "iterations": iterations}
-
-
-def play(args: argparse.Namespace) -> None:
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = len(out.read_text().splitlines()) if out.exists() else 0
-    stop = time.monotonic() + args.minutes * 60
-    for index in range(done, args.games):
-        if time.monotonic() > stop:
-            break
-        task = MatchTask(args.game, args.seed + index, seats(args.bot, args.against, args.players, index))
-        started = time.monotonic()
-        line = play_timed(task) | {"bot": args.bot, "seconds": round(time.monotonic() - started, 1)}
-        with out.open("a", encoding="utf-8") as stream:
-            stream.write(json.dumps(line) + "\n")
-    print(HEADER)
-    print(timed_report(out))
 
 
 def per_decision(path: Path) -> dict[bool, tuple[float, float, float]]:
@@ -97,7 +79,7 @@ def timed_report(path: Path) -> str:
 
 
 def main() -> None:
-    match_main(__doc__, 90000, play, timed_report)
+    match_main(__doc__, 90000, play_timed, timed_report)
 
 
 if __name__ == "__main__":
