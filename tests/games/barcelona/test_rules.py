@@ -1,4 +1,4 @@
-"""One test per rule, named after its rulebook section (see docs/barcelona/rules-coverage.md)."""
+"""One test per rule, named after its rulebook section (see docs/rules-coverage.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""More rule tests, each named after its rulebook section (see docs/barcelona/rules-coverage.md): rules the
+"""More rule tests, each named after its rulebook section (see docs/rules-coverage.md): rules the
 first rule tests leave out, the rulings of barcelona-facts.md, and the engine's own rulings where
 the rulebook is silent."""
 
@@ -818,7 +818,7 @@ def test_actions_a_granted_costly_action_that_cannot_be_paid_is_not_offered() ->
 # ---------------------------------------------------------------------------- Sagrada steps ("may")
 def test_sagrada_familia_track_a_step_is_never_worth_declining() -> None:
     """Sagrada Família track: "you may move it to the next space". The engine moves without asking;
-    docs/barcelona/rules-coverage.md proves that declining never helps, from these premises: a tile gives only
+    docs/rules-coverage.md proves that declining never helps, from these premises: a tile gives only
     VP, resources and Cerdà steps (never an action or anything negative), and a Cerdà disk that is
     further up never ends lower nor with fewer VP, whatever moves follow."""
     s = scenario()
