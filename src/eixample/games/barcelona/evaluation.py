@@ -7,6 +7,7 @@ what keeps paying (Intersections, Modernisme tiles) by the share of the game sti
 
 from __future__ import annotations
 
+from operator import mul
 from typing import TYPE_CHECKING
 
 from eixample.games.barcelona import scoring
@@ -81,30 +82,49 @@ def game_progress(s: BarcelonaState) -> float:
     return max(min(1.0, sum(s.track[k]) / (t.track_triggers[k][2] + 1)) for k in range(3))
 
 
-def evaluate(s: BarcelonaState) -> list[float]:
-    if s.ended:
-        return [float(v) for v in s.vp]
+PARTS = ("vp", "pending", "coins", "cloth", "sagrada", "intersections", "hand", "cobbles_passengers",
+         "modernisme", "modernisme_growth", "cerda_tiles", "cerda_position")
+"""The parts of a seat's evaluation, in the order `seat_parts` gives them."""
+PART_WEIGHTS = (1.0, 1.0, COIN, CLOTH, SAGRADA_STEP, INTERSECTION_PER_OPPONENT, CITIZEN_IN_HAND, 1.0, 1.0,
+                MODERNISME_GROWTH, 1.0, 1.0)
+"""What `evaluate` makes of each part: VP for one of it."""
+
+
+def seat_parts(s: BarcelonaState) -> list[list[float]]:
+    """Per seat, the parts of its evaluation (PARTS order), each before its weight: VP, the value
+    of the pending decisions, coins and cloth (counted up to 6), Sagrada Família steps, the
+    Intersections' future benefits, citizens in hand, the Warehouse and Passenger VP uncovered,
+    Modernisme VP now and its growth to come, the Cerdà Scorings to come and the Cerdà position."""
     t = s.t
     remaining = 1.0 - game_progress(s)
-    pending = [tile for k, tile in enumerate(s.cerda_tiles) if not s.cerda_scored[k]]
+    pending_tiles = [tile for k, tile in enumerate(s.cerda_tiles) if not s.cerda_scored[k]]
     km = len(t.modernisme_take)
-    values: list[float] = []
-    pending_by_player = pending_value(s)
+    pending = pending_value(s)
+    parts = []
     for p in range(s.n):
-        value = float(s.vp[p]) + pending_by_player[p]
-        value += COIN * min(s.coins[p], 6) + CLOTH * min(s.cloth[p], 6)
-        value += SAGRADA_STEP * s.sagrada[p]
-        value += INTERSECTION_PER_OPPONENT * s.inters[p] * max(1, s.n - 1) * remaining
-        value += CITIZEN_IN_HAND * len(s.hands[p])
-        value += t.cobblestone_vp[s.cobbles[p]] + t.passenger_vp[s.passengers[p]]
-        value += scoring.modernisme_vp(s, p)
+        growth = 0.0
         for slot in range(p * km, (p + 1) * km):
             tile = s.mod_tile[slot]
             if tile >= 0:
-                growth = t.modernisme_vp[tile] * MODERNISME_GROWTH * remaining
-                value += growth * scoring.modernisme_multiplier(s, slot)
-        for tile in pending:
-            value += scoring.cerda_tile_vp(s, tile, p)
-        value += CERDA_POSITION * s.cerda[p] * len(pending)
-        values.append(value)
-    return values
+                growth += t.modernisme_vp[tile] * remaining * scoring.modernisme_multiplier(s, slot)
+        parts.append([
+            float(s.vp[p]),
+            pending[p],
+            float(min(s.coins[p], 6)),
+            float(min(s.cloth[p], 6)),
+            float(s.sagrada[p]),
+            s.inters[p] * max(1, s.n - 1) * remaining,
+            float(len(s.hands[p])),
+            float(t.cobblestone_vp[s.cobbles[p]] + t.passenger_vp[s.passengers[p]]),
+            float(scoring.modernisme_vp(s, p)),
+            growth,
+            float(sum(scoring.cerda_tile_vp(s, tile, p) for tile in pending_tiles)),
+            CERDA_POSITION * s.cerda[p] * len(pending_tiles),
+        ])
+    return parts
+
+
+def evaluate(s: BarcelonaState) -> list[float]:
+    if s.ended:
+        return [float(v) for v in s.vp]
+    return [sum(map(mul, PART_WEIGHTS, parts)) for parts in seat_parts(s)]

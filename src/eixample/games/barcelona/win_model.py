@@ -20,54 +20,16 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eixample.games.barcelona import scoring
-from eixample.games.barcelona.evaluation import CERDA_POSITION, game_progress, pending_value
+from eixample.games.barcelona.evaluation import PARTS, game_progress, seat_parts
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
 
 WEIGHTS_FILE = Path(__file__).parent / "data" / "win_model.json"
 
-PARTS = ("vp", "pending", "coins", "cloth", "sagrada", "intersections", "hand", "cobbles_passengers",
-         "modernisme", "modernisme_growth", "cerda_tiles", "cerda_position")
-"""The parts of a seat's evaluation, in feature order."""
-
 FEATURES = (*PARTS, *(f"{part}*progress" for part in PARTS))
 MAX_WEIGHT = 1e3
 """Weights in a weights file must be finite and at most this in size."""
-
-
-def seat_parts(s: BarcelonaState) -> list[list[float]]:
-    """Per seat, the parts of `evaluate` (in PARTS order) before `evaluate`'s own weights for
-    coins and cloth (counted up to 6), Intersections and Modernisme growth: the model weighs
-    them itself."""
-    t = s.t
-    remaining = 1.0 - game_progress(s)
-    pending_tiles = [tile for k, tile in enumerate(s.cerda_tiles) if not s.cerda_scored[k]]
-    km = len(t.modernisme_take)
-    pending = pending_value(s)
-    parts = []
-    for p in range(s.n):
-        growth = 0.0
-        for slot in range(p * km, (p + 1) * km):
-            tile = s.mod_tile[slot]
-            if tile >= 0:
-                growth += t.modernisme_vp[tile] * remaining * scoring.modernisme_multiplier(s, slot)
-        parts.append([
-            float(s.vp[p]),
-            pending[p],
-            float(min(s.coins[p], 6)),
-            float(min(s.cloth[p], 6)),
-            float(s.sagrada[p]),
-            s.inters[p] * max(1, s.n - 1) * remaining,
-            float(len(s.hands[p])),
-            float(t.cobblestone_vp[s.cobbles[p]] + t.passenger_vp[s.passengers[p]]),
-            float(scoring.modernisme_vp(s, p)),
-            growth,
-            float(sum(scoring.cerda_tile_vp(s, tile, p) for tile in pending_tiles)),
-            CERDA_POSITION * s.cerda[p] * len(pending_tiles),
-        ])
-    return parts
 
 
 def position_features(s: BarcelonaState) -> list[list[float]]:
