@@ -6,8 +6,9 @@
 
 Seats, seeds, the file (one game per line, appended as each game ends, so a stopped run
 continues) and the win-rate table are those of `bot_match.py`. Each line also holds, per seat,
-the CPU seconds (time.process_time) its bot spent choosing, the number of decisions it made
-with more than one legal action and the search iterations it spent on them; the report adds each
+the CPU seconds (time.process_time) its bot spent choosing, those of its helper processes (a bot
+searching with `workers`), the wall-clock seconds, the number of decisions it made with more than
+one legal action and the search iterations it spent on them (all processes); the report adds each
 side's mean CPU milliseconds and iterations per such decision, which shows whether the two bots
 really had the same time, and what each made of it.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot_match import match_main, report
@@ -32,50 +34,79 @@ def play_timed(task: MatchTask) -> dict:
     bots = [make_bot(spec, task.bot_seed(seat)) for seat, spec in enumerate(task.bots)]
     state = new_state(game, task)
     cpu = [0.0] * len(bots)
+    helper_cpu = [0.0] * len(bots)
+    wall = [0.0] * len(bots)
     decisions = [0] * len(bots)
     iterations = [0] * len(bots)
     while not state.is_terminal():
         seat = state.current_player()
         choices = len(state.legal_actions())
-        start = time.process_time()
+        start, wall_start = time.process_time(), time.perf_counter()
         action = bots[seat].choose(state, seat)
         if choices > 1:
             cpu[seat] += time.process_time() - start
+            wall[seat] += time.perf_counter() - wall_start
+            helper_cpu[seat] += getattr(bots[seat], "last_helper_cpu", 0.0)
             decisions[seat] += 1
             iterations[seat] += getattr(bots[seat], "last_iterations", 0)
         state.apply(action)
     return {"record": state.record(), "bots": list(task.bots), "scores": list(state.scores()),
             "winners": list(state.winners()), "cpu": [round(c, 3) for c in cpu], "decisions": decisions,
+            "helper_cpu": [round(c, 3) for c in helper_cpu], "wall": [round(w, 3) for w in wall],
             "iterations": iterations}
 
 
-def per_decision(path: Path) -> dict[bool, tuple[float, float, float]]:
-    """For the bot (True) and the other bots (False), per decision with a choice: the mean CPU
-    milliseconds, the median over games of each game's mean (a game the machine disturbed
-    counts once), and the mean search iterations (0 for bots that do not search)."""
-    totals = {True: [0.0, 0, 0], False: [0.0, 0, 0]}
-    by_game: dict[bool, list[float]] = {True: [], False: []}
+@dataclass
+class Side:
+    """One side's totals over the decisions with a choice."""
+
+    cpu: float = 0.0
+    helper_cpu: float = 0.0
+    wall: float = 0.0
+    decisions: int = 0
+    iterations: int = 0
+    by_game: list[float] = field(default_factory=list)
+    """Each game's mean CPU milliseconds per decision."""
+
+    def per_decision(self, total: float) -> float:
+        return total / max(1, self.decisions)
+
+
+def sides(path: Path) -> dict[bool, Side]:
+    """The bot (True) and the other bots (False), summed over every game of the file."""
+    found = {True: Side(), False: Side()}
     for text in path.read_text().splitlines():
         line = json.loads(text)
+        none = [0] * len(line["bots"])
         for seat, spec in enumerate(line["bots"]):
-            side = spec == line["bot"]
-            cpu, decisions = line["cpu"][seat], line["decisions"][seat]
-            totals[side][0] += cpu
-            totals[side][1] += decisions
-            totals[side][2] += line.get("iterations", [0] * len(line["bots"]))[seat]
-            by_game[side].append(1000 * cpu / max(1, decisions))
-    return {side: (1000 * c / max(1, n), statistics.median(by_game[side]), i / max(1, n))
-            for side, (c, n, i) in totals.items()}
+            side = found[spec == line["bot"]]
+            side.cpu += line["cpu"][seat]
+            side.helper_cpu += line.get("helper_cpu", none)[seat]
+            side.wall += line.get("wall", none)[seat]
+            side.decisions += line["decisions"][seat]
+            side.iterations += line.get("iterations", none)[seat]
+            side.by_game.append(1000 * line["cpu"][seat] / max(1, line["decisions"][seat]))
+    return found
+
+
+def described(side: Side) -> str:
+    """Per decision with a choice: mean CPU milliseconds (the median over games of each game's
+    mean: a game the machine disturbed counts once), the helpers' CPU, the wall clock and the
+    mean search iterations (0 for bots that do not search)."""
+    text = (f"{1000 * side.per_decision(side.cpu):.1f} ms CPU (median game "
+            f"{statistics.median(side.by_game):.1f})")
+    if side.helper_cpu:
+        text += f" + {1000 * side.per_decision(side.helper_cpu):.1f} ms in helper processes"
+    if side.wall:
+        text += f", {1000 * side.per_decision(side.wall):.1f} ms wall clock"
+    return f"{text}, {side.per_decision(side.iterations):.0f} iterations"
 
 
 def timed_report(path: Path) -> str:
     if not path.exists() or not path.read_text().strip():
         return f"{path}: no games yet"
-    figures = per_decision(path)
-    (bot_ms, bot_median, bot_it), (other_ms, other_median, other_it) = figures[True], figures[False]
-    return (f"{report(path)} per decision: {bot_ms:.1f} ms CPU (median game {bot_median:.1f}), "
-            f"{bot_it:.0f} iterations against {other_ms:.1f} ms (median game {other_median:.1f}), "
-            f"{other_it:.0f} iterations")
+    found = sides(path)
+    return f"{report(path)} per decision: {described(found[True])} against {described(found[False])}"
 
 
 def main() -> None:

@@ -31,6 +31,7 @@ SLOWEST = "mcts:seconds=10"
         ("mcts:iterations=100001", "iterations may be at most 100000"),
         ("greedy:samples=65", "samples may be at most 64"),
         ("mcts:iterations=50:depth=1000", "depth may be at most 200"),
+        ("expert:iterations=50:workers=2", "workers may be at most 1"),
     ],
 )
 def test_bot_specs_above_the_ceilings_are_refused(

@@ -28,9 +28,11 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from eixample.ai.base import Bot
+from eixample.ai.parallel import RootStatistics, SearchHelpers
 from eixample.ai.scoring import margin, normalise, outcome
 from eixample.ai.view import PlayerView
 from eixample.core.protocol import Action, JsonDict, State
@@ -41,6 +43,8 @@ SPREAD_FLOOR = 0.02
 CPU_CHECK_EVERY = 4
 """With a CPU budget, the CPU clock is read every this many iterations: reading it is a system
 call, and on a busy machine each one may give the processor away for a while."""
+HELPER_SEED_STEP = 0x9E3779B97F4A7C15
+"""Spaces the seeds of a bot's helper processes (see `workers`)."""
 STOP_CHECK = 64
 """With `stop`, iterations between two checks of whether the search can still change its choice."""
 
@@ -91,6 +95,10 @@ class MctsSettings:
     """How a leaf that is not the end is judged: "evaluation" (the logistic of the evaluation
     margin, by `norm` and `scale`) or "learned" (the game's `win_estimate()`, each seat's learned
     chance to win, where the game has one for the position; the evaluation otherwise)."""
+    workers: int = 1
+    """Processes searching each decision, this one included (root parallelisation,
+    `eixample.ai.parallel`): each searches its own tree with the whole budget, and the action
+    most visited over all the trees is chosen."""
     finish: int = 0
     """Before judging a leaf, let the seat that made the leaf's last decision make up to this
     many more decisions of its own in a row greedily (the best `evaluation()` margin, forced
@@ -168,19 +176,55 @@ class MctsBot(Bot):
         self._cpu_start: float | None = None
         self._mover = -1
         """The seat that chose the last action of the current descent (-1: none yet)."""
+        self._current: _Node | None = None
+        self.last_helper_cpu = 0.0
+        """CPU seconds the helper processes spent on the last decision (with `workers`)."""
+        helper_seeds = [(seed + HELPER_SEED_STEP * k) % 2**63 for k in range(1, self.settings.workers)]
+        self._helpers = SearchHelpers(self.settings, helper_seeds) if helper_seeds else None
 
     def decide(self, view: PlayerView) -> Action:
-        self._cpu_start = time.process_time() if self.settings.cpu is not None else None
+        self.begin_decision()
         legal = view.legal_actions()
-        root = self._root(view)
+        helpers = self._helpers
         if len(legal) == 1:
             self.last_iterations = 0
             action = legal[0]
+            if helpers is not None:
+                helpers.forced(view.resample(self.rng.next_u64()), view.player, action)
         else:
-            self.last_iterations = self._search(view, root)
-            action = self._best(root, legal, view.player)
-        self._keep(view, root if self._skipped(legal) else root.children.get(action), action)
+            if helpers is not None:
+                helpers.search(view.resample(self.rng.next_u64()), view.player)
+            root = self.search_decision(view)
+            others = helpers.results() if helpers is not None else []  # they stop now, with a time budget
+            self.last_iterations += sum(other.iterations for other in others)
+            self.last_helper_cpu = sum(other.cpu for other in others)
+            action = self._best(root, legal, view.player, others)
+            if helpers is not None:
+                helpers.chose(action)
+        self.after_choice(view, action)
         return action
+
+    def begin_decision(self, cpu_start: float | None = None) -> None:
+        """Start the clock of a decision's CPU budget (now, or at `cpu_start`)."""
+        if self.settings.cpu is None:
+            self._cpu_start = None
+        else:
+            self._cpu_start = time.process_time() if cpu_start is None else cpu_start
+
+    def search_decision(self, view: PlayerView, stopped: Callable[[], bool] | None = None) -> _Node:
+        """Search the decision of `view` from the kept subtree, if it is this decision's, or
+        afresh; the root is remembered for `after_choice`. With a time budget, the search also
+        ends once `stopped()` answers True."""
+        root = self._current = self._root(view)
+        self.last_iterations = self._search(view, root, stopped)
+        return root
+
+    def after_choice(self, view: PlayerView, action: Action) -> None:
+        """The decision of `view` was taken with `action`: keep what the search can use next."""
+        root, self._current = self._current, None
+        if root is None:
+            root = self._root(view)
+        self._keep(view, root if self._skipped(view.legal_actions()) else root.children.get(action), action)
 
     def _skipped(self, legal: list[Action]) -> bool:
         """True when the tree has no node for this decision's only action (with `skip`)."""
@@ -228,7 +272,9 @@ class MctsBot(Bot):
         if not world.is_terminal():
             self._kept = (world.view(view.player), child)
 
-    def _search(self, view: PlayerView, root: _Node) -> int:
+    def _search(self, view: PlayerView, root: _Node, stopped: Callable[[], bool] | None = None) -> int:
+        """Iterate on `root` until the budget is spent (or, with a time budget, `stopped()`
+        answers True: a helper process stops with the bot it helps)."""
         limit = self.settings.iteration_limit()
         seconds, cpu = self.settings.seconds, self.settings.cpu
         deadline = math.inf if seconds is None else time.perf_counter() + seconds
@@ -236,16 +282,19 @@ class MctsBot(Bot):
         cpu_deadline = math.inf
         if cpu is not None:
             cpu_deadline = (time.process_time() if cpu_start is None else cpu_start) + cpu
+        if self.settings.iterations is not None and seconds is None and cpu is None:
+            stopped = None  # an iteration budget is spent whole, so that games repeat
+
+        def time_left(done: int) -> bool:
+            if done % CPU_CHECK_EVERY:
+                return time.perf_counter() < deadline
+            return (time.perf_counter() < deadline and (cpu is None or time.process_time() < cpu_deadline)
+                    and (stopped is None or not stopped()))
+
         redraw = self.settings.redraw
         world: State | None = None
         done = 0
-        while done < limit and (
-            done == 0
-            or (
-                time.perf_counter() < deadline
-                and (cpu is None or done % CPU_CHECK_EVERY or time.process_time() < cpu_deadline)
-            )
-        ):
+        while done < limit and (done == 0 or time_left(done)):
             if redraw == 1:
                 self._iterate(root, view.resample(self.rng.next_u64()))
             else:
@@ -348,10 +397,16 @@ class MctsBot(Bot):
                 return learned
         return normalise(state.evaluation(), self.settings.norm, self.settings.scale)
 
-    def _best(self, root: _Node, legal: list[Action], me: int) -> Action:
-        """The most visited legal root action (then the best mean reward for `me`)."""
-        explored = [action for action in legal if action in root.children]
+    def _best(self, root: _Node, legal: list[Action], me: int, others: list[RootStatistics]) -> Action:
+        """The legal root action most visited over this tree and the helpers' (then the best
+        mean reward for `me`)."""
+        visits = {action: child.visits for action, child in root.children.items()}
+        rewards = {action: child.totals[me] for action, child in root.children.items()}
+        for other in others:
+            for action, count in other.visits.items():
+                visits[action] = visits.get(action, 0) + count
+                rewards[action] = rewards.get(action, 0.0) + other.rewards[action]
+        explored = [action for action in legal if visits.get(action)]
         if not explored:
             return self.rng.choice(legal)
-        children = root.children
-        return max(explored, key=lambda action: (children[action].visits, children[action].mean(me)))
+        return max(explored, key=lambda action: (visits[action], rewards[action] / visits[action]))

@@ -16,6 +16,7 @@ from typing import Any
 from eixample.ai.base import Bot
 from eixample.ai.greedy import MAX_PLAN, GreedyBot
 from eixample.ai.mcts import MctsBot, MctsSettings
+from eixample.ai.parallel import MAX_WORKERS
 from eixample.ai.random_bot import RandomBot
 from eixample.ai.scoring import NORMS
 from eixample.core.errors import EixampleError
@@ -111,6 +112,9 @@ MCTS_PARAMS: dict[str, Param] = {
                            "action (default no)"),
     "leaf": Param(_one_of("evaluation", "learned"), "judge leaves by the evaluation margin (default) or by "
                                                     "the game's learned win estimate where it has one"),
+    "workers": Param(_at_most(_POSITIVE_INT, MAX_WORKERS),
+                     f"processes searching each decision, each its own tree with the whole budget "
+                     f"(default 1, at most {MAX_WORKERS})"),
     "finish": Param(_NON_NEGATIVE_INT, "before judging a leaf, the seat that chose its last action makes up "
                                        "to N more decisions of its own greedily (default 0)"),
 }

@@ -37,8 +37,10 @@ T = TypeVar("T")
 
 SUGGESTED_SPECS = ["random", "greedy", "mcts:seconds=1"]
 SPEC_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*(:[A-Za-z0-9_.=\-]+)*$")
-CEILINGS: dict[str, float] = {"seconds": 10.0, "iterations": 100_000, "samples": 64, "depth": 200}
-"""The most a bot spec on the server may ask for, per parameter."""
+CEILINGS: dict[str, float] = {"seconds": 10.0, "iterations": 100_000, "samples": 64, "depth": 200,
+                              "workers": 1}
+"""The most a bot spec on the server may ask for, per parameter (the server's own pool of bot
+processes is its parallelism: a search may not start processes of its own)."""
 WORKER_NICENESS = 5
 PR_SET_PDEATHSIG = 1
 

@@ -68,6 +68,8 @@ def compile_solo(solo: SoloFile) -> SoloTables:
 
 @dataclass(frozen=True)
 class Tables:
+    """The printed data compiled for the rules; one per data folder (`tables_for`)."""
+
     components: Components
     data_dir: str | None
     # city
@@ -144,6 +146,10 @@ class Tables:
     # solo mode
     solo: SoloTables
 
+    def __reduce__(self) -> tuple[object, tuple[str | None]]:
+        """Pickled by its folder: a state sent to another process (a search helper) carries the
+        folder's name, not a copy of every table; the other side loads it once."""
+        return tables_for, (self.data_dir,)
 
 def _nonempty(benefit: Benefit) -> Benefit | None:
     return None if benefit.is_empty() else benefit

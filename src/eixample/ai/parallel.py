@@ -1,0 +1,146 @@
+"""Root parallelisation for the tree search: helper processes search the same decision.
+
+Each helper process keeps its own search tree and draws its own determinizations; for every
+decision the searching bot sends each helper one determinization of its information set (never
+the real state: a state drawn with `resample`, whose hidden parts are already invented), every
+process searches its own tree with the same budget, and the bot chooses the action with the most
+visits over all the trees. With `reuse`, each helper keeps its own subtree under the action chosen,
+as the bot does. With an iteration budget every process spends all of it (games repeat); with a
+time budget (CPU or wall clock), each helper counts its own time from the moment it receives the
+decision and stops at the latest when the bot's own search ends, so a decision takes the bot's
+time and a bot with N processes thinks about N times as much on a machine with N free cores.
+
+Reference: Chaslot, Winands, van den Herik, "Parallel Monte-Carlo Tree Search", Computers and
+Games 2008 (root parallelisation gave as much as one tree with the iterations of all the
+processes).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import pickle
+import time
+import weakref
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from multiprocessing.synchronize import Event
+from typing import TYPE_CHECKING
+
+from eixample.ai.view import PlayerView
+from eixample.core.protocol import Action, State
+
+if TYPE_CHECKING:
+    from eixample.ai.mcts import MctsSettings
+
+MAX_WORKERS = 16
+"""The most processes one bot may search with (itself included)."""
+
+
+@dataclass(frozen=True)
+class RootStatistics:
+    """What one helper's tree holds at the root of a decision."""
+
+    visits: dict[Action, int]
+    rewards: dict[Action, float]
+    """Total reward of each root action for the seat deciding."""
+    iterations: int
+    cpu: float
+    """CPU seconds the helper spent on this decision, receiving it included."""
+
+
+class SearchHelpers:
+    """Helper processes searching alongside a bot, started on first use, ended with the bot."""
+
+    def __init__(self, settings: MctsSettings, seeds: list[int]) -> None:
+        self._settings = replace(settings, workers=1)
+        self._seeds = seeds
+        self._connections: list[Connection] = []
+        self._done: Event | None = None
+        """Set when the bot's own search is over: helpers with a time budget stop then."""
+        self.processes: list[multiprocessing.process.BaseProcess] = []
+
+    def _started(self) -> list[Connection]:
+        if not self._connections:
+            context = multiprocessing.get_context("spawn")
+            self._done = context.Event()
+            for seed in self._seeds:
+                mine, theirs = context.Pipe()
+                process = context.Process(target=_serve, args=(theirs, self._settings, seed, self._done),
+                                          daemon=True)
+                process.start()
+                theirs.close()
+                self._connections.append(mine)
+                self.processes.append(process)
+                weakref.finalize(self, _stop, mine, process)
+        return self._connections
+
+    def search(self, world: State, player: int) -> None:
+        """Start every helper on the decision of `player` in `world` (a determinization)."""
+        message = ("search", pickle.dumps(world, pickle.HIGHEST_PROTOCOL), player)
+        for connection in self._started():
+            connection.send(message)
+
+    def results(self) -> list[RootStatistics]:
+        """Wait for the statistics of the search started last; with a time budget, the helpers
+        stop searching now, so that the decision takes the bot's own time."""
+        assert self._done is not None
+        self._done.set()
+        found = [connection.recv() for connection in self._connections]
+        self._done.clear()
+        return found
+
+    def chose(self, action: Action) -> None:
+        """Tell the helpers the action chosen, so that they keep its subtree."""
+        for connection in self._connections:
+            connection.send(("chose", action))
+
+    def forced(self, world: State, player: int, action: Action) -> None:
+        """A decision with one legal action: the helpers keep their trees through it."""
+        if self._connections:
+            message = ("forced", pickle.dumps(world, pickle.HIGHEST_PROTOCOL), player, action)
+            for connection in self._connections:
+                connection.send(message)
+
+
+def _stop(connection: Connection, process: multiprocessing.process.BaseProcess) -> None:
+    with contextlib.suppress(OSError):
+        connection.send(("stop",))
+    process.join(timeout=1)
+    if process.is_alive():
+        process.terminate()
+
+
+def _serve(connection: Connection, settings: MctsSettings, seed: int, done: Event) -> None:
+    """A helper's loop: search each decision it receives with its own tree."""
+    from eixample.ai.mcts import MctsBot
+
+    bot = MctsBot(f"helper {seed}", seed, settings)
+    view: PlayerView | None = None
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:
+            return
+        kind = message[0]
+        if kind == "stop":
+            return
+        if kind == "chose" and view is not None:
+            bot.after_choice(view, message[1])
+            view.close()
+            view = None
+            continue
+        started = time.process_time()
+        world: State = pickle.loads(message[1])
+        view = PlayerView(world, message[2])
+        if kind == "forced":
+            bot.after_choice(view, message[3])
+            view.close()
+            view = None
+            continue
+        bot.begin_decision(started)
+        root = bot.search_decision(view, done.is_set)
+        connection.send(RootStatistics(
+            visits={action: child.visits for action, child in root.children.items()},
+            rewards={action: child.totals[view.player] for action, child in root.children.items()},
+            iterations=bot.last_iterations, cpu=time.process_time() - started))
