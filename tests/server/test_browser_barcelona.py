@@ -90,7 +90,7 @@ def test_play_barcelona_against_a_bot_by_clicks(page: Any, new_server: Callable[
     page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
     page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
     page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
-    page.locator(".seat-row[data-seat='1'] .seat-bot").fill("greedy")
+    page.locator(".seat-row[data-seat='1'] .seat-level").select_option("beginner")  # greedy
     page.fill("#seed", "7")
     page.click("#create")
     page.wait_for_selector("#invitations:not([hidden])")

@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
+from eixample.ai.specs import LEVELS
 from eixample.core.records import replay
 from eixample.core.registry import get_game
 from tests.server import hiddencards  # noqa: F401  (registers the test game here too)
@@ -51,6 +52,17 @@ def test_catalog_lists_games_and_bots(api: httpx.Client) -> None:
     assert names["barcelona"]["switches"] == ["rotate_first_player", "balanced_seats"]
     assert set(names["barcelona"]["switches"]) <= set(names["barcelona"]["options"])
     assert names["rose-of-fire"]["switches"] == ["no_strike"] and names["tictactoe"]["switches"] == []
+
+
+def test_catalog_offers_bot_levels_by_plain_name(api: httpx.Client) -> None:
+    """Issue 15: the lobby offers levels with plain names, each mapped to a spec the server takes."""
+    levels = api.get("/api/catalog").json()["levels"]
+    assert [level["name"] for level in levels] == list(LEVELS)
+    assert all(level["spec"] == LEVELS[level["name"]] for level in levels)
+    for level in levels:
+        created = create_game(api, "tictactoe", [{"kind": "person", "name": "Ana"},
+                                                 {"kind": "bot", "bot": level["spec"]}])
+        assert created["seats"][1]["bot"] == level["spec"]
 
 
 def test_create_gives_links_with_secret_tokens(api: httpx.Client, server: ServerProcess) -> None:

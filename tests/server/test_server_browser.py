@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from eixample.ai.specs import LEVELS
 from eixample.core.records import replay
 from eixample.core.registry import get_game
 from tests.server.browser import screenshot
@@ -26,6 +27,7 @@ def test_play_a_game_against_a_bot_by_clicks(page: Any, server: ServerProcess) -
     page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
     page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
     page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
+    page.locator(".seat-row[data-seat='1'] .seat-level").select_option("custom")
     page.locator(".seat-row[data-seat='1'] .seat-bot").fill("random")
     page.click("#create")
     page.wait_for_selector("#invitations:not([hidden])")
@@ -146,3 +148,25 @@ def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess)
     line.wait_for()
     assert line.inner_text() == "seed 4"
     assert not page.problems, page.problems
+
+
+def test_the_lobby_offers_bot_levels_by_name(page: Any, server: ServerProcess) -> None:
+    """Issue 15: a bot seat is chosen by level (plain, translated names); a custom spec is one
+    choice away."""
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "tictactoe")
+    level = page.locator(".seat-row[data-seat='1'] .seat-level")
+    spec = page.locator(".seat-row[data-seat='1'] .seat-bot")
+    names = level.locator("option").all_inner_texts()
+    assert names == ["Beginner", "Intermediate", "Strong", "Strongest", "Custom bot spec…"]
+    assert level.input_value() == "intermediate" and spec.is_hidden()
+    level.select_option("strong")
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
+    game_id = re.search(r"/play/([^#?]+)", link)
+    assert game_id is not None
+    info = httpx.get(f"{server.url}/api/games/{game_id.group(1)}").json()
+    assert info["seats"][1]["bot"] == LEVELS["strong"]
+    level.select_option("custom")
+    assert spec.is_visible()

@@ -195,7 +195,7 @@ class MctsBot(Bot):
             if helpers is not None:
                 helpers.search(view.resample(self.rng.next_u64()), view.player)
             root = self.search_decision(view)
-            others = helpers.results() if helpers is not None else []  # they stop now, with a time budget
+            others = helpers.results() if helpers is not None else []  # they stop now, with `seconds`
             self.last_iterations += sum(other.iterations for other in others)
             self.last_helper_cpu = sum(other.cpu for other in others)
             action = self._best(root, legal, view.player, others)
@@ -213,8 +213,8 @@ class MctsBot(Bot):
 
     def search_decision(self, view: PlayerView, stopped: Callable[[], bool] | None = None) -> _Node:
         """Search the decision of `view` from the kept subtree, if it is this decision's, or
-        afresh; the root is remembered for `after_choice`. With a time budget, the search also
-        ends once `stopped()` answers True."""
+        afresh; the root is remembered for `after_choice`. With a wall-clock budget (`seconds`),
+        the search also ends once `stopped()` answers True."""
         root = self._current = self._root(view)
         self.last_iterations = self._search(view, root, stopped)
         return root
@@ -273,7 +273,7 @@ class MctsBot(Bot):
             self._kept = (world.view(view.player), child)
 
     def _search(self, view: PlayerView, root: _Node, stopped: Callable[[], bool] | None = None) -> int:
-        """Iterate on `root` until the budget is spent (or, with a time budget, `stopped()`
+        """Iterate on `root` until the budget is spent (or, with a wall-clock budget, `stopped()`
         answers True: a helper process stops with the bot it helps)."""
         limit = self.settings.iteration_limit()
         seconds, cpu = self.settings.seconds, self.settings.cpu
@@ -282,8 +282,8 @@ class MctsBot(Bot):
         cpu_deadline = math.inf
         if cpu is not None:
             cpu_deadline = (time.process_time() if cpu_start is None else cpu_start) + cpu
-        if self.settings.iterations is not None and seconds is None and cpu is None:
-            stopped = None  # an iteration budget is spent whole, so that games repeat
+        if seconds is None:
+            stopped = None  # an iteration budget is spent whole (games repeat), a CPU budget too
 
         def time_left(done: int) -> bool:
             if done % CPU_CHECK_EVERY:

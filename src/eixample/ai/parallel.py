@@ -5,10 +5,11 @@ decision the searching bot sends each helper one determinization of its informat
 the real state: a state drawn with `resample`, whose hidden parts are already invented), every
 process searches its own tree with the same budget, and the bot chooses the action with the most
 visits over all the trees. With `reuse`, each helper keeps its own subtree under the action chosen,
-as the bot does. With an iteration budget every process spends all of it (games repeat); with a
-time budget (CPU or wall clock), each helper counts its own time from the moment it receives the
-decision and stops at the latest when the bot's own search ends, so a decision takes the bot's
-time and a bot with N processes thinks about N times as much on a machine with N free cores.
+as the bot does. Every process spends the whole budget: the iterations (games repeat), or its own
+CPU seconds (`cpu`) counted from the moment it receives the decision, so that the machine's other
+work does not change what the bot thinks; with a wall-clock budget (`seconds`) a helper also stops
+when the bot's own search ends, so the decision takes the bot's time. On a machine with N free
+cores a bot with N processes thinks about N times as much in the same time per decision.
 
 Reference: Chaslot, Winands, van den Herik, "Parallel Monte-Carlo Tree Search", Computers and
 Games 2008 (root parallelisation gave as much as one tree with the iterations of all the
@@ -57,7 +58,7 @@ class SearchHelpers:
         self._seeds = seeds
         self._connections: list[Connection] = []
         self._done: Event | None = None
-        """Set when the bot's own search is over: helpers with a time budget stop then."""
+        """Set when the bot's own search is over: helpers with a wall-clock budget stop then."""
         self.processes: list[multiprocessing.process.BaseProcess] = []
 
     def _started(self) -> list[Connection]:
@@ -82,8 +83,8 @@ class SearchHelpers:
             connection.send(message)
 
     def results(self) -> list[RootStatistics]:
-        """Wait for the statistics of the search started last; with a time budget, the helpers
-        stop searching now, so that the decision takes the bot's own time."""
+        """Wait for the statistics of the search started last; with a wall-clock budget the
+        helpers stop searching now, so that the decision takes the bot's own time."""
         assert self._done is not None
         self._done.set()
         found = [connection.recv() for connection in self._connections]

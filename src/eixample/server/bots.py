@@ -68,6 +68,23 @@ def _factory() -> Callable[[str, int], Any] | None:
     return factory if callable(factory) else None
 
 
+def levels() -> list[dict[str, str]]:
+    """The bot levels players choose from by name, weakest first, each with its spec: those this
+    server accepts (none while the bots are not available)."""
+    try:
+        specs = importlib.import_module("eixample.ai.specs")
+    except ImportError:
+        return []
+    found = []
+    for name, spec in specs.LEVELS.items():
+        try:
+            check_spec(spec)
+        except ValueError:
+            continue
+        found.append({"name": name, "spec": spec})
+    return found
+
+
 def ai_available() -> bool:
     return _factory() is not None
 

@@ -191,6 +191,7 @@ class GameManager:
         return {
             "games": games,
             "bots": list(bots.SUGGESTED_SPECS),
+            "levels": bots.levels(),
             "bots_available": bots.ai_available(),
             "bot_ceilings": dict(bots.CEILINGS),
         }

@@ -304,9 +304,15 @@ class CatalogGameOut(BaseModel):
     )
 
 
+class BotLevelOut(BaseModel):
+    name: str = Field(description="a plain name for players: beginner, intermediate, strong, strongest")
+    spec: str = Field(description="the bot spec it stands for")
+
+
 class CatalogOut(BaseModel):
     games: list[CatalogGameOut]
     bots: list[str]
+    levels: list[BotLevelOut] = Field(description="bot levels, weakest first (docs/strength.md)")
     bot_ceilings: dict[str, float] = Field(description="the most a bot spec may ask for, per parameter")
     bots_available: bool = Field(description="false while every bot spec plays at random")
 

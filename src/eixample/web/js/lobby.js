@@ -110,7 +110,7 @@ function renderSeatRows() {
   clear(rows).append(el("legend", {}, t("lobby.seats")));
   const count = Number($("player-count").value);
   for (let seat = 0; seat < count; seat += 1) {
-    const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", bot: catalog.bots[0] || "random" };
+    const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", bot: defaultBotSpec() };
     const kind = el(
       "select",
       { class: "seat-kind", "aria-label": t("lobby.seatKindLabel", { letter: seatStyle(seat).letter }), dataset: { seat: String(seat) } },
@@ -126,18 +126,29 @@ function renderSeatRows() {
       value: before.name || "",
       "aria-label": t("lobby.seatNameLabel", { letter: seatStyle(seat).letter }),
     });
+    const level = el(
+      "select",
+      { class: "seat-level", "aria-label": t("lobby.seatBotLabel", { letter: seatStyle(seat).letter }) },
+      ...(catalog.levels || []).map((entry) => el("option", { value: entry.name }, t(`lobby.levels.${entry.name}`))),
+      el("option", { value: CUSTOM_LEVEL }, t("lobby.levelCustom")),
+    );
     const bot = el("input", {
       class: "seat-bot",
       type: "text",
       list: "bot-specs",
-      value: before.bot || "random",
-      "aria-label": t("lobby.seatBotLabel", { letter: seatStyle(seat).letter }),
+      value: before.bot || defaultBotSpec(),
+      "aria-label": t("lobby.seatSpecLabel", { letter: seatStyle(seat).letter }),
     });
-    const row = el("div", { class: "seat-row", dataset: { seat: String(seat) } }, seatBadge(seat), kind, name, bot);
+    level.value = levelOf(bot.value);
+    const row = el("div", { class: "seat-row", dataset: { seat: String(seat) } }, seatBadge(seat), kind, name, level, bot);
     const sync = () => {
-      bot.hidden = kind.value !== "bot";
+      const custom = level.value === CUSTOM_LEVEL;
+      if (!custom) bot.value = specOf(level.value);
+      level.hidden = kind.value !== "bot";
+      bot.hidden = kind.value !== "bot" || !custom;
     };
     kind.addEventListener("change", sync);
+    level.addEventListener("change", sync);
     sync();
     rows.append(row);
   }
@@ -156,6 +167,25 @@ function renderSeatRows() {
       );
     });
   }
+}
+
+const CUSTOM_LEVEL = "custom";
+const DEFAULT_LEVEL = "intermediate";
+
+/** The spec of a bot level of the catalog (levels are offered by their plain names). */
+function specOf(name) {
+  const entry = (catalog.levels || []).find((level) => level.name === name);
+  return entry ? entry.spec : "";
+}
+
+/** The level a spec stands for, or the custom entry for any other spec. */
+function levelOf(spec) {
+  const entry = (catalog.levels || []).find((level) => level.spec === spec);
+  return entry ? entry.name : CUSTOM_LEVEL;
+}
+
+function defaultBotSpec() {
+  return specOf(DEFAULT_LEVEL) || catalog.bots[0] || "random";
 }
 
 function readSeatRow(row) {
