@@ -8,7 +8,7 @@ import pytest
 from eixample.ai import make_bot
 from eixample.ai.greedy import GreedyBot
 from eixample.ai.mcts import MctsBot, finish_move
-from eixample.core.protocol import TERMINAL, JsonDict
+from eixample.core.protocol import TERMINAL, JsonDict, State
 from eixample.core.registry import get_game
 
 SECOND = {"safe": {"small": 1.0}, "bold": {"fail": -1.0, "win": 5.0}, "sure": {"forced": 3.0}}
@@ -123,3 +123,18 @@ def test_finish_judges_each_leaf_after_the_rest_of_the_move() -> None:
     assert plain.choose(TwoSteps(), 0) == "safe"  # type: ignore[arg-type]
     assert finished.choose(TwoSteps(), 0) == "bold"  # type: ignore[arg-type]
     assert isinstance(make_bot("mcts", 1), MctsBot) and make_bot("mcts", 1).settings.finish == 0  # type: ignore[attr-defined]
+
+
+def test_replies_judge_each_leaf_after_the_opponents_best_answer() -> None:
+    """O threatens 1-4-7. With one iteration per move, each leaf judged as it stands misses
+    the threat; with `replies=1` each is judged after O's greedy answer, and only blocking
+    (`mark 7`) does not lose."""
+    def position() -> State:
+        state = get_game("tictactoe").new_game(2, 0)
+        for action in ("mark 0", "mark 4", "mark 8", "mark 1"):
+            state.apply(action)
+        return state
+
+    for seed in range(3):
+        assert make_bot("mcts:iterations=5:finish=1", seed).choose(position(), 0) != "mark 7"
+        assert make_bot("mcts:iterations=5:finish=1:replies=1", seed).choose(position(), 0) == "mark 7"

@@ -104,6 +104,10 @@ class MctsSettings:
     many more decisions of its own in a row greedily (the best `evaluation()` margin, forced
     moves followed for free): the leaf is judged once that seat's move is complete rather than
     half made, where an evaluation has to guess what the pending steps will bring."""
+    replies: int = 0
+    """With `finish`, after the move is complete, the next this many moves (each up to `finish`
+    decisions of the seat deciding) are played greedily too before the leaf is judged: a leaf is
+    judged after the opponents' best immediate answers, which the evaluation cannot foresee."""
 
     def iteration_limit(self) -> int:
         if self.iterations is not None:
@@ -311,6 +315,10 @@ class MctsBot(Bot):
         path = self._descend(root, state)
         if self.settings.finish and self._mover >= 0:
             finish_move(state, self._mover, self.settings.finish)
+            for _ in range(self.settings.replies):
+                if state.is_terminal():
+                    break
+                finish_move(state, state.current_player(), self.settings.finish)
         self._rollout(state)
         reward = self.reward(state)
         for node in path:

@@ -112,6 +112,8 @@ MCTS_PARAMS: dict[str, Param] = {
                            "action (default no)"),
     "leaf": Param(_one_of("evaluation", "learned"), "judge leaves by the evaluation margin (default) or by "
                                                     "the game's learned win estimate where it has one"),
+    "replies": Param(_at_most(_NON_NEGATIVE_INT, 8), "with finish: the next N moves are also played greedily "
+                                                     "before a leaf is judged (default 0, at most 8)"),
     "workers": Param(_at_most(_POSITIVE_INT, MAX_WORKERS),
                      f"processes searching each decision, each its own tree with the whole budget "
                      f"(default 1, at most {MAX_WORKERS})"),
