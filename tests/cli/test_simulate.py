@@ -99,3 +99,16 @@ def test_demo(runner: CliRunner) -> None:
 def test_demo_with_a_bad_bot(runner: CliRunner) -> None:
     result = invoke(runner, "demo", "--game", "tictactoe", "--bots", "oracle")
     assert_clear_failure(result, "unknown bot 'oracle'")
+
+
+def test_a_searching_bot_with_helper_processes_plays_games_one_at_a_time(runner: CliRunner) -> None:
+    """A bot with `workers=N` starts processes of its own, which a pool's worker may not: with
+    --workers 1 it plays; with a pool the command fails with a clear message."""
+    args = ("simulate", "--game", "tictactoe", "--games", "2", "--seed", "5",
+            "--bots", "expert:iterations=20:workers=2,greedy", "--json")
+    alone = invoke(runner, *args, "--workers", "1")
+    assert alone.exit_code == 0, alone.output
+    assert json.loads(alone.stdout)["games"] == 2
+    pooled = invoke(runner, *args, "--workers", "2")
+    assert pooled.exit_code != 0
+    assert "play such games one at a time (--workers 1)" in pooled.output

@@ -28,6 +28,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
 from typing import TYPE_CHECKING
 
+from eixample.ai.base import BotError
 from eixample.ai.view import PlayerView
 from eixample.core.protocol import Action, State
 
@@ -63,6 +64,10 @@ class SearchHelpers:
 
     def _started(self) -> list[Connection]:
         if not self._connections:
+            if multiprocessing.current_process().daemon:
+                raise BotError(f"a search with workers={len(self._seeds) + 1} starts processes of its own, "
+                               "which a worker of a process pool may not: play such games one at a time "
+                               "(--workers 1), or give the bot workers=1")
             context = multiprocessing.get_context("spawn")
             self._done = context.Event()
             for seed in self._seeds:
