@@ -9,7 +9,7 @@ import pytest
 
 from eixample.ai import make_bot
 from eixample.ai.mcts import CPU_CHECK_EVERY, MctsBot
-from eixample.ai.parallel import SearchHelpers
+from eixample.ai.parallel import RootStatistics, SearchHelpers
 from eixample.ai.specs import BotSpecError
 from eixample.ai.view import player_view
 from eixample.core.protocol import State
@@ -41,9 +41,9 @@ def test_the_helpers_only_ever_receive_a_determinization(monkeypatch: pytest.Mon
     sent: list[tuple[State, int]] = []
     original = SearchHelpers.search
 
-    def search(self: SearchHelpers, world: State, player: int) -> None:
+    def search(self: SearchHelpers, world: State, player: int, continued: bool) -> None:
         sent.append((world, player))
-        original(self, world, player)
+        original(self, world, player, continued)
 
     monkeypatch.setattr(SearchHelpers, "search", search)
     state = barcelona.new_game(2, 8)
@@ -85,5 +85,23 @@ def test_a_helper_with_a_wall_clock_budget_stops_with_its_bot(spec: str, stops_e
     state = barcelona.new_game(2, 6)
     with player_view(state, 0) as view:
         bot.begin_decision()
-        bot.search_decision(view, stopped=lambda: True)
-    assert (bot.last_iterations <= CPU_CHECK_EVERY) is stops_early
+        iterations = bot.search(view, MctsBot(spec, 1)._root(view), stopped=lambda: True)
+    assert (iterations <= CPU_CHECK_EVERY) is stops_early
+
+
+def test_helpers_go_on_from_their_kept_subtrees_within_a_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the bot goes on from its kept subtree, so does each helper: its root then holds
+    more visits than the iterations of this decision (the kept statistics)."""
+    found: list[RootStatistics] = []
+    original = SearchHelpers.results
+
+    def results(self: SearchHelpers) -> list[RootStatistics]:
+        answers = original(self)
+        found.extend(answers)
+        return answers
+
+    monkeypatch.setattr(SearchHelpers, "results", results)
+    _play("expert:iterations=40:workers=2", 4, 30)
+    assert found and all(answer.iterations == 40 for answer in found)
+    assert any(sum(answer.visits.values()) > 40 for answer in found)
+    assert any(sum(answer.visits.values()) <= 40 for answer in found), "a new turn starts afresh"

@@ -180,7 +180,8 @@ class MctsBot(Bot):
         self._cpu_start: float | None = None
         self._mover = -1
         """The seat that chose the last action of the current descent (-1: none yet)."""
-        self._current: _Node | None = None
+        self._continued = False
+        """Whether the last decision's search went on from the kept subtree."""
         self.last_helper_cpu = 0.0
         """CPU seconds the helper processes spent on the last decision (with `workers`)."""
         helper_seeds = [(seed + HELPER_SEED_STEP * k) % 2**63 for k in range(1, self.settings.workers)]
@@ -190,22 +191,23 @@ class MctsBot(Bot):
         self.begin_decision()
         legal = view.legal_actions()
         helpers = self._helpers
+        root = self._root(view)
         if len(legal) == 1:
             self.last_iterations = 0
             action = legal[0]
             if helpers is not None:
-                helpers.forced(view.resample(self.rng.next_u64()), view.player, action)
+                helpers.forced(action, self._continued)
         else:
             if helpers is not None:
-                helpers.search(view.resample(self.rng.next_u64()), view.player)
-            root = self.search_decision(view)
+                helpers.search(view.resample(self.rng.next_u64()), view.player, self._continued)
+            self.last_iterations = self.search(view, root)
             others = helpers.results() if helpers is not None else []  # they stop now, with `seconds`
             self.last_iterations += sum(other.iterations for other in others)
             self.last_helper_cpu = sum(other.cpu for other in others)
             action = self._best(root, legal, view.player, others)
             if helpers is not None:
                 helpers.chose(action)
-        self.after_choice(view, action)
+        self._keep(view, root if self._skipped(legal) else root.children.get(action), action)
         return action
 
     def begin_decision(self, cpu_start: float | None = None) -> None:
@@ -214,21 +216,6 @@ class MctsBot(Bot):
             self._cpu_start = None
         else:
             self._cpu_start = time.process_time() if cpu_start is None else cpu_start
-
-    def search_decision(self, view: PlayerView, stopped: Callable[[], bool] | None = None) -> _Node:
-        """Search the decision of `view` from the kept subtree, if it is this decision's, or
-        afresh; the root is remembered for `after_choice`. With a wall-clock budget (`seconds`),
-        the search also ends once `stopped()` answers True."""
-        root = self._current = self._root(view)
-        self.last_iterations = self._search(view, root, stopped)
-        return root
-
-    def after_choice(self, view: PlayerView, action: Action) -> None:
-        """The decision of `view` was taken with `action`: keep what the search can use next."""
-        root, self._current = self._current, None
-        if root is None:
-            root = self._root(view)
-        self._keep(view, root if self._skipped(view.legal_actions()) else root.children.get(action), action)
 
     def _skipped(self, legal: list[Action]) -> bool:
         """True when the tree has no node for this decision's only action (with `skip`)."""
@@ -239,7 +226,7 @@ class MctsBot(Bot):
         visits and mean rewards along its most visited line, most visited first. Does not touch
         a kept tree."""
         root = _Node(view.num_players)
-        self.last_iterations = self._search(view, root)
+        self.last_iterations = self.search(view, root)
         legal = view.legal_actions()
         if self._skipped(legal):  # the root stands for the position after the forced move
             return [ActionEstimate(legal[0], root.visits, root.principal())]
@@ -257,14 +244,15 @@ class MctsBot(Bot):
         """Search the position of `view` (whoever decides there) and return each seat's mean
         reward along the most visited line. The position must not be finished."""
         root = _Node(view.num_players)
-        self.last_iterations = self._search(view, root)
+        self.last_iterations = self.search(view, root)
         return root.principal()
 
     def _root(self, view: PlayerView) -> _Node:
+        """The kept subtree if `view` is the one it expected (`_continued` is then True), or a
+        fresh node."""
         kept, self._kept = self._kept, None
-        if kept is not None and view.shows(kept[0]):
-            return kept[1]
-        return _Node(view.num_players)
+        self._continued = kept is not None and view.shows(kept[0])
+        return kept[1] if kept is not None and self._continued else _Node(view.num_players)
 
     def _keep(self, view: PlayerView, child: _Node | None, action: Action) -> None:
         """Remember the subtree `child` reached by `action`, and the view it leads to (with
@@ -276,7 +264,7 @@ class MctsBot(Bot):
         if not world.is_terminal():
             self._kept = (world.view(view.player), child)
 
-    def _search(self, view: PlayerView, root: _Node, stopped: Callable[[], bool] | None = None) -> int:
+    def search(self, view: PlayerView, root: _Node, stopped: Callable[[], bool] | None = None) -> int:
         """Iterate on `root` until the budget is spent (or, with a wall-clock budget, `stopped()`
         answers True: a helper process stops with the bot it helps)."""
         limit = self.settings.iteration_limit()

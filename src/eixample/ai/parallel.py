@@ -81,9 +81,11 @@ class SearchHelpers:
                 weakref.finalize(self, _stop, mine, process)
         return self._connections
 
-    def search(self, world: State, player: int) -> None:
-        """Start every helper on the decision of `player` in `world` (a determinization)."""
-        message = ("search", pickle.dumps(world, pickle.HIGHEST_PROTOCOL), player)
+    def search(self, world: State, player: int, continued: bool) -> None:
+        """Start every helper on the decision of `player` in `world` (a determinization);
+        `continued`: the bot goes on from its kept subtree (the view it expected), so the
+        helpers go on from theirs."""
+        message = ("search", pickle.dumps(world, pickle.HIGHEST_PROTOCOL), player, continued)
         for connection in self._started():
             connection.send(message)
 
@@ -101,12 +103,10 @@ class SearchHelpers:
         for connection in self._connections:
             connection.send(("chose", action))
 
-    def forced(self, world: State, player: int, action: Action) -> None:
+    def forced(self, action: Action, continued: bool) -> None:
         """A decision with one legal action: the helpers keep their trees through it."""
-        if self._connections:
-            message = ("forced", pickle.dumps(world, pickle.HIGHEST_PROTOCOL), player, action)
-            for connection in self._connections:
-                connection.send(message)
+        for connection in self._connections:
+            connection.send(("forced", action, continued))
 
 
 def _stop(connection: Connection, process: multiprocessing.process.BaseProcess) -> None:
@@ -119,10 +119,11 @@ def _stop(connection: Connection, process: multiprocessing.process.BaseProcess) 
 
 def _serve(connection: Connection, settings: MctsSettings, seed: int, done: Event) -> None:
     """A helper's loop: search each decision it receives with its own tree."""
-    from eixample.ai.mcts import MctsBot
+    from eixample.ai.mcts import MctsBot, _Node
 
     bot = MctsBot(f"helper {seed}", seed, settings)
-    view: PlayerView | None = None
+    root: _Node | None = None
+    kept: _Node | None = None
     while True:
         try:
             message = connection.recv()
@@ -131,22 +132,24 @@ def _serve(connection: Connection, settings: MctsSettings, seed: int, done: Even
         kind = message[0]
         if kind == "stop":
             return
-        if kind == "chose" and view is not None:
-            bot.after_choice(view, message[1])
-            view.close()
-            view = None
+        if kind == "chose":
+            kept = root.children.get(message[1]) if root is not None and settings.reuse else None
+            root = None
+            continue
+        if kind == "forced":
+            # the bot's rule (`_keep`): with `skip` a forced move has no node, the root stays
+            here = kept if message[2] else None
+            kept = (here if settings.skip else here.children.get(message[1])) if here is not None else None
             continue
         started = time.process_time()
         world: State = pickle.loads(message[1])
         view = PlayerView(world, message[2])
-        if kind == "forced":
-            bot.after_choice(view, message[3])
-            view.close()
-            view = None
-            continue
+        root = kept if message[3] and kept is not None else _Node(view.num_players)
+        kept = None
         bot.begin_decision(started)
-        root = bot.search_decision(view, done.is_set)
+        iterations = bot.search(view, root, done.is_set)
         connection.send(RootStatistics(
             visits={action: child.visits for action, child in root.children.items()},
             rewards={action: child.totals[view.player] for action, child in root.children.items()},
-            iterations=bot.last_iterations, cpu=time.process_time() - started))
+            iterations=iterations, cpu=time.process_time() - started))
+        view.close()

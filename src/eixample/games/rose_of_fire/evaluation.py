@@ -12,12 +12,22 @@ Points already scored, plus what the table promises:
 - cards in hand and the card being played (a house to come), the Strike card's loss;
 - strikers: each on the barricades costs a prestige point at the rebellion, each in Raval may be
   drawn there; the most on the barricades will take the Strike card.
+
+Each part is a hand-set estimate (the constants below); the evaluation weighs them by weights
+fitted on self-play games for each player count and phase (`training.py`, the weights in
+`data/evaluation_weights.json`): a part that has been worth less at the end of games from such
+positions than its hand-set estimate weighs less, and so on.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+import math
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from eixample.core.errors import DataFileError
 from eixample.games.rose_of_fire.components import STRIKE
 from eixample.games.rose_of_fire.end_of_phase import majorities
 from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE
@@ -79,55 +89,107 @@ def best_placement(s: RoseState, p: int, card: int, table: tuple[int, ...]) -> f
     return best
 
 
-def evaluate(s: RoseState) -> list[float]:
+PARTS = ("houses", "influence", "conviction", "leader", "tokens", "prestige", "strikers", "strike_risk",
+         "hand", "strike_cards", "placement", "effects", "majorities")
+"""The parts `seat_parts` values, in order: each a hand-set estimate in VP (the constants above)."""
+HOUSES, INFLUENCE, CONVICTION, LEADER, TOKENS, PRESTIGE, STRIKERS, STRIKE_RISK, HAND, STRIKE_CARDS, \
+    PLACEMENT, EFFECTS, MAJORITIES = range(len(PARTS))
+WEIGHTS_FILE = Path(__file__).parent / "data" / "evaluation_weights.json"
+MAX_WEIGHT = 10.0
+"""Weights must be finite and at most this in size."""
+
+
+def seat_parts(s: RoseState) -> list[list[float]]:
+    """Per seat, the hand-set estimate of each part (PARTS order) of what the table promises."""
     t = s.t
-    if s.ended:
-        return [float(v) for v in s.vp]
     n = s.n
+    parts = [[0.0] * len(PARTS) for _ in range(n)]
     table = t.reversed_vp if s.anarchy else t.block_vp
-    values = [float(v) for v in s.vp]
     for x, p in enumerate(s.owner):
         if p >= 0:
-            values[p] += house_value(s, x, table[s.htype[x]])
+            parts[p][HOUSES] += house_value(s, x, table[s.htype[x]])
     danger = 0.0 if s.anarchy else max(0.0, 1.0 - (t.anarchy_space - s.bomb) / 8.0) * 0.5
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
             bonus = 2 if s.conviction[owner] == t.influence_symbol[k] else 0
-            values[owner] += (t.influence_vp[k] + bonus) * (1.0 - danger)
-    for p in range(n):
-        if s.conviction[p] >= 0:
-            values[p] += CONVICTION_VP
+            parts[owner][INFLUENCE] += (t.influence_vp[k] + bonus) * (1.0 - danger)
     phases_left = 5 - s.phase + 1
     top = max(s.prestige)
     leaders = [p for p in range(n) if s.prestige[p] == top]
     for p in leaders:
-        values[p] += LEADER_VP * phases_left / len(leaders)
+        parts[p][LEADER] += LEADER_VP * phases_left / len(leaders)
     worst = max(s.barricade)
     for p in range(n):
-        values[p] += TOKEN_VP * s.token_count(p) + PRESTIGE_VP * s.prestige[p]
-        values[p] -= PRESTIGE_VP * (s.barricade[p] + RAVAL_DRAW * s.raval[p])
+        mine = parts[p]
+        if s.conviction[p] >= 0:
+            mine[CONVICTION] = CONVICTION_VP
+        mine[TOKENS] = TOKEN_VP * s.token_count(p)
+        mine[PRESTIGE] = PRESTIGE_VP * s.prestige[p]
+        mine[STRIKERS] = -PRESTIGE_VP * (s.barricade[p] + RAVAL_DRAW * s.raval[p])
         if worst > 0 and s.barricade[p] == worst:
-            values[p] -= STRIKE_RISK_VP
+            mine[STRIKE_RISK] = -STRIKE_RISK_VP
         for c in s.hands[p]:
             if t.card_kind[c] == STRIKE:
-                values[p] -= t.strike_vp_negative if s.prestige[p] < 0 else t.strike_vp
+                mine[STRIKE_CARDS] -= t.strike_vp_negative if s.prestige[p] < 0 else t.strike_vp
             else:
-                values[p] += CARD_VP
+                mine[HAND] += CARD_VP
     for frame in s.stack:
         kind = frame[0]
         if kind == TILE:
-            values[frame[1]] += best_placement(s, frame[1], frame[2], table)
+            parts[frame[1]][PLACEMENT] += best_placement(s, frame[1], frame[2], table)
         elif kind == HOUSE and s.placed >= 0:
             p, x = frame[1], s.placed
             best = max(table[h] for h in t.card_houses[frame[2]] if s.houses_left[4 * p + h] > 0)
-            values[p] += house_value(s, x, best)
+            parts[p][PLACEMENT] += house_value(s, x, best)
             if completable(s, x):
-                values[p] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
+                parts[p][PLACEMENT] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
         elif kind in (ABILITY, EVENT):
             effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
-            values[frame[1]] += sum(EFFECT_VP[e] * a for e, a in effects)
+            parts[frame[1]][EFFECTS] += sum(EFFECT_VP[e] * a for e, a in effects)
     majority = MAJORITY_VP if s.phase < 5 else float(t.majority_vp)
     for _, _, w, _ in majorities(s):
         if w >= 0:
-            values[w] += majority
-    return values
+            parts[w][MAJORITIES] += majority
+    return parts
+
+
+def evaluate(s: RoseState) -> list[float]:
+    """Points scored plus each part weighed by the weights fitted for the player count and phase
+    (`training.py`): what the parts have been worth at the end of games from such positions."""
+    if s.ended:
+        return [float(v) for v in s.vp]
+    weights = phase_weights()[s.n][s.phase]
+    return [vp + sum(w * part for w, part in zip(weights, parts, strict=True))
+            for vp, parts in zip(s.vp, seat_parts(s), strict=True)]
+
+
+@cache
+def phase_weights() -> dict[int, dict[int, tuple[float, ...]]]:
+    """The weights of WEIGHTS_FILE by player count and phase (1-5)."""
+    return parse_weights(json.loads(WEIGHTS_FILE.read_text()), WEIGHTS_FILE.name)
+
+
+def parse_weights(data: Any, name: str) -> dict[int, dict[int, tuple[float, ...]]]:
+    """Check a weights file's content; DataFileError naming the file, entry and problem."""
+    def fail(entry: str, problem: str) -> DataFileError:
+        return DataFileError(f"{name}: {entry}: {problem}")
+
+    if not isinstance(data, dict) or list(data.get("parts", [])) != list(PARTS):
+        raise fail("parts", f"must list {', '.join(PARTS)}")
+    counts = data.get("weights")
+    if not isinstance(counts, dict) or sorted(counts) != ["2", "3", "4"]:
+        raise fail("weights", "must hold the player counts 2, 3 and 4")
+    found: dict[int, dict[int, tuple[float, ...]]] = {}
+    for players, phases in counts.items():
+        if not isinstance(phases, dict) or sorted(phases) != ["1", "2", "3", "4", "5"]:
+            raise fail(f"weights.{players}", "must hold the phases 1 to 5")
+        found[int(players)] = {}
+        for phase, row in phases.items():
+            entry = f"weights.{players}.{phase}"
+            if not isinstance(row, list) or len(row) != len(PARTS):
+                raise fail(entry, f"must list {len(PARTS)} weights, one per part")
+            if not all(isinstance(w, (int, float)) and math.isfinite(w) and abs(w) <= MAX_WEIGHT
+                       for w in row):
+                raise fail(entry, f"weights must be finite numbers of size at most {MAX_WEIGHT:g}")
+            found[int(players)][int(phase)] = tuple(float(w) for w in row)
+    return found

@@ -1,0 +1,91 @@
+"""The Rose of Fire's evaluation: hand-set parts weighed by weights fitted on self-play games."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eixample.core.errors import DataFileError
+from eixample.games import rose_of_fire
+from eixample.games.rose_of_fire import training
+from eixample.games.rose_of_fire.evaluation import (
+    PARTS,
+    WEIGHTS_FILE,
+    parse_weights,
+    phase_weights,
+    seat_parts,
+)
+
+
+def _positions(seed: int, players: int) -> list[Any]:
+    state = rose_of_fire.new_game(players, seed)
+    rng = random.Random(seed)
+    found = []
+    while not state.is_terminal():
+        found.append(state.clone())
+        state.apply(rng.choice(state.legal_actions()))
+    found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_evaluation_is_the_points_plus_the_weighed_parts(players: int) -> None:
+    weights = phase_weights()[players]
+    for state in _positions(players, players)[::7]:
+        evaluation = state.evaluation()
+        if state.is_terminal():
+            assert evaluation == [float(v) for v in state.scores()]
+            continue
+        for seat, parts in enumerate(seat_parts(state)):
+            weighed = sum(w * part for w, part in zip(weights[state.phase], parts, strict=True))
+            assert evaluation[seat] == pytest.approx(state.vp[seat] + weighed)
+
+
+def test_the_shipped_weights_cover_every_player_count_and_phase() -> None:
+    weights = phase_weights()
+    assert sorted(weights) == [2, 3, 4]
+    for phases in weights.values():
+        assert sorted(phases) == [1, 2, 3, 4, 5]
+        assert all(len(row) == len(PARTS) and all(0 <= w <= 10 for w in row) for row in phases.values())
+    shipped = json.loads(WEIGHTS_FILE.read_text())
+    assert shipped["source"] == "fitted"
+    assert shipped["how"].startswith("python -m eixample.games.rose_of_fire.training")
+
+
+def _weights_file() -> dict[str, Any]:
+    phases = {str(phase): [1.0] * len(PARTS) for phase in range(1, 6)}
+    return {"parts": list(PARTS), "weights": {str(n): json.loads(json.dumps(phases)) for n in (2, 3, 4)}}
+
+
+@pytest.mark.parametrize(("change", "entry", "problem"), [
+    (lambda data: data.update(parts=["houses"]), "parts", "must list houses, influence"),
+    (lambda data: data["weights"].pop("3"), "weights", "player counts 2, 3 and 4"),
+    (lambda data: data["weights"]["4"].pop("5"), "weights.4", "phases 1 to 5"),
+    (lambda data: data["weights"]["2"]["1"].pop(), "weights.2.1", "must list 13 weights"),
+    (lambda data: data["weights"]["3"]["2"].__setitem__(0, math.inf), "weights.3.2", "finite numbers"),
+    (lambda data: data["weights"]["3"]["2"].__setitem__(4, "1"), "weights.3.2", "finite numbers"),
+    (lambda data: data["weights"]["2"]["5"].__setitem__(1, 1e6), "weights.2.5", "at most 10"),
+])
+def test_a_malformed_weights_file_is_refused_naming_the_entry(change: Any, entry: str, problem: str) -> None:
+    data = _weights_file()
+    parse_weights(data, "w.json")
+    change(data)
+    with pytest.raises(DataFileError, match=f"w.json: {entry}: .*{problem}"):
+        parse_weights(data, "w.json")
+
+
+def test_the_training_command_repeats_itself(tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for out in (first, second):
+        training.main(["--games", "2", "--seed", "5", "--every", "5", "--out", str(out)])
+    assert first.read_text() == second.read_text()
+    made = json.loads(first.read_text())
+    assert made["how"] == ("python -m eixample.games.rose_of_fire.training --games 2 --seed 5 --spec greedy "
+                           "--every 5")
+    parse_weights(made, "a.json")
