@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from eixample.ai.base import Bot
-from eixample.ai.scoring import margin
+from eixample.ai.scoring import margin, margins_after
 from eixample.ai.view import PlayerView
 from eixample.core.protocol import Action, State
 
@@ -40,13 +40,11 @@ class GreedyBot(Bot):
         totals = [0.0] * len(legal)
         for _ in range(self.samples):
             world = view.resample(self.rng.next_u64())
-            for index, action in enumerate(legal):
-                after = world.clone()
-                after.apply(action)
-                if self.plan == 1:
-                    totals[index] += margin(after.evaluation(), me)
-                else:
-                    totals[index] += self._value(after, me, self.plan - 1)
+            if self.plan == 1:
+                values = margins_after(world, legal, me)
+            else:
+                values = [self._value(_after(world, action), me, self.plan - 1) for action in legal]
+            totals = [total + value for total, value in zip(totals, values, strict=True)]
         return totals
 
     def _value(self, state: State, me: int, plan: int) -> float:
@@ -59,9 +57,11 @@ class GreedyBot(Bot):
             state.apply(actions[0])
         if plan == 0 or state.is_terminal() or state.current_player() != me:
             return margin(state.evaluation(), me)
-        best = -float("inf")
-        for action in state.legal_actions():
-            after = state.clone()
-            after.apply(action)
-            best = max(best, self._value(after, me, plan - 1))
-        return best
+        return max(self._value(_after(state, action), me, plan - 1) for action in state.legal_actions())
+
+
+def _after(state: State, action: Action) -> State:
+    """A copy of `state` with `action` applied."""
+    after = state.clone()
+    after.apply(action)
+    return after

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from eixample.ai.base import Bot
 from eixample.ai.parallel import RootStatistics, SearchHelpers
-from eixample.ai.scoring import margin, normalise, outcome
+from eixample.ai.scoring import margins_after, normalise, outcome
 from eixample.ai.view import PlayerView
 from eixample.core.protocol import Action, JsonDict, State
 
@@ -126,14 +126,8 @@ def finish_move(state: State, mover: int, decisions: int) -> None:
         if decisions == 0:
             return
         decisions -= 1
-        best_action, best_margin = actions[0], -math.inf
-        for action in actions:
-            after = state.clone()
-            after.apply(action)
-            value = margin(after.evaluation(), mover)
-            if value > best_margin:
-                best_action, best_margin = action, value
-        state.apply(best_action)
+        values = margins_after(state, actions, mover)
+        state.apply(actions[values.index(max(values))])
 
 
 class _Node:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from eixample.core.protocol import State
+from eixample.core.protocol import Action, State
 
 NORMS = ("minmax", "rank", "sigmoid")
 """How a rollout's `evaluation()` becomes rewards in [0, 1]:
@@ -18,6 +18,16 @@ def margin(values: Sequence[float], me: int) -> float:
     """`me`'s value minus the best opponent's (minus nothing when playing alone)."""
     others = [value for seat, value in enumerate(values) if seat != me]
     return values[me] - (max(others) if others else 0.0)
+
+
+def margins_after(state: State, actions: Sequence[Action], me: int) -> list[float]:
+    """`me`'s evaluation margin one step after each of `actions` (applied to copies of `state`)."""
+    found = []
+    for action in actions:
+        after = state.clone()
+        after.apply(action)
+        found.append(margin(after.evaluation(), me))
+    return found
 
 
 def outcome(state: State) -> list[float]:
