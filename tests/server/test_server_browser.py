@@ -117,6 +117,13 @@ def test_keyboard_undo_buttons_and_replay(page: Any, server: ServerProcess) -> N
     shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
     assert shown == engine.scores()
     assert page.locator("svg#board .mark").count() == steps
+    # issue 15: the win-probability graph of the finished game, with its table, under the chart
+    page.wait_for_selector("#win-panel:not([hidden]) #win-chart polyline")
+    assert page.locator("#win-panel h2").inner_text() == "Win probability"
+    assert "estimated win probability" in (page.locator("#win-chart").get_attribute("aria-label") or "")
+    assert page.locator("#win-chart polyline").count() == 2  # a line per seat
+    page.click("#win-panel summary")
+    assert page.locator("#win-table tr").count() >= 2
     screenshot(page, "replay-end.png")
     assert not page.problems, page.problems
 

@@ -22,6 +22,20 @@ const percent = (p) => Math.round(p * 100);
 // The panel of the graph: {panel, chart, status, table} elements of the page. `load` asks the
 // server until the curve is ready (or failed); `draw(step)` marks the replay's step.
 export class WinGraph {
+  // The graph in the page's empty panel (<section id="win-panel" hidden>), the same on every page.
+  static inPanel(gameId, panel) {
+    const status = el("p", { id: "win-status", class: "muted", role: "status", hidden: true });
+    const chart = svg("svg", { id: "win-chart", class: "chart", role: "img", "aria-label": t("coach.winTitle"), "data-i18n-attr": "aria-label:coach.winTitle" });
+    const table = el("table", { id: "win-table", class: "breakdown win-table" });
+    clear(panel).append(
+      el("h2", { "data-i18n": "coach.winTitle" }, t("coach.winTitle")),
+      status,
+      chart,
+      el("details", { class: "win-table-box" }, el("summary", { "data-i18n": "coach.winTable" }, t("coach.winTable")), el("div", { class: "table-scroll" }, table)),
+    );
+    return new WinGraph(gameId, { panel, chart, status, table });
+  }
+
   constructor(gameId, dom) {
     this.gameId = gameId;
     this.dom = dom;

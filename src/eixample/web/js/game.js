@@ -474,7 +474,7 @@ async function start() {
     { panel: $("hint-panel"), button: $("hint"), status: $("hint-status"), choices: $("hint-choices"), note: $("hints-note") },
     { getToken: () => token, label: (action) => actionLabel(renderer || null, action, labelContext()), play: playAction },
   );
-  winGraph = new WinGraph(gameId, { panel: $("win-panel"), chart: $("win-chart"), status: $("win-status"), table: $("win-table") });
+  winGraph = WinGraph.inPanel(gameId, $("win-panel"));
   // the help starts open where there is room for it; on a phone it is one tap away
   dom.decisionHelp.open = !window.matchMedia("(max-width: 800px)").matches;
   dom.undo.addEventListener("click", undo);

@@ -146,7 +146,7 @@ async function start() {
   $("language-slot").replaceWith(languageMenu());
   viewport = new BoardViewport($("board"), $("board-toolbar"));
   trackSheetHeight($("decision-panel"));
-  winGraph = new WinGraph(gameId, { panel: $("win-panel"), chart: $("win-chart"), status: $("win-status"), table: $("win-table") });
+  winGraph = WinGraph.inPanel(gameId, $("win-panel"));
   go(0);
 }
 
