@@ -4,8 +4,10 @@ Each helper process keeps its own search tree and draws its own determinizations
 decision the searching bot sends each helper one determinization of its information set (never
 the real state: a state drawn with `resample`, whose hidden parts are already invented), every
 process searches its own tree with the same budget, and the bot chooses the action with the most
-visits over all the trees. With `reuse`, each helper keeps its own subtree under the action chosen,
-as the bot does. Every process spends the whole budget: the iterations (games repeat), or its own
+visits over all the trees. With `reuse`, each helper keeps its own subtree under the action chosen
+and goes on from it when the bot goes on from its own (the bot has checked that the new view is the
+one it expected: the same information set for every process), so helpers compute no views. Every
+process spends the whole budget: the iterations (games repeat), or its own
 CPU seconds (`cpu`) counted from the moment it receives the decision, so that the machine's other
 work does not change what the bot thinks; with a wall-clock budget (`seconds`) a helper also stops
 when the bot's own search ends, so the decision takes the bot's time. On a machine with N free
