@@ -1,0 +1,68 @@
+"""Two weights files of The Rose of Fire's evaluation against each other, with the same bot.
+
+    python benchmarks/rose_of_fire_weights.py --ones out/ones.json
+    python benchmarks/rose_of_fire_weights.py --against out/ones.json --bot greedy:plan=3 \\
+        --games 300 --seed 710000
+
+`--weights` is the shipped file by default. Game g (seed + g) puts the bot judging by `--weights`
+in seat g mod the player count and the same bot judging by `--against` in the others; each bot's
+decisions are made with its own weights (both in this process). `--ones FILE` writes a weights
+file with every weight 1: the hand-set evaluation. Prints the first file's wins with a 95% Wilson
+interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from bot_match import wilson
+
+from eixample.ai.specs import make_bot
+from eixample.games import rose_of_fire
+from eixample.games.rose_of_fire import evaluation
+from eixample.games.rose_of_fire.evaluation import PARTS, parse_weights
+
+
+def ones() -> dict:
+    row = [1.0] * len(PARTS)
+    return {"source": "hand-set", "how": "every weight 1", "parts": list(PARTS),
+            "weights": {str(n): {str(phase): list(row) for phase in range(1, 6)} for n in (2, 3, 4)}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--weights", type=Path, default=evaluation.WEIGHTS_FILE)
+    parser.add_argument("--against", type=Path)
+    parser.add_argument("--bot", default="greedy:plan=3")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=710000)
+    parser.add_argument("--ones", type=Path, help="write the all-ones weights file here and stop")
+    args = parser.parse_args()
+    if args.ones:
+        args.ones.write_text(json.dumps(ones(), indent=1) + "\n")
+        return
+    mine = parse_weights(json.loads(args.weights.read_text()), str(args.weights))
+    theirs = parse_weights(json.loads(args.against.read_text()), str(args.against))
+    current = [mine]
+    evaluation.phase_weights = lambda: current[0]  # type: ignore[assignment]
+    wins = 0
+    for game in range(args.games):
+        state = rose_of_fire.new_game(args.players, args.seed + game)
+        seat = game % args.players
+        bots = [make_bot(args.bot, args.seed * 3 + game * 7 + p) for p in range(args.players)]
+        while not state.is_terminal():
+            player = state.current_player()
+            current[0] = mine if player == seat else theirs
+            state.apply(bots[player].choose(state, player))
+        wins += seat in state.winners()
+    low, high = wilson(wins, args.games)
+    print(f"{args.weights} against {args.against}, {args.bot}, {args.players} players: "
+          f"{wins} of {args.games} ({100 * wins / args.games:.1f}%, {100 * low:.1f}%-{100 * high:.1f}%)")
+
+
+if __name__ == "__main__":
+    main()
