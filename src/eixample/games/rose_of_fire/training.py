@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from eixample.ai.match import MatchTask, new_state
+from eixample.ai.match import MAX_ACTIONS, MatchTask, new_state, play_out
 from eixample.ai.specs import make_bot
+from eixample.core.protocol import Action, State
 from eixample.core.registry import get_game
 from eixample.games.rose_of_fire.evaluation import MAX_WEIGHT, PARTS, WEIGHTS_FILE, seat_parts
 from eixample.games.rose_of_fire.state import RoseState
@@ -33,29 +34,35 @@ Examples = dict[int, tuple[list[list[float]], list[float]]]
 """By phase: the seats' parts and the VP each went on to gain."""
 
 
+Position = tuple[int, list[int], list[list[float]]]
+"""A position's phase, each seat's VP and each seat's parts."""
+
+
 def self_play(players: int, games: int, seed: int, spec: str, every: int) -> Examples:
     examples: Examples = {phase: ([], []) for phase in PHASES}
-    game = get_game("rose-of-fire")
     for index in range(games):
-        task = MatchTask("rose-of-fire", seed + index, (spec,) * players)
-        state = new_state(game, task)
-        assert isinstance(state, RoseState)
-        bots = [make_bot(spec, task.bot_seed(seat)) for seat in range(players)]
-        positions: list[tuple[int, list[int], list[list[float]]]] = []
-        step = 0
-        while not state.is_terminal():
-            if step % every == 0:
-                positions.append((state.phase, list(state.vp), seat_parts(state)))
-            step += 1
-            seat = state.current_player()
-            state.apply(bots[seat].choose(state, seat))
-        final = state.scores()
+        positions, final = _one_game(MatchTask("rose-of-fire", seed + index, (spec,) * players), every)
         for phase, vp, parts in positions:
             rows, gains = examples[phase]
             for seat in range(players):
                 rows.append(parts[seat])
                 gains.append(float(final[seat] - vp[seat]))
     return examples
+
+
+def _one_game(task: MatchTask, every: int) -> tuple[list[Position], list[int]]:
+    """One position in `every` of one game (the first included), and the final scores."""
+    state = new_state(get_game(task.game), task)
+    bots = [make_bot(spec, task.bot_seed(seat)) for seat, spec in enumerate(task.bots)]
+    positions: list[Position] = []
+    steps = iter(range(MAX_ACTIONS))
+
+    def observe(position: State, seat: int, action: Action) -> None:
+        assert isinstance(position, RoseState)
+        if next(steps) % every == 0:
+            positions.append((position.phase, list(position.vp), seat_parts(position)))
+
+    return positions, play_out(state, bots, observe).scores()
 
 
 def fit(examples: Examples) -> dict[str, list[float]]:
