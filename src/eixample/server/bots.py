@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import functools
 import importlib
 import logging
 import multiprocessing
@@ -71,18 +72,24 @@ def _factory() -> Callable[[str, int], Any] | None:
 def levels() -> list[dict[str, str]]:
     """The bot levels players choose from by name, weakest first, each with its spec: those this
     server accepts (none while the bots are not available)."""
+    return [dict(level) for level in _accepted_levels()]
+
+
+@functools.cache
+def _accepted_levels() -> tuple[dict[str, str], ...]:
+    """Checked once: the levels and the ceilings do not change while the server runs."""
     try:
         specs = importlib.import_module("eixample.ai.specs")
     except ImportError:
-        return []
-    found = []
+        return ()
+    found: list[dict[str, str]] = []
     for name, spec in specs.LEVELS.items():
         try:
             check_spec(spec)
         except ValueError:
             continue
         found.append({"name": name, "spec": spec})
-    return found
+    return tuple(found)
 
 
 def ai_available() -> bool:
