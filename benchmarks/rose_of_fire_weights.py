@@ -22,7 +22,7 @@ from bot_match import wilson
 from eixample.ai.specs import make_bot
 from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire import evaluation
-from eixample.games.rose_of_fire.evaluation import PARTS, parse_weights
+from eixample.games.rose_of_fire.evaluation import PARTS, parse_weights, weighing
 
 
 def ones() -> dict:
@@ -47,8 +47,6 @@ def main() -> None:
         return
     mine = parse_weights(json.loads(args.weights.read_text()), str(args.weights))
     theirs = parse_weights(json.loads(args.against.read_text()), str(args.against))
-    current = [mine]
-    evaluation.phase_weights = lambda: current[0]  # type: ignore[assignment]
     wins = 0
     for game in range(args.games):
         state = rose_of_fire.new_game(args.players, args.seed + game)
@@ -56,8 +54,9 @@ def main() -> None:
         bots = [make_bot(args.bot, args.seed * 3 + game * 7 + p) for p in range(args.players)]
         while not state.is_terminal():
             player = state.current_player()
-            current[0] = mine if player == seat else theirs
-            state.apply(bots[player].choose(state, player))
+            with weighing(mine if player == seat else theirs):
+                action = bots[player].choose(state, player)
+            state.apply(action)
         wins += seat in state.winners()
     low, high = wilson(wins, args.games)
     print(f"{args.weights} against {args.against}, {args.bot}, {args.players} players: "

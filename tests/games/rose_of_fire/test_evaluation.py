@@ -14,11 +14,13 @@ from eixample.core.errors import DataFileError
 from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire import training
 from eixample.games.rose_of_fire.evaluation import (
+    HAND_SET,
     PARTS,
     WEIGHTS_FILE,
     parse_weights,
     phase_weights,
     seat_parts,
+    weighing,
 )
 
 
@@ -89,3 +91,15 @@ def test_the_training_command_repeats_itself(tmp_path: Path) -> None:
     assert made["how"] == ("python -m eixample.games.rose_of_fire.training --games 2 --seed 5 --spec greedy "
                            "--every 5")
     parse_weights(made, "a.json")
+
+
+def test_weighing_puts_other_weights_in_place_for_a_block_only() -> None:
+    """The training's self-play judges with the hand-set estimates, whatever weights are shipped,
+    so that its command gives the same file again."""
+    state = next(position for position in _positions(5, 3)
+                 if position.phase == 3 and not position.is_terminal())
+    shipped = state.evaluation()
+    with weighing(HAND_SET):
+        hand_set = state.evaluation()
+    assert hand_set == [vp + sum(parts) for vp, parts in zip(state.vp, seat_parts(state), strict=True)]
+    assert hand_set != shipped and state.evaluation() == shipped

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -158,18 +160,40 @@ def evaluate(s: RoseState) -> list[float]:
     (`training.py`): what the parts have been worth at the end of games from such positions."""
     if s.ended:
         return [float(v) for v in s.vp]
-    weights = phase_weights()[s.n][s.phase]
+    weights = (_weighing or phase_weights())[s.n][s.phase]
     return [vp + sum(w * part for w, part in zip(weights, parts, strict=True))
             for vp, parts in zip(s.vp, seat_parts(s), strict=True)]
 
 
+Weights = dict[int, dict[int, tuple[float, ...]]]
+"""Weights by player count (2-4) and phase (1-5), one per part."""
+_weighing: Weights | None = None
+"""Weights `weighing` put in place of the shipped ones (None: the shipped ones)."""
+
+
+HAND_SET: Weights = {players: {phase: (1.0,) * len(PARTS) for phase in range(1, 6)} for players in (2, 3, 4)}
+"""Every weight 1: the parts' hand-set estimates as they are."""
+
+
+@contextmanager
+def weighing(weights: Weights) -> Iterator[None]:
+    """Evaluate with `weights` instead of the shipped ones inside the block (in this process):
+    for the training's self-play and for comparing two sets of weights."""
+    global _weighing
+    before, _weighing = _weighing, weights
+    try:
+        yield
+    finally:
+        _weighing = before
+
+
 @cache
-def phase_weights() -> dict[int, dict[int, tuple[float, ...]]]:
+def phase_weights() -> Weights:
     """The weights of WEIGHTS_FILE by player count and phase (1-5)."""
     return parse_weights(json.loads(WEIGHTS_FILE.read_text()), WEIGHTS_FILE.name)
 
 
-def parse_weights(data: Any, name: str) -> dict[int, dict[int, tuple[float, ...]]]:
+def parse_weights(data: Any, name: str) -> Weights:
     """Check a weights file's content; DataFileError naming the file, entry and problem."""
     def fail(entry: str, problem: str) -> DataFileError:
         return DataFileError(f"{name}: {entry}: {problem}")

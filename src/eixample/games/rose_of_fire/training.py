@@ -4,7 +4,8 @@
         --out src/eixample/games/rose_of_fire/data/evaluation_weights.json
 
 For each player count (2, 3 and 4), bots of one spec play `--games` games (game k has seed
-`seed + k`; greedy bots are deterministic, so the same command gives the same weights). Every
+`seed + k`), judging with the hand-set evaluation (every weight 1, whatever weights are shipped
+at the time; greedy bots are deterministic, so the same command gives the same weights). Every
 `--every`-th position of a game that is not over gives one example per seat: the seat's parts
 (`evaluation.seat_parts`) and the VP it went on to gain from there. A linear regression with
 non-negative weights (scikit-learn, `pip install eixample[train]`) is fitted per player count
@@ -25,7 +26,14 @@ from eixample.ai.match import MAX_ACTIONS, MatchTask, new_state, play_out
 from eixample.ai.specs import make_bot
 from eixample.core.protocol import Action, State
 from eixample.core.registry import get_game
-from eixample.games.rose_of_fire.evaluation import MAX_WEIGHT, PARTS, WEIGHTS_FILE, seat_parts
+from eixample.games.rose_of_fire.evaluation import (
+    HAND_SET,
+    MAX_WEIGHT,
+    PARTS,
+    WEIGHTS_FILE,
+    seat_parts,
+    weighing,
+)
 from eixample.games.rose_of_fire.state import RoseState
 
 MAX_GAMES = 100_000
@@ -41,7 +49,8 @@ Position = tuple[int, list[int], list[list[float]]]
 def self_play(players: int, games: int, seed: int, spec: str, every: int) -> Examples:
     examples: Examples = {phase: ([], []) for phase in PHASES}
     for index in range(games):
-        positions, final = _one_game(MatchTask("rose-of-fire", seed + index, (spec,) * players), every)
+        with weighing(HAND_SET):  # the games do not depend on the weights shipped when they are played
+            positions, final = _one_game(MatchTask("rose-of-fire", seed + index, (spec,) * players), every)
         for phase, vp, parts in positions:
             rows, gains = examples[phase]
             for seat in range(players):
