@@ -65,12 +65,12 @@ def test_every_write_checks_the_move_number(tmp_path: Path) -> None:
         gid = client.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE}).json()["game_id"]
     store = Store(url)
     fields: dict[str, Any] = {"status": "running", "to_move": 1, "result": None}
-    store.append_action(gid, 0, 0, "mark 4", **fields)
+    store.append_action_later(gid, 0, 0, "mark 4", **fields).result()
     for idx in (0, 2):  # a second action 0, or one that skips ahead
         with pytest.raises(StaleWriteError):
-            store.append_action(gid, idx, 1, "mark 0", **fields)
+            store.append_action_later(gid, idx, 1, "mark 0", **fields).result()
     with pytest.raises(StaleWriteError):
-        store.remove_last_action(gid, 1, status="running", to_move=0)  # there is no action 1
+        store.remove_last_action_later(gid, 1, status="running", to_move=0).result()  # there is no action 1
     data = store.load_game(gid)
     assert data is not None and data.actions == [(0, "mark 4")] and data.move_count == 1
     store.close()

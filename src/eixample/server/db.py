@@ -336,23 +336,6 @@ class Store:
         with self._sessions() as session:
             return session.get(GameRow, game_id) is not None
 
-    def append_action(
-        self,
-        game_id: str,
-        idx: int,
-        seat: int,
-        action: str,
-        *,
-        status: str,
-        to_move: int,
-        result: dict[str, Any] | None,
-        joined_seat: int | None = None,
-    ) -> None:
-        """Store action number `idx` (0-based) if the game holds exactly `idx` actions."""
-        self.append_action_later(
-            game_id, idx, seat, action, status=status, to_move=to_move, result=result, joined_seat=joined_seat
-        ).result()
-
     def append_action_later(
         self,
         game_id: str,
@@ -365,8 +348,9 @@ class Store:
         result: dict[str, Any] | None,
         joined_seat: int | None = None,
     ) -> Future[None]:
-        """`append_action` through the group writer: done once committed (StaleWriteError if the
-        game is not at move `idx`)."""
+        """Store action number `idx` (0-based) through the group writer if the game holds exactly
+        `idx` actions: the future is done once committed (StaleWriteError if the game is not at
+        move `idx`)."""
         stamp = now()
 
         def write(session: Session) -> None:
@@ -390,12 +374,9 @@ class Store:
 
         return self.writer.submit(write)
 
-    def remove_last_action(self, game_id: str, idx: int, *, status: str, to_move: int) -> None:
-        """Delete action number `idx` if it is the last one."""
-        self.remove_last_action_later(game_id, idx, status=status, to_move=to_move).result()
-
     def remove_last_action_later(self, game_id: str, idx: int, *, status: str, to_move: int) -> Future[None]:
-        """`remove_last_action` through the group writer."""
+        """Delete action number `idx` through the group writer if it is the last one (the future
+        raises StaleWriteError otherwise)."""
         stamp = now()
 
         def write(session: Session) -> None:
