@@ -49,7 +49,7 @@ STOP_CHECK = 64
 """With `stop`, iterations between two checks of whether the search can still change its choice."""
 
 
-def _decided(root: _Node, remaining: int) -> bool:
+def _decided(root: SearchNode, remaining: int) -> bool:
     """True when the most visited root action leads the next by more than the iterations left:
     no remaining iteration could change which action is the most visited."""
     first = second = 0
@@ -130,11 +130,13 @@ def finish_move(state: State, mover: int, decisions: int) -> None:
         state.apply(actions[values.index(max(values))])
 
 
-class _Node:
+class SearchNode:
+    """One decision of the search tree: visits, reward totals per seat, and a child per action tried."""
+
     __slots__ = ("avail", "children", "totals", "visits")
 
     def __init__(self, players: int) -> None:
-        self.children: dict[Action, _Node] = {}
+        self.children: dict[Action, SearchNode] = {}
         self.visits = 0
         self.avail = 1
         self.totals = [0.0] * players
@@ -170,7 +172,7 @@ class MctsBot(Bot):
         super().__init__(spec, seed)
         self.settings = settings or MctsSettings()
         self.last_iterations = 0
-        self._kept: tuple[JsonDict, _Node] | None = None
+        self._kept: tuple[JsonDict, SearchNode] | None = None
         self._cpu_start: float | None = None
         self._mover = -1
         """The seat that chose the last action of the current descent (-1: none yet)."""
@@ -219,7 +221,7 @@ class MctsBot(Bot):
         """Search the decision of `view` (even a forced one) and return every legal action's
         visits and mean rewards along its most visited line, most visited first. Does not touch
         a kept tree."""
-        root = _Node(view.num_players)
+        root = SearchNode(view.num_players)
         self.last_iterations = self.search(view, root)
         legal = view.legal_actions()
         if self._skipped(legal):  # the root stands for the position after the forced move
@@ -237,18 +239,18 @@ class MctsBot(Bot):
     def position_value(self, view: PlayerView) -> list[float]:
         """Search the position of `view` (whoever decides there) and return each seat's mean
         reward along the most visited line. The position must not be finished."""
-        root = _Node(view.num_players)
+        root = SearchNode(view.num_players)
         self.last_iterations = self.search(view, root)
         return root.principal()
 
-    def _root(self, view: PlayerView) -> _Node:
+    def _root(self, view: PlayerView) -> SearchNode:
         """The kept subtree if `view` is the one it expected (`_continued` is then True), or a
         fresh node."""
         kept, self._kept = self._kept, None
         self._continued = kept is not None and view.shows(kept[0])
-        return kept[1] if kept is not None and self._continued else _Node(view.num_players)
+        return kept[1] if kept is not None and self._continued else SearchNode(view.num_players)
 
-    def _keep(self, view: PlayerView, child: _Node | None, action: Action) -> None:
+    def _keep(self, view: PlayerView, child: SearchNode | None, action: Action) -> None:
         """Remember the subtree `child` reached by `action`, and the view it leads to (with
         `reuse`)."""
         if not self.settings.reuse or child is None:
@@ -258,7 +260,7 @@ class MctsBot(Bot):
         if not world.is_terminal():
             self._kept = (world.view(view.player), child)
 
-    def search(self, view: PlayerView, root: _Node, stopped: Callable[[], bool] | None = None) -> int:
+    def search(self, view: PlayerView, root: SearchNode, stopped: Callable[[], bool] | None = None) -> int:
         """Iterate on `root` until the budget is spent (or, with a wall-clock budget, `stopped()`
         answers True: a helper process stops with the bot it helps)."""
         limit = self.settings.iteration_limit()
@@ -292,7 +294,7 @@ class MctsBot(Bot):
                 break
         return done
 
-    def _iterate(self, root: _Node, state: State) -> None:
+    def _iterate(self, root: SearchNode, state: State) -> None:
         self._mover = -1
         path = self._descend(root, state)
         if self.settings.finish and self._mover >= 0:
@@ -309,7 +311,7 @@ class MctsBot(Bot):
             for seat, value in enumerate(reward):
                 totals[seat] += value
 
-    def _descend(self, root: _Node, state: State) -> list[_Node]:
+    def _descend(self, root: SearchNode, state: State) -> list[SearchNode]:
         """Selection then expansion, applying the actions to `state`; returns the path."""
         node, path = root, [root]
         skip = self.settings.skip
@@ -329,7 +331,7 @@ class MctsBot(Bot):
                 tried = self._tried_first(node, actions, untried, mover)
                 if tried is None:
                     action = self.rng.choice(untried)
-                    node = children[action] = _Node(len(root.totals))
+                    node = children[action] = SearchNode(len(root.totals))
                     state.apply(action)
                     path.append(node)
                     break
@@ -342,7 +344,7 @@ class MctsBot(Bot):
         return path
 
     def _tried_first(
-        self, node: _Node, actions: list[Action], untried: list[Action], mover: int
+        self, node: SearchNode, actions: list[Action], untried: list[Action], mover: int
     ) -> Action | None:
         """With first-play urgency, the best tried action when it looks better than an untried
         one; None when an untried action is to be expanded."""
@@ -354,11 +356,11 @@ class MctsBot(Bot):
         urgency = node.totals[mover] / node.visits - fpu + self.settings.c * math.sqrt(math.log(node.visits))
         return best if self._value(node.children[best], mover) > urgency else None
 
-    def _value(self, child: _Node, mover: int) -> float:
+    def _value(self, child: SearchNode, mover: int) -> float:
         return child.totals[mover] / child.visits + self.settings.c * math.sqrt(
             math.log(child.avail) / child.visits)
 
-    def _select(self, node: _Node, actions: list[Action], mover: int) -> Action:
+    def _select(self, node: SearchNode, actions: list[Action], mover: int) -> Action:
         c = self.settings.c
         if self.settings.spread:
             means = [node.children[action].mean(mover) for action in actions]
@@ -387,7 +389,7 @@ class MctsBot(Bot):
                 return learned
         return normalise(state.evaluation(), self.settings.norm, self.settings.scale)
 
-    def _best(self, root: _Node, legal: list[Action], me: int, others: list[RootStatistics]) -> Action:
+    def _best(self, root: SearchNode, legal: list[Action], me: int, others: list[RootStatistics]) -> Action:
         """The legal root action most visited over this tree and the helpers' (then the best
         mean reward for `me`)."""
         visits = {action: child.visits for action, child in root.children.items()}

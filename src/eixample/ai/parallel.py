@@ -121,11 +121,11 @@ def _stop(connection: Connection, process: multiprocessing.process.BaseProcess) 
 
 def _serve(connection: Connection, settings: MctsSettings, seed: int, done: Event) -> None:
     """A helper's loop: search each decision it receives with its own tree."""
-    from eixample.ai.mcts import MctsBot, _Node
+    from eixample.ai.mcts import MctsBot, SearchNode
 
     bot = MctsBot(f"helper {seed}", seed, settings)
-    root: _Node | None = None
-    kept: _Node | None = None
+    root: SearchNode | None = None
+    kept: SearchNode | None = None
     while True:
         try:
             message = connection.recv()
@@ -146,7 +146,7 @@ def _serve(connection: Connection, settings: MctsSettings, seed: int, done: Even
         started = time.process_time()
         world: State = pickle.loads(message[1])
         view = PlayerView(world, message[2])
-        root = kept if message[3] and kept is not None else _Node(view.num_players)
+        root = kept if message[3] and kept is not None else SearchNode(view.num_players)
         kept = None
         bot.begin_decision(started)
         iterations = bot.search(view, root, done.is_set)
