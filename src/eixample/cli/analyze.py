@@ -56,8 +56,10 @@ def analyze_command(
                         "per position (the web app's win-probability graph).")] = False,
     game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
 ) -> None:
-    """For every decision of a saved game: each seat's win probability, the move played, the
-    bot's preferred move and the win probability the move played gave away."""
+    """Annotate a saved game: win probabilities, the bot's preferred moves, the biggest mistakes.
+    \f
+    For every decision: each seat's estimated win probability, the move played, the bot's
+    preferred move and the win probability the move played gave away."""
     if seconds is not None and not 0 < seconds <= MAX_SECONDS:
         fail(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}, not {seconds:g}")
     record, seats = unwrap_record(read_json(file, line))

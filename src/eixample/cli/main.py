@@ -18,7 +18,7 @@ from eixample.cli.tournament import tournament_command
 
 app = typer.Typer(
     name="eixample",
-    help="Play, simulate and study the board game Barcelona.",
+    help="Play, simulate and study the board games Barcelona and Barcelona: The Rose of Fire.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -37,7 +37,7 @@ def main(
     version: Annotated[bool, typer.Option("--version", help="Show the version and exit.", is_eager=True,
                                           callback=show_version)] = False,
 ) -> None:
-    """Play, simulate and study the board game Barcelona."""
+    """Play, simulate and study the board games Barcelona and Barcelona: The Rose of Fire."""
 
 
 app.command("play")(play_command)
