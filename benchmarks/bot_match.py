@@ -23,15 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from eixample.ai.match import MatchTask, lineup, play_match
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from eixample.ai.stats import wilson_interval
 
 
 def seats(bot: str, against: str, players: int, game_index: int) -> tuple[str, ...]:
@@ -85,7 +77,7 @@ def report(path: Path) -> str:
         scores = line["scores"]
         margins.append(scores[seat] - max(s for other, s in enumerate(scores) if other != seat))
     games = len(lines)
-    low, high = wilson(wins, games)
+    low, high = wilson_interval(wins, games)
     return (f"| {bot} | {against} | {players} | {games} | {wins:g} | {wins / games:.1%} | "
             f"{low:.1%}-{high:.1%} | {1 / players:.0%} | {statistics.mean(margins):+.1f} |")
 

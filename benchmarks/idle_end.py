@@ -14,10 +14,9 @@ from __future__ import annotations
 import json
 import sys
 
-from strength import wilson
-
 from eixample.ai.match import derive_seed, play_out
 from eixample.ai.specs import make_bot
+from eixample.ai.stats import wilson_interval
 from eixample.games import barcelona
 
 IDLE_LINE = "Nobody can place citizens or build"
@@ -44,7 +43,7 @@ def main(argv: list[str]) -> None:
         scorings_before[sum(1 for line in log[: marks[0]] if line.startswith("Cerdà Scoring"))] += 1
         bag_empty += sum(state.bag) == 0
         rounds.append(state.turns // players)
-    low, high = wilson(idle, games)
+    low, high = wilson_interval(idle, games)
     print(json.dumps({
         "bot": spec, "players": players, "games": games, "idle_ends": idle,
         "rate": round(idle / games, 4), "interval_95": [round(low, 4), round(high, 4)],

@@ -17,9 +17,8 @@ import argparse
 import json
 from pathlib import Path
 
-from bot_match import wilson
-
 from eixample.ai.specs import make_bot
+from eixample.ai.stats import wilson_interval
 from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire import evaluation
 from eixample.games.rose_of_fire.evaluation import PARTS, parse_weights, weighing
@@ -58,7 +57,7 @@ def main() -> None:
                 action = bots[player].choose(state, player)
             state.apply(action)
         wins += seat in state.winners()
-    low, high = wilson(wins, args.games)
+    low, high = wilson_interval(wins, args.games)
     print(f"{args.weights} against {args.against}, {args.bot}, {args.players} players: "
           f"{wins} of {args.games} ({100 * wins / args.games:.1f}%, {100 * low:.1f}%-{100 * high:.1f}%)")
 

@@ -37,9 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from strength import wilson
-
 from eixample.ai.match import MatchTask, play_match
+from eixample.ai.stats import wilson_interval
 from eixample.games import barcelona
 from eixample.games.barcelona.setup import HOUSE_RULE_LIMITS
 from eixample.games.barcelona.tables import BUILDING_TYPES
@@ -191,7 +190,7 @@ def shared_wins(scores: list[float]) -> list[float]:
 
 
 def rate(wins: float, games: int) -> str:
-    low, high = wilson(wins, games)
+    low, high = wilson_interval(wins, games)
     return f"{wins / games:.1%} ({low:.1%}-{high:.1%})"
 
 
@@ -371,7 +370,7 @@ def report(path: Path) -> str:
     out = [f"### {n} players ({games} games, every seat {lines[0]['bots'][0]}{house_rule})", ""]
     out += ["| seat | wins | win rate | 95% interval | fair share |", "|---|---|---|---|---|"]
     for seat in range(n):
-        low, high = wilson(wins[seat], games)
+        low, high = wilson_interval(wins[seat], games)
         out.append(
             f"| {seat + 1} | {wins[seat]:g} | {wins[seat] / games:.1%} | {low:.1%}-{high:.1%} | {1 / n:.1%} |"
         )
@@ -402,7 +401,7 @@ def report(path: Path) -> str:
         best = max(scores)
         top = [seat for seat in range(n) if scores[seat] == best]
         given_back += (1.0 / len(top)) if 0 in top else 0.0
-    low, high = wilson(given_back, games)
+    low, high = wilson_interval(given_back, games)
     out += [
         "",
         "| seat | built on its first turn | VP in its first turn | of which its Building |",

@@ -25,6 +25,7 @@ except ModuleNotFoundError:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
     from eixample.ai import make_bot
 from eixample.ai.match import derive_seed, play_out
+from eixample.ai.stats import wilson_interval
 from eixample.games import barcelona
 from eixample.games.barcelona.components import DIFFICULTIES
 
@@ -48,16 +49,6 @@ def play_one(task: tuple[str, str, int]) -> dict[str, Any]:
     }
 
 
-def wilson(successes: float, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denominator = 1 + Z95 * Z95 / n
-    centre = (p + Z95 * Z95 / (2 * n)) / denominator
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
 
 def mean_interval(values: list[float]) -> tuple[float, float, float]:
     mean = statistics.fmean(values)
@@ -78,7 +69,7 @@ def summarise(bot: str, results: list[dict[str, Any]]) -> list[str]:
         n = len(games)
         wins = sum(1 for r in games if r["winners"] == [0])
         ties = sum(1 for r in games if len(r["winners"]) > 1)
-        low, high = wilson(wins, n)
+        low, high = wilson_interval(wins, n, Z95)
         margin, m_low, m_high = mean_interval([float(r["player"] - r["automa"]) for r in games])
         bot_vp = statistics.fmean(r["player"] for r in games)
         automa_vp = statistics.fmean(r["automa"] for r in games)

@@ -14,19 +14,11 @@ others: its wins, and its margin over the best of them.
 from __future__ import annotations
 
 import json
-import math
 import statistics
 import sys
 from pathlib import Path
 
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from eixample.ai.stats import wilson_interval
 
 
 def matchup(path: Path) -> str:
@@ -46,7 +38,7 @@ def matchup(path: Path) -> str:
         scores_a.append(scores[seat_a])
         margins.append(scores[seat_a] - max(v for seat, v in enumerate(scores) if seat != seat_a))
     games = len(lines)
-    low, high = wilson(wins, games)
+    low, high = wilson_interval(wins, games)
     return (
         f"| {a} | {', '.join(others)} | {games} | {wins:g} | {wins / games:.1%} | {low:.1%}-{high:.1%} | "
         f"{statistics.mean(scores_a):.1f} | {statistics.mean(margins):+.1f} |"

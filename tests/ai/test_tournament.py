@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from eixample.ai.match import MatchResult, MatchTask, derive_seed, lineup, play_match
-from eixample.ai.stats import summarise
+from eixample.ai.stats import summarise, wilson_interval
 from eixample.ai.tournament import Ratings, finishing_ranks, schedule
 
 
@@ -63,8 +63,10 @@ def test_summary_counts_shared_wins_and_points_by_source() -> None:
     summary = summarise(results, ["a", "b"])
     assert summary.json() == {
         "games": 2,
-        "bots": {"a": {"games": 2, "wins": 1, "win_rate": 0.5, "mean_score": 3.0},
-                 "b": {"games": 2, "wins": 2, "win_rate": 1.0, "mean_score": 5.0}},
+        "bots": {"a": {"games": 2, "wins": 1, "win_rate": 0.5, "win_interval": list(wilson_interval(1, 2)),
+                       "mean_score": 3.0},
+                 "b": {"games": 2, "wins": 2, "win_rate": 1.0, "win_interval": list(wilson_interval(2, 2)),
+                       "mean_score": 5.0}},
     }
     assert summary.seat_wins == [2, 1]
     assert summary.sources == ["points", "bonus"]

@@ -21,8 +21,10 @@ def test_json_summary_shape(runner: CliRunner) -> None:
     assert data["games"] == 12
     assert list(data["bots"]) == ["greedy", "random", "mcts:iterations=20"]
     for entry in data["bots"].values():
-        assert set(entry) == {"games", "wins", "win_rate", "mean_score"}
+        assert set(entry) == {"games", "wins", "win_rate", "win_interval", "mean_score"}
         assert entry["win_rate"] == pytest.approx(entry["wins"] / entry["games"])
+        low, high = entry["win_interval"]
+        assert 0 <= low <= entry["win_rate"] <= high <= 1 and high - low > 0.1  # 12 games say little
     assert sum(entry["games"] for entry in data["bots"].values()) == 24
 
 
@@ -39,7 +41,7 @@ def test_records_tables_and_plots(runner: CliRunner, tmp_path: Path) -> None:
     result = invoke(runner, *SIMULATE, "--bots", "greedy,random", "--out", str(out), "--plots", str(plots),
                     "--workers", "2")
     assert result.exit_code == 0, result.output
-    for phrase in ("12 games of Tic-tac-toe", "Win rate", "Mean score", "Wins by seat", "VP by source",
+    for phrase in ("12 games of Tic-tac-toe", "Win rate", "95% CI", "Mean", "Wins by seat", "VP by source",
                    "greedy", "random", "Wrote 12 records"):
         assert phrase in result.stdout
     lines = out.read_text().splitlines()

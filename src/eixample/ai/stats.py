@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from eixample.ai.match import MatchResult
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% with the default `z`): unlike the normal
+    approximation it stays within 0..1 and holds for win rates near 0 or 1 and for few games.
+    No trials: (0, 1), nothing is known."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass
@@ -21,6 +35,11 @@ class BotRecord:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
 
     @property
     def mean_score(self) -> float:
@@ -42,11 +61,13 @@ class Summary:
     sources: list[str]
 
     def json(self) -> dict[str, object]:
-        """{"games": N, "bots": {SPEC: {"games", "wins", "win_rate", "mean_score"}}}"""
+        """{"games": N, "bots": {SPEC: {"games", "wins", "win_rate", "win_interval", "mean_score"}}}
+        (`win_interval`: [low, high], the 95% Wilson interval of the win rate)"""
         return {
             "games": self.games,
             "bots": {spec: {"games": r.games, "wins": r.wins, "win_rate": r.win_rate,
-                            "mean_score": r.mean_score} for spec, r in self.bots.items()},
+                            "win_interval": list(r.win_interval), "mean_score": r.mean_score}
+                     for spec, r in self.bots.items()},
         }
 
 

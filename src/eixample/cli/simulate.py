@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from eixample.ai.match import MatchResult, MatchTask, lineup
-from eixample.ai.stats import Summary, summarise
+from eixample.ai.stats import Summary, summarise, wilson_interval
 from eixample.cli.common import (
     GAME_HELP,
     WORKERS_HELP,
@@ -124,13 +124,16 @@ def show_summary(out: Console, game: Game, players: int, summary: Summary) -> No
 
 def results_table(game: Game, players: int, summary: Summary) -> Table:
     table = Table(title=f"{summary.games} games of {game.title}, {players} players",
-                  caption="A shared victory counts as a win for each winner.")
-    for name in ("Bot", "Games", "Wins", "Win rate", "Mean score", "SD", "Min", "Max"):
-        table.add_column(name, justify="left" if name == "Bot" else "right")
+                  caption="A shared victory counts as a win for each winner. 95% CI: Wilson interval of the "
+                          "win rate. Mean, SD, Min, Max: final scores.")
+    table.add_column("Bot", overflow="fold")  # a long spec wraps, the figures stay whole
+    for name in ("Games", "Wins", "Win rate", "95% CI", "Mean", "SD", "Min", "Max"):
+        table.add_column(name, justify="right", no_wrap=True)
     for spec, record in summary.bots.items():
         low, high = (min(record.scores), max(record.scores)) if record.scores else (0, 0)
         table.add_row(spec, str(record.games), str(record.wins), f"{record.win_rate:.1%}",
-                      f"{record.mean_score:.2f}", f"{record.score_sd:.2f}", str(low), str(high))
+                      interval_text(*record.win_interval), f"{record.mean_score:.2f}",
+                      f"{record.score_sd:.2f}", str(low), str(high))
     return table
 
 
@@ -139,9 +142,16 @@ def seats_table(summary: Summary) -> Table:
     table.add_column("Seat")
     table.add_column("Wins", justify="right")
     table.add_column("Win rate", justify="right")
+    table.add_column("95% CI", justify="right")
     for seat, wins in enumerate(summary.seat_wins):
-        table.add_row(seat_label(seat), str(wins), f"{wins / summary.games:.1%}")
+        table.add_row(seat_label(seat), str(wins), f"{wins / summary.games:.1%}",
+                      interval_text(*wilson_interval(wins, summary.games)))
     return table
+
+
+def interval_text(low: float, high: float) -> str:
+    """A 95% interval of a win rate, compact: 61.8-74.5%."""
+    return f"{low * 100:.1f}-{high:.1%}"
 
 
 def sources_table(summary: Summary) -> Table:
