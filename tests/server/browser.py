@@ -7,6 +7,7 @@ A test module sets VIEWPORT to choose its window size.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,3 +70,12 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
 def screenshot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def untranslated_log_lines(page: Any) -> list[str]:
+    """The game log's lines that show a message key and its arguments instead of a sentence (what
+    the client prints when no translation matches, e.g. a plural message looked up without its
+    count)."""
+    lines = page.locator("#log li").all_inner_texts()
+    assert lines, "the log is empty"
+    return [line for line in lines if '{"' in line or re.match(r"[a-z]+\.[A-Za-z.]+(\s|$)", line)]

@@ -20,7 +20,7 @@ import pytest
 from eixample.ai.specs import make_bot
 from eixample.games import barcelona
 from eixample.games.barcelona.house_rules import balanced_seats_vp
-from tests.server.browser import ARTIFACTS, screenshot
+from tests.server.browser import ARTIFACTS, screenshot, untranslated_log_lines
 from tests.server.harness import ServerProcess, create_game
 
 pytestmark = pytest.mark.browser
@@ -140,6 +140,7 @@ def test_play_barcelona_against_a_bot_by_clicks(page: Any, new_server: Callable[
     assert str(engine.scores()[0]) in board_scores
     assert played["board"] > played["button"] > 0
     assert {"place", "act"} <= verbs
+    assert untranslated_log_lines(page) == []
     assert not page.problems, page.problems
 
 

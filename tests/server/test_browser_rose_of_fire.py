@@ -24,7 +24,7 @@ import pytest
 
 from eixample.core.records import replay
 from eixample.core.registry import get_game
-from tests.server.browser import TIMEOUT_MS, screenshot
+from tests.server.browser import TIMEOUT_MS, screenshot, untranslated_log_lines
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
@@ -194,6 +194,9 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
     assert page.locator("#final-scores tr[data-source='blocks'] th").inner_text() == "Blocks"
     assert played["board"] > played["button"] > 0
     assert {"card", "tile", "house"} <= verbs
+    assert untranslated_log_lines(page) == []
+    raval = [line for line in page.locator("#log li").all_inner_texts() if "into Raval" in line]
+    assert raval and all(re.search(r"puts (1 striker|\d+ strikers) into Raval", line) for line in raval)
     assert not page.problems, page.problems
 
     # the spectator saw secret convictions face down; at the end every one is face up

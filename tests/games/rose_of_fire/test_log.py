@@ -41,10 +41,10 @@ def test_rebellion_names_strikers_already_on_the_barricades() -> None:
     rebellion(s, (0, -1))
     lines = new_lines(s, before)
     assert any("Strikers from Raval into the black bag: P2 2." in line for line in lines)
-    assert any("1 figure(s) drawn onto the barricades: P2 1 striker(s)." in line for line in lines)
+    assert any("1 figure drawn onto the barricades: P2 1 striker." in line for line in lines)
     assert "Strikers already on the barricades before the draw: P2 2." in lines
     assert (
-        "P2 loses 3 prestige: 3 striker(s) on the barricades (2 already there + 1 drawn); prestige now 1."
+        "P2 loses 3 prestige: 3 strikers on the barricades (2 already there + 1 drawn); prestige now 1."
         in lines
     )
     assert s.prestige[1] == 1
@@ -60,7 +60,7 @@ def test_bomb_moved_by_drawn_soldiers_is_logged_with_each_event() -> None:
     before = len(s.log())
     rebellion(s, (0, -1))
     lines = new_lines(s, before)
-    assert f"The bomb moves 2 space(s) to {event + 1}: 2 soldier(s) drawn." in lines
+    assert f"The bomb moves 2 spaces to {event + 1}: 2 soldiers drawn." in lines
     reached = [line for line in lines if line.startswith("The bomb reaches ")]
     assert reached and reached[0].endswith(f"(space {event}): its event fires now.")
     assert s.bomb == event + 1
@@ -130,9 +130,9 @@ def test_block_scoring_names_the_blocks_the_table_and_each_seats_points() -> Non
     before = len(s.log())
     block_scoring(s, (0, -1))
     lines = new_lines(s, before)
-    assert lines[0].startswith("Block scoring of 1 block(s) at LA1, on the normal table (upper-class 4,")
-    assert "P1 scores 7 VP for 2 house(s) in completed blocks." in lines
-    assert "P2 scores 3 VP for 2 house(s) in completed blocks." in lines
+    assert lines[0].startswith("Block scoring of 1 block at LA1, on the normal table (upper-class 4,")
+    assert "P1 scores 7 VP for 2 houses in completed blocks." in lines
+    assert "P2 scores 3 VP for 2 houses in completed blocks." in lines
 
 
 def test_anarchy_line_says_why() -> None:

@@ -22,7 +22,7 @@ EVENT_ARGS: tuple[Entry, ...] = tuple((f"rof.eventName.{k}", {}) for k in ("carl
 
 def advance_bomb(s: RoseState, steps: int, in_turn: bool, cause: Entry) -> None:
     """Move the bomb `steps` spaces (stopping on Anarchy); `cause`, an entry, ends the log line
-    ("2 soldier(s) drawn"). Each event reached is logged, then resolved at once or at the end of the turn."""
+    ("2 soldiers drawn"). Each event reached is logged, then resolved at once or at the end of the turn."""
     t = s.t
     if steps <= 0:
         return

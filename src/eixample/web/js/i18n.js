@@ -96,7 +96,8 @@ export function message(entry) {
     const key = `engine.${entry.key}`;
     const args = {};
     for (const [name, value] of Object.entries(entry.args || {})) args[name] = messageArgument(name, value);
-    return i18next.exists(key) ? i18next.t(key, args) : `${entry.key} ${JSON.stringify(entry.args || {})}`;
+    // with the arguments: a plural message has only key_<category> forms, found through `count`
+    return i18next.exists(key, args) ? i18next.t(key, args) : `${entry.key} ${JSON.stringify(entry.args || {})}`;
   }
   return String(entry ?? "");
 }
