@@ -52,6 +52,14 @@ def test_the_saved_game_knows_its_game(runner: CliRunner, tmp_path: Path) -> Non
     assert "Tic-tac-toe" in resumed.output
 
 
+@pytest.mark.parametrize("word", ["quit", "q", "exit", "QUIT"])
+def test_quit_and_its_short_forms_leave_the_game(runner: CliRunner, word: str) -> None:
+    result = invoke(runner, *HOT_SEAT, input=_lines(word, "mark 4"))
+    assert result.exit_code == 0, result.output
+    assert "Leaving the game unfinished." in result.output
+    assert "X marks cell 4" not in result.output  # nothing read after leaving
+
+
 def test_undo_takes_back_a_decision_within_the_turn(runner: CliRunner, steps_game: Game) -> None:
     script = _lines("add 2", "undo", "add 1", "add 1", "add 2", "add 2", "undo", "add 2", "add 2", "1", "1")
     result = invoke(runner, "play", "--game", "steps", "--seat", "2=human", "--seed", "1", input=script)

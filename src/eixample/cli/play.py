@@ -59,7 +59,7 @@ Commands:
   details      the long texts of the table (tile texts), if the game has them
   undo         take back your last decision (only within your own turn)
   save FILE    save the game; resume it later with: eixample play --load FILE
-  quit         leave the game (save first to resume it)"""
+  quit (q)     leave the game (save first to resume it)"""
 
 
 class Difficulty(StrEnum):
@@ -253,6 +253,7 @@ _COMMANDS: dict[str, Callable[[KeyboardGame, int, str], Outcome]] = {
     "save": KeyboardGame.cmd_save,
     "quit": KeyboardGame.cmd_quit,
     "exit": KeyboardGame.cmd_quit,
+    "q": KeyboardGame.cmd_quit,
 }
 
 
