@@ -58,7 +58,10 @@ def apply_effects(s: RoseState, p: int, effects: tuple[tuple[int, int], ...], in
             back = min(amount, s.raval[p])
             s.raval[p] -= back
             s.supply[p] += back
-            s._say(("rof.calm", {"player": who, "count": back}))
+            if back:
+                s._say(("rof.calm", {"player": who, "count": back}))
+            else:  # the ability is used all the same: the line says why nothing comes back
+                s._say(("rof.calmNone", {"player": who}))
         elif effect == BOMB_E:
             advance_bomb(s, amount, in_turn, cause=("rof.cause.card", {"player": who}))
         elif effect == AGITATE_E:
