@@ -138,5 +138,8 @@ class Tricks:
     def switch_options(self) -> list[str]:
         return []
 
+    def option_choices(self, players: int) -> dict[str, list[str | int]]:
+        return {}
+
 
 GAME = Tricks()

@@ -109,5 +109,8 @@ class Steps:
     def switch_options(self) -> list[str]:
         return []
 
+    def option_choices(self, players: int) -> dict[str, list[str | int]]:
+        return {}
+
 
 GAME = Steps()

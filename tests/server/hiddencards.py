@@ -199,6 +199,9 @@ class HiddenCards:
     def switch_options(self) -> list[str]:
         return []
 
+    def option_choices(self, players: int) -> dict[str, list[str | int]]:
+        return {}
+
 
 GAME = register(HiddenCards())
 

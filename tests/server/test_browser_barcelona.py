@@ -271,7 +271,7 @@ def test_play_solo_from_the_lobby_by_clicks(page: Any, new_server: Callable[...,
     page.select_option("#game-select", "barcelona")
     page.select_option("#player-count", "1")
     assert ASSISTANT in (page.locator("#seat-rows .automa-row").text_content() or "")
-    page.select_option("#options select[data-option='difficulty']", "hard")
+    page.select_option("#options select[data-option='difficulty']", label="hard")
     page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
     page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
     page.fill("#seed", "11")
@@ -416,6 +416,40 @@ def test_board_reads_tiles_rows_and_target_from_the_view(page: Any, server: Serv
         f"You beat {ASSISTANT} by 7 VP", f"{ASSISTANT} beat you by 12 VP",
         f"A shared victory: you and {ASSISTANT} tie", f"You beat {ASSISTANT} on the tie-breakers", None,
     ]
+    assert not page.problems, page.problems
+
+
+def test_options_with_a_few_values_are_menus_in_the_lobby(
+    page: Any, new_server: Callable[..., ServerProcess]
+) -> None:
+    server = new_server(bot_delay=0.0).start()
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "barcelona")
+    page.select_option("#player-count", "2")
+    first = "#options select[data-option='first_player']"
+    assert page.locator(f"{first} option").all_inner_texts() == ["default", "seat A", "seat B", "random"]
+    assert page.locator("#options select[data-option='action_tiles'] option").all_inner_texts() == [
+        "default", "shuffled", "as printed"]
+    assert page.locator("#options [data-option='difficulty']").count() == 0  # a solo game's only
+    page.select_option(first, label="seat B")
+    page.select_option("#player-count", "3")  # the choice survives the seats changing
+    assert page.locator(f"{first} option").all_inner_texts()[-2:] == ["seat C", "random"]
+    assert page.locator(f"{first} option:checked").inner_text() == "seat B"
+    page.select_option("#player-count", "1")  # solo: the difficulty, and you always start
+    assert page.locator(f"{first}").count() == 0
+    assert page.locator("#options select[data-option='difficulty'] option").count() == 4
+    page.select_option("#player-count", "2")
+    page.select_option("#options select[data-option='action_tiles']", label="as printed")
+    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
+    page.fill("#seed", "5")
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
+    game_id = re.search(r"/play/([^#?]+)", link).group(1)  # type: ignore[union-attr]
+    view = httpx.get(f"{server.url}/api/games/{game_id}/state", timeout=10).json()["view"]
+    assert view["first_player"] == 1
+    assert view["city"] == barcelona.new_game(2, 5, first_player=1, action_tiles="printed").view(None)["city"]
+    assert view["city"] != barcelona.new_game(2, 5, first_player=1).view(None)["city"]
     assert not page.problems, page.problems
 
 

@@ -54,6 +54,24 @@ def test_catalog_lists_games_and_bots(api: httpx.Client) -> None:
     assert names["rose-of-fire"]["switches"] == ["no_strike"] and names["tictactoe"]["switches"] == []
 
 
+def test_catalog_lists_the_values_of_options_with_a_few(api: httpx.Client) -> None:
+    """Options with a few values come with them, per number of players, so the lobby offers a
+    menu; every value listed is one the game accepts for that many players."""
+    games = {game["name"]: game for game in api.get("/api/catalog").json()["games"]}
+    barcelona, rose = games["barcelona"]["choices"], games["rose-of-fire"]["choices"]
+    assert barcelona["2"] == {"action_tiles": ["shuffled", "printed"], "first_player": [0, 1, "random"]}
+    assert barcelona["1"]["difficulty"] == ["easy", "normal", "hard"] and "first_player" not in barcelona["1"]
+    assert rose["4"] == {"first_player": ["random", 0, 1, 2, 3]}
+    assert games["tictactoe"]["choices"] == {"2": {}}
+    for name, game in games.items():
+        assert set(game["choices"]) == {str(n) for n in range(game["min_players"], game["max_players"] + 1)}
+        for players, options in game["choices"].items():
+            assert set(options) <= set(game["options"])
+            for option, values in options.items():
+                for value in values:
+                    get_game(name).new_game(int(players), 1, **{option: value})  # accepted
+
+
 def test_catalog_offers_bot_levels_by_plain_name(api: httpx.Client) -> None:
     """Issue 15: the lobby offers levels with plain names, each mapped to a spec the server takes."""
     levels = api.get("/api/catalog").json()["levels"]

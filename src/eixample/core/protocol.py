@@ -122,6 +122,12 @@ class Game(Protocol):
         """Those of `option_names()` that are true or false (the lobby shows a checkbox)."""
         ...
 
+    def option_choices(self, players: int) -> dict[str, list[str | int]]:
+        """Those of `option_names()` whose value is one of a few, with the values each may take
+        in a game of `players` (the lobby shows a menu; an option left out is not offered for
+        that many players)."""
+        ...
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         """Every action text that can ever be legal in a game with these options, in a fixed
         order: the global action numbering of the research interfaces (`eixample.interop`)."""

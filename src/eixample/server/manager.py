@@ -184,6 +184,8 @@ class GameManager:
                     "max_players": game.max_players,
                     "options": [name for name in game.option_names() if name not in SERVER_ONLY_OPTIONS],
                     "switches": game.switch_options(),
+                    "choices": {str(n): game.option_choices(n)
+                                for n in range(game.min_players, game.max_players + 1)},
                     "renderer": renderer_url(game.name),
                     "automa": solo_opponents(game),
                 }

@@ -298,6 +298,10 @@ class CatalogGameOut(BaseModel):
     max_players: int
     options: list[str]
     switches: list[str] = Field(description="those of `options` that are true or false")
+    choices: dict[str, dict[str, list[str | int]]] = Field(
+        description="by number of players: those of `options` whose value is one of a few, with their "
+                    "values (the lobby shows a menu); an option with choices for some numbers of "
+                    "players but not this one is not offered for it")
     renderer: str | None = Field(description="URL of the board renderer module, if the game has one")
     automa: list[str] = Field(
         description="in a one-seat game, the names of the seats the game plays itself (its automa)"

@@ -15,7 +15,7 @@ from eixample.core.protocol import JsonDict
 from eixample.core.records import replay as replay_record
 from eixample.core.registry import register
 from eixample.games.barcelona.components import load_components
-from eixample.games.barcelona.setup import OPTIONS, SWITCHES, from_json, new_game
+from eixample.games.barcelona.setup import OPTIONS, SWITCHES, from_json, new_game, option_choices
 from eixample.games.barcelona.state import BarcelonaState
 
 
@@ -41,6 +41,9 @@ class Barcelona:
 
     def switch_options(self) -> list[str]:
         return list(SWITCHES)
+
+    def option_choices(self, players: int) -> dict[str, list[str | int]]:
+        return option_choices(players)
 
     def all_actions(self, players: int, **options: Any) -> list[str]:
         from eixample.games.barcelona.catalog import all_actions

@@ -104,6 +104,13 @@ def house_rule_vp(players: int, first_player: int, options: dict[str, Any]) -> l
     return extra
 
 
+def option_choices(players: int) -> dict[str, list[str | int]]:
+    """The options with a few values, for `players` (a solo game: its difficulty, you start)."""
+    if players == 1:
+        return {"action_tiles": list(ACTION_TILE_MODES), "difficulty": list(DIFFICULTIES)}
+    return {"action_tiles": list(ACTION_TILE_MODES), "first_player": [*range(players), "random"]}
+
+
 def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     unknown = set(options) - set(OPTIONS)
     if unknown:

@@ -145,6 +145,9 @@ class TicTacToe:
     def switch_options(self) -> list[str]:
         return []
 
+    def option_choices(self, players: int) -> dict[str, list[str | int]]:
+        return {}
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         self.new_game(players, 0, **options)  # the same checks
         return [f"mark {i}" for i in range(9)]

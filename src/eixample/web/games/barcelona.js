@@ -1474,7 +1474,7 @@ const OUTCOME_FILL = { won: "#d8efd9", lost: "#f6d5cf", tied: "#f6ecc8" };
 
 // The difficulty in the page's language (the lobby's words), and a card's direction.
 function difficultyWords(level) {
-  return hasKey(`lobby.difficulty.${level}`) ? t(`lobby.difficulty.${level}`) : level;
+  return hasKey(`lobby.choice.difficulty.${level}`) ? t(`lobby.choice.difficulty.${level}`) : level;
 }
 
 function directionWords(direction) {

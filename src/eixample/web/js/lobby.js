@@ -11,7 +11,6 @@ import { seatBadge, seatStyle } from "./players.js";
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
 let listStatus = "open";
-const DIFFICULTIES = ["easy", "normal", "hard"];
 const optionValues = {}; // kept while options come and go with the number of seats
 
 async function start() {
@@ -84,13 +83,18 @@ function renderOptions() {
   const before = optionValues;
   clear(options).append(el("legend", {}, t("lobby.options")));
   let shown = 0;
+  const byCount = game.choices || {};
+  const choices = byCount[$("player-count").value] || {};
   for (const name of game.options) {
     let input;
-    if (name === "difficulty") {
-      // a solo game's level: only for a one-seat game
-      if (!solo()) continue;
-      input = el("select", { class: "option-input", name, "data-option": name }, DIFFICULTIES.map((level) => el("option", { value: level }, t(`lobby.difficulty.${level}`))));
-      input.value = DIFFICULTIES.includes(before[name]) ? before[name] : "normal";
+    if (Object.values(byCount).some((offered) => name in offered)) {
+      // one of a few values: a menu, "default" leaving the option out; not offered for this many players
+      const values = choices[name] || [];
+      if (values.length < 2) continue;
+      input = el("select", { class: "option-input", name, "data-option": name },
+        el("option", { value: "" }, t("lobby.optionDefault")),
+        ...values.map((value) => el("option", { value: JSON.stringify(value) }, choiceLabel(name, value))));
+      input.value = values.some((value) => JSON.stringify(value) === before[name]) ? before[name] : "";
     } else if ((game.switches || []).includes(name)) {
       // a true-or-false option: off (left out of the game's options) unless ticked
       input = el("input", { type: "checkbox", class: "option-input", name, "data-option": name });
@@ -399,6 +403,12 @@ function seatNote(seat) {
   if (seat.kind === "bot") return t("lobby.noteBot");
   if (seat.kind === "automa") return t("lobby.noteAutoma");
   return seat.joined ? "" : t("lobby.noteInvited");
+}
+
+// The label of one value of an option with a menu: translated when the catalogs have it.
+function choiceLabel(name, value) {
+  const key = `lobby.choice.${name}.${value}`;
+  return hasKey(key) ? t(key) : String(value);
 }
 
 // A game option's label: from the catalog when it has one, else its name in words.
