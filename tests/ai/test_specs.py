@@ -85,6 +85,8 @@ def test_parse_spec_splits_name_and_parameters() -> None:
         ("mcts:norm=softmax", "norm must be one of minmax, rank, sigmoid, not 'softmax'"),
         ("mcts:c=1:c=2", "parameter 'c' given twice"),
         ("greedy:samples=0", "samples must be a positive integer"),
+        ("expert:implicit=1.5", "implicit must be at most 1, not '1.5'"),
+        ("expert:implicit=-0.1", "implicit must be a non-negative number"),
     ],
 )
 def test_bad_specs_get_clear_errors(spec: str, message: str) -> None:

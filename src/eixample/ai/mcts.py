@@ -49,6 +49,18 @@ STOP_CHECK = 64
 """With `stop`, iterations between two checks of whether the search can still change its choice."""
 
 
+def _back_up_best(path: list[SearchNode], reward: list[float]) -> None:
+    """Implicit minimax backups: the leaf's estimate is its best-play value; each node above takes
+    that of its child best for the seat deciding there."""
+    path[-1].best = reward
+    for node in reversed(path[:-1]):
+        mover = node.mover
+        found = [child.best for child in node.children.values() if child.best is not None]
+        if mover < 0 or not found:
+            return
+        node.best = max(found, key=lambda values: values[mover])
+
+
 def _decided(root: SearchNode, remaining: int) -> bool:
     """True when the most visited root action leads the next by more than the iterations left:
     no remaining iteration could change which action is the most visited."""
@@ -104,6 +116,11 @@ class MctsSettings:
     many more decisions of its own in a row greedily (the best `evaluation()` margin, forced
     moves followed for free): the leaf is judged once that seat's move is complete rather than
     half made, where an evaluation has to guess what the pending steps will bring."""
+    implicit: float = 0.0
+    """Implicit minimax backups (Lanctot, Winands, Pepels, Sturtevant 2014): each node also keeps
+    the leaf estimates backed up by best play (the child best for the seat deciding there), and
+    selection values a child by this share of that value plus the rest of its mean reward. A
+    refutation found deep in the tree then counts at once instead of after many visits."""
     replies: int = 0
     """With `finish`, after the move is complete, the next this many moves (each up to `finish`
     decisions of the seat deciding) are played greedily too before the leaf is judged: a leaf is
@@ -133,10 +150,14 @@ def finish_move(state: State, mover: int, decisions: int) -> None:
 class SearchNode:
     """One decision of the search tree: visits, reward totals per seat, and a child per action tried."""
 
-    __slots__ = ("avail", "children", "totals", "visits")
+    __slots__ = ("avail", "best", "children", "mover", "totals", "visits")
 
     def __init__(self, players: int) -> None:
         self.children: dict[Action, SearchNode] = {}
+        self.best: list[float] | None = None
+        """With implicit minimax backups: each seat's estimate along best play from here."""
+        self.mover = -1
+        """The seat deciding at this node (-1: not known yet)."""
         self.visits = 0
         self.avail = 1
         self.totals = [0.0] * players
@@ -310,6 +331,8 @@ class MctsBot(Bot):
             totals = node.totals
             for seat, value in enumerate(reward):
                 totals[seat] += value
+        if self.settings.implicit:
+            _back_up_best(path, reward)
 
     def _descend(self, root: SearchNode, state: State) -> list[SearchNode]:
         """Selection then expansion, applying the actions to `state`; returns the path."""
@@ -326,7 +349,7 @@ class MctsBot(Bot):
                 if child is not None:
                     child.avail += 1
             untried = [action for action in actions if action not in children]
-            mover = self._mover = state.current_player()
+            mover = self._mover = node.mover = state.current_player()
             if untried:
                 tried = self._tried_first(node, actions, untried, mover)
                 if tried is None:
@@ -357,8 +380,16 @@ class MctsBot(Bot):
         return best if self._value(node.children[best], mover) > urgency else None
 
     def _value(self, child: SearchNode, mover: int) -> float:
-        return child.totals[mover] / child.visits + self.settings.c * math.sqrt(
-            math.log(child.avail) / child.visits)
+        return self._worth(child, mover) + self.settings.c * math.sqrt(math.log(child.avail) / child.visits)
+
+    def _worth(self, child: SearchNode, mover: int) -> float:
+        """What the search thinks a child is worth to `mover`: its mean reward, mixed with its
+        best-play estimate under implicit minimax backups."""
+        mean = child.totals[mover] / child.visits
+        share = self.settings.implicit
+        if not share or child.best is None:
+            return mean
+        return (1.0 - share) * mean + share * child.best[mover]
 
     def _select(self, node: SearchNode, actions: list[Action], mover: int) -> Action:
         c = self.settings.c
@@ -368,7 +399,7 @@ class MctsBot(Bot):
         best_action, best_value = actions[0], -math.inf
         for action in actions:
             child = node.children[action]
-            value = child.totals[mover] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            value = self._worth(child, mover) + c * math.sqrt(math.log(child.avail) / child.visits)
             if value > best_value:
                 best_action, best_value = action, value
         return best_action

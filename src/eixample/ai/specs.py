@@ -112,6 +112,8 @@ MCTS_PARAMS: dict[str, Param] = {
                            "action (default no)"),
     "leaf": Param(_one_of("evaluation", "learned"), "judge leaves by the evaluation margin (default) or by "
                                                     "the game's learned win estimate where it has one"),
+    "implicit": Param(_at_most(_NON_NEGATIVE_FLOAT, 1), "implicit minimax backups: the share of a child's "
+                                                          "best-play estimate in its value (default 0)"),
     "replies": Param(_at_most(_NON_NEGATIVE_INT, 8), "with finish: the next N moves are also played greedily "
                                                      "before a leaf is judged (default 0, at most 8)"),
     "workers": Param(_at_most(_POSITIVE_INT, MAX_WORKERS),
