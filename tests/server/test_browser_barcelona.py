@@ -82,11 +82,27 @@ def click_action(page: Any, action: str) -> str:
     return "button"
 
 
-def test_play_barcelona_against_a_bot_by_clicks(page: Any, new_server: Callable[..., ServerProcess]) -> None:
+def lobby_for_barcelona(page: Any, new_server: Callable[..., ServerProcess]) -> ServerProcess:
+    """A fresh server's lobby with a 2-player Barcelona game being set up."""
     server = new_server(bot_delay=0.0).start()
     page.goto(f"{server.url}/")
     page.select_option("#game-select", "barcelona")
     page.select_option("#player-count", "2")
+    return server
+
+
+def create_from_the_lobby(page: Any, server: ServerProcess) -> dict[str, Any]:
+    """Create the game set up in the lobby; the view of it a spectator gets."""
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
+    game_id = re.search(r"/play/([^#?]+)", link).group(1)  # type: ignore[union-attr]
+    view: dict[str, Any] = httpx.get(f"{server.url}/api/games/{game_id}/state", timeout=10).json()["view"]
+    return view
+
+
+def test_play_barcelona_against_a_bot_by_clicks(page: Any, new_server: Callable[..., ServerProcess]) -> None:
+    server = lobby_for_barcelona(page, new_server)
     page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
     page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
     page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
@@ -422,10 +438,7 @@ def test_board_reads_tiles_rows_and_target_from_the_view(page: Any, server: Serv
 def test_options_with_a_few_values_are_menus_in_the_lobby(
     page: Any, new_server: Callable[..., ServerProcess]
 ) -> None:
-    server = new_server(bot_delay=0.0).start()
-    page.goto(f"{server.url}/")
-    page.select_option("#game-select", "barcelona")
-    page.select_option("#player-count", "2")
+    server = lobby_for_barcelona(page, new_server)
     first = "#options select[data-option='first_player']"
     assert page.locator(f"{first} option").all_inner_texts() == ["default", "seat A", "seat B", "random"]
     assert page.locator("#options select[data-option='action_tiles'] option").all_inner_texts() == [
@@ -442,11 +455,7 @@ def test_options_with_a_few_values_are_menus_in_the_lobby(
     page.select_option("#options select[data-option='action_tiles']", label="as printed")
     page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
     page.fill("#seed", "5")
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
-    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
-    game_id = re.search(r"/play/([^#?]+)", link).group(1)  # type: ignore[union-attr]
-    view = httpx.get(f"{server.url}/api/games/{game_id}/state", timeout=10).json()["view"]
+    view = create_from_the_lobby(page, server)
     assert view["first_player"] == 1
     assert view["city"] == barcelona.new_game(2, 5, first_player=1, action_tiles="printed").view(None)["city"]
     assert view["city"] != barcelona.new_game(2, 5, first_player=1).view(None)["city"]
@@ -456,10 +465,7 @@ def test_options_with_a_few_values_are_menus_in_the_lobby(
 def test_a_house_rule_switch_is_a_checkbox_in_the_lobby(
     page: Any, new_server: Callable[..., ServerProcess]
 ) -> None:
-    server = new_server(bot_delay=0.0).start()
-    page.goto(f"{server.url}/")
-    page.select_option("#game-select", "barcelona")
-    page.select_option("#player-count", "2")
+    server = lobby_for_barcelona(page, new_server)
     switch = page.locator("#options input[data-option='balanced_seats']")
     assert switch.get_attribute("type") == "checkbox" and not switch.is_checked()
     switch.check()
@@ -467,9 +473,5 @@ def test_a_house_rule_switch_is_a_checkbox_in_the_lobby(
     assert page.locator("#options input[data-option='balanced_seats']").is_checked()
     page.select_option("#player-count", "2")
     page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
-    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
-    game_id = re.search(r"/play/([^#?]+)", link).group(1)  # type: ignore[union-attr]
-    view = httpx.get(f"{server.url}/api/games/{game_id}/state", timeout=10).json()["view"]
+    view = create_from_the_lobby(page, server)
     assert [line["house_rule"] for line in view["score_breakdown"]] == list(balanced_seats_vp(2))
