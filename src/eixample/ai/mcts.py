@@ -396,10 +396,14 @@ class MctsBot(Bot):
         if self.settings.spread:
             means = [node.children[action].mean(mover) for action in actions]
             c *= max(max(means) - min(means), SPREAD_FLOOR)
+        share = self.settings.implicit
         best_action, best_value = actions[0], -math.inf
         for action in actions:
             child = node.children[action]
-            value = self._worth(child, mover) + c * math.sqrt(math.log(child.avail) / child.visits)
+            worth = child.totals[mover] / child.visits  # inline: this loop is the search's hot path
+            if share and child.best is not None:
+                worth = (1.0 - share) * worth + share * child.best[mover]
+            value = worth + c * math.sqrt(math.log(child.avail) / child.visits)
             if value > best_value:
                 best_action, best_value = action, value
         return best_action
