@@ -78,9 +78,10 @@ def test_catalog_offers_bot_levels_by_plain_name(api: httpx.Client) -> None:
     assert [level["name"] for level in levels] == list(LEVELS)
     assert all(level["spec"] == LEVELS[level["name"]] for level in levels)
     for level in levels:
-        created = create_game(api, "tictactoe", [{"kind": "person", "name": "Ana"},
-                                                 {"kind": "bot", "bot": level["spec"]}])
-        assert created["seats"][1]["bot"] == level["spec"]
+        for named in (level["spec"], level["name"], level["name"].upper()):  # a level stands for its spec
+            created = create_game(api, "tictactoe", [{"kind": "person", "name": "Ana"},
+                                                     {"kind": "bot", "bot": named}])
+            assert created["seats"][1]["bot"] == level["spec"]
 
 
 def test_create_gives_links_with_secret_tokens(api: httpx.Client, server: ServerProcess) -> None:

@@ -92,6 +92,15 @@ def _accepted_levels() -> tuple[dict[str, str], ...]:
     return tuple(found)
 
 
+def spec_of(bot: str) -> str:
+    """A seat's bot as a client names it: a level of `levels()` ("strong") stands for its spec,
+    anything else is a spec already."""
+    for level in _accepted_levels():
+        if bot.strip().lower() == level["name"]:
+            return level["spec"]
+    return bot
+
+
 def ai_available() -> bool:
     return _factory() is not None
 

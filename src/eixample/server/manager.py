@@ -243,10 +243,11 @@ class GameManager:
                 f"unknown option(s) for {game.name}: {quoted(', '.join(unknown))}"
                 f" (known: {', '.join(sorted(known)) or 'none'})"
             )
+        specs = [bots.spec_of(seat.bot or "random") for seat in request.seats]
         for index, seat in enumerate(request.seats):
             if seat.kind == "bot":
                 try:
-                    bots.check_spec(seat.bot or "random")
+                    bots.check_spec(specs[index])
                 except ValueError as error:
                     raise bad_request(f"seat {SEAT_LETTERS[index]}: {quoted(str(error), 120)}") from error
         people = sum(1 for seat in request.seats if seat.kind == "person")
@@ -268,7 +269,7 @@ class GameManager:
         for index, spec in enumerate(request.seats):
             letter = SEAT_LETTERS[index]
             if spec.kind == "bot":
-                bot = spec.bot or "random"
+                bot = specs[index]
                 tokens.append(None)
                 seats.append(SeatData(index, "bot", spec.name or f"Bot {letter} ({bot})", bot, None, True))
             else:

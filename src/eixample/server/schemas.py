@@ -26,7 +26,9 @@ class SeatSpec(Strict):
     kind: Literal["person", "bot"] = "person"
     name: Name | None = None
     bot: BotSpec | None = Field(
-        default=None, description='bot spec for a bot seat: "random", "greedy", "mcts:seconds=1"...'
+        default=None,
+        description='bot spec for a bot seat: "random", "greedy", "mcts:seconds=1"..., or a level name '
+                    'of the catalog\'s `levels` ("strong"), which stands for its spec',
     )
 
     @model_validator(mode="after")
