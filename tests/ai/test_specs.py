@@ -45,7 +45,7 @@ def test_levels_name_valid_specs_weakest_first() -> None:
     for level, spec in LEVELS.items():
         check_spec(spec)
         assert level_spec(level) == spec
-    assert level_spec(" Strongest ") == "expert:seconds=1"
+    assert level_spec(" Strongest ") == "expert:seconds=1:fpu=0.1:implicit=0.4"
     with pytest.raises(BotSpecError, match="unknown level 'grandmaster' \\(known: beginner, intermediate"):
         level_spec("grandmaster")
 

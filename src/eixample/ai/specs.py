@@ -149,7 +149,7 @@ LEVELS: dict[str, str] = {
     "beginner": "greedy",
     "intermediate": "mcts:iterations=200",
     "strong": "mcts:seconds=1",
-    "strongest": "expert:seconds=1",
+    "strongest": "expert:seconds=1:fpu=0.1:implicit=0.4",
 }
 """Plain names for players choosing an opponent, weakest first, each mapped to a bot spec
 (docs/strength.md says how strong each is)."""
