@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from eixample.ai.base import Bot
 from eixample.ai.specs import make_bot
@@ -77,6 +77,26 @@ class MatchResult:
 
 def new_state(game: Game, task: MatchTask) -> State:
     return game.new_game(len(task.bots), task.seed, **task.options)
+
+
+Sample = TypeVar("Sample")
+
+
+def sampled_positions(task: MatchTask, take: Callable[[State], Sample], every: int,
+                      first: int = 0) -> tuple[list[Sample], State]:
+    """Play `task` out with its bots and keep `take(position)` of the positions before decisions
+    `first`, `first + every`, ... (counted from 0): the examples of a training's self-play, with
+    the finished game."""
+    positions: list[Sample] = []
+    decisions = iter(range(MAX_ACTIONS))
+
+    def observe(position: State, seat: int, action: Action) -> None:
+        number = next(decisions)
+        if number >= first and (number - first) % every == 0:
+            positions.append(take(position))
+
+    bots = [make_bot(spec, task.bot_seed(seat)) for seat, spec in enumerate(task.bots)]
+    return positions, play_out(new_state(get_game(task.game), task), bots, observe)
 
 
 def play_match(task: MatchTask) -> MatchResult:

@@ -19,10 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from eixample.ai.match import MatchTask, new_state, play_out
-from eixample.ai.specs import make_bot
-from eixample.core.protocol import Action, State
-from eixample.core.registry import get_game
+from eixample.ai.match import MatchTask, sampled_positions
 from eixample.games.barcelona.win_model import FEATURES, WEIGHTS_FILE, parse_models, position_features
 
 MAX_GAMES = 100_000
@@ -44,19 +41,8 @@ def self_play(players: int, games: int, seed: int, spec: str,
 
 def _one_game(task: MatchTask, every: int) -> tuple[list[list[list[float]]], list[int]]:
     """The features of every `every`-th position of one game, and its winners."""
-    state = new_state(get_game(task.game), task)
-    bots = [make_bot(spec, task.bot_seed(seat)) for seat, spec in enumerate(task.bots)]
-    positions: list[list[list[float]]] = []
-    seen = 0
-
-    def observe(position: State, seat: int, action: Action) -> None:
-        nonlocal seen
-        seen += 1
-        if seen % every == 0:
-            positions.append(position_features(position))  # type: ignore[arg-type]
-
-    play_out(state, bots, observe)
-    return positions, state.winners()
+    positions, final = sampled_positions(task, position_features, every, first=every - 1)  # type: ignore[arg-type]
+    return positions, final.winners()
 
 
 def fit(features: Sequence[Sequence[float]], won: Sequence[int], players: int) -> dict[str, Any]:

@@ -22,10 +22,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from eixample.ai.match import MAX_ACTIONS, MatchTask, new_state, play_out
+from eixample.ai.match import MatchTask, sampled_positions
 from eixample.ai.specs import make_bot
-from eixample.core.protocol import Action, State
-from eixample.core.registry import get_game
+from eixample.core.protocol import State
 from eixample.games.rose_of_fire.evaluation import (
     HAND_SET,
     MAX_WEIGHT,
@@ -61,17 +60,13 @@ def self_play(players: int, games: int, seed: int, spec: str, every: int) -> Exa
 
 def _one_game(task: MatchTask, every: int) -> tuple[list[Position], list[int]]:
     """One position in `every` of one game (the first included), and the final scores."""
-    state = new_state(get_game(task.game), task)
-    bots = [make_bot(spec, task.bot_seed(seat)) for seat, spec in enumerate(task.bots)]
-    positions: list[Position] = []
-    steps = iter(range(MAX_ACTIONS))
+    positions, final = sampled_positions(task, _position, every)
+    return positions, final.scores()
 
-    def observe(position: State, seat: int, action: Action) -> None:
-        assert isinstance(position, RoseState)
-        if next(steps) % every == 0:
-            positions.append((position.phase, list(position.vp), seat_parts(position)))
 
-    return positions, play_out(state, bots, observe).scores()
+def _position(state: State) -> Position:
+    assert isinstance(state, RoseState)
+    return state.phase, list(state.vp), seat_parts(state)
 
 
 def fit(examples: Examples) -> dict[str, list[float]]:
