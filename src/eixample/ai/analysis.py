@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from eixample.ai.match import derive_seed
 from eixample.ai.mcts import ActionEstimate, MctsBot, MctsSettings
-from eixample.ai.scoring import outcome
+from eixample.ai.scoring import after, outcome
 from eixample.ai.specs import EXPERT
 from eixample.ai.view import player_view
 from eixample.core.protocol import Action, Game, JsonDict, State
@@ -178,18 +178,12 @@ def judge_move(state: State, action: Action, move: int, settings: MctsSettings =
     seat = state.current_player()
     best = rank_choices(state, seat, settings, seed)[0].action
     world = state.resample(seat, derive_seed(seed, 1))
-    after_best = position_value(_after(world, best), seat, settings, derive_seed(seed, 2))
+    after_best = position_value(after(world, best), seat, settings, derive_seed(seed, 2))
     if action == best:
         return MoveNote(move, seat, action, after_best, best, 0.0)
-    after_played = position_value(_after(world, action), seat, settings, derive_seed(seed, 3))
+    after_played = position_value(after(world, action), seat, settings, derive_seed(seed, 3))
     loss = max(0.0, after_best[seat] - after_played[seat])
     return MoveNote(move, seat, action, after_best, best, loss)
-
-
-def _after(state: State, action: Action) -> State:
-    following = state.clone()
-    following.apply(action)
-    return following
 
 
 def biggest_mistakes(notes: Sequence[MoveNote], count: int = 10, at_least: float = 0.01) -> list[MoveNote]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from eixample.ai.base import Bot
-from eixample.ai.scoring import margin, margins_after
+from eixample.ai.scoring import after, margin, margins_after
 from eixample.ai.view import PlayerView
 from eixample.core.protocol import Action, State
 
@@ -43,7 +43,7 @@ class GreedyBot(Bot):
             if self.plan == 1:
                 values = margins_after(world, legal, me)
             else:
-                values = [self._value(_after(world, action), me, self.plan - 1) for action in legal]
+                values = [self._value(after(world, action), me, self.plan - 1) for action in legal]
             totals = [total + value for total, value in zip(totals, values, strict=True)]
         return totals
 
@@ -57,11 +57,4 @@ class GreedyBot(Bot):
             state.apply(actions[0])
         if plan == 0 or state.is_terminal() or state.current_player() != me:
             return margin(state.evaluation(), me)
-        return max(self._value(_after(state, action), me, plan - 1) for action in state.legal_actions())
-
-
-def _after(state: State, action: Action) -> State:
-    """A copy of `state` with `action` applied."""
-    after = state.clone()
-    after.apply(action)
-    return after
+        return max(self._value(after(state, action), me, plan - 1) for action in state.legal_actions())

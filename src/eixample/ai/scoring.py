@@ -20,14 +20,16 @@ def margin(values: Sequence[float], me: int) -> float:
     return values[me] - (max(others) if others else 0.0)
 
 
+def after(state: State, action: Action) -> State:
+    """A copy of `state` with `action` applied (`state` is left as it is)."""
+    following = state.clone()
+    following.apply(action)
+    return following
+
+
 def margins_after(state: State, actions: Sequence[Action], me: int) -> list[float]:
     """`me`'s evaluation margin one step after each of `actions` (applied to copies of `state`)."""
-    found = []
-    for action in actions:
-        after = state.clone()
-        after.apply(action)
-        found.append(margin(after.evaluation(), me))
-    return found
+    return [margin(after(state, action).evaluation(), me) for action in actions]
 
 
 def outcome(state: State) -> list[float]:
