@@ -400,9 +400,8 @@ class MctsBot(Bot):
         best_action, best_value = actions[0], -math.inf
         for action in actions:
             child = node.children[action]
-            worth = child.totals[mover] / child.visits  # inline: this loop is the search's hot path
-            if share and child.best is not None:
-                worth = (1.0 - share) * worth + share * child.best[mover]
+            # the mean inline without implicit backups: this loop is the search's hot path
+            worth = self._worth(child, mover) if share else child.totals[mover] / child.visits
             value = worth + c * math.sqrt(math.log(child.avail) / child.visits)
             if value > best_value:
                 best_action, best_value = action, value
