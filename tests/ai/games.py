@@ -141,5 +141,8 @@ class Tricks:
     def option_choices(self, players: int) -> dict[str, list[str | int]]:
         return {}
 
+    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
+        return {}
+
 
 GAME = Tricks()

@@ -112,5 +112,8 @@ class Steps:
     def option_choices(self, players: int) -> dict[str, list[str | int]]:
         return {}
 
+    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
+        return {}
+
 
 GAME = Steps()

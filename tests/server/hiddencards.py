@@ -202,6 +202,9 @@ class HiddenCards:
     def option_choices(self, players: int) -> dict[str, list[str | int]]:
         return {}
 
+    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
+        return {}
+
 
 GAME = register(HiddenCards())
 

@@ -20,6 +20,7 @@ import pytest
 from eixample.ai.specs import make_bot
 from eixample.games import barcelona
 from eixample.games.barcelona.house_rules import balanced_seats_vp
+from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP, MAX_TURN_ORDER_VP
 from tests.server.browser import ARTIFACTS, screenshot, untranslated_log_lines
 from tests.server.harness import ServerProcess, create_game
 
@@ -475,3 +476,29 @@ def test_a_house_rule_switch_is_a_checkbox_in_the_lobby(
     page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
     view = create_from_the_lobby(page, server)
     assert [line["house_rule"] for line in view["score_breakdown"]] == list(balanced_seats_vp(2))
+
+
+def test_a_whole_number_house_rule_is_a_number_field_with_its_limits(
+    page: Any, new_server: Callable[..., ServerProcess]
+) -> None:
+    server = lobby_for_barcelona(page, new_server)
+    field = page.locator("#options input[data-option='first_player_vp']")
+    assert field.get_attribute("type") == "number"
+    assert (field.get_attribute("min"), field.get_attribute("max")) == ("0", str(MAX_FIRST_PLAYER_VP))
+    turn_order = page.locator("#options input[data-option='turn_order_vp']")
+    assert turn_order.get_attribute("max") == str(MAX_TURN_ORDER_VP)
+    page.select_option("#player-count", "1")  # a solo game has no house-rule VP
+    assert page.locator("#options [data-option='first_player_vp']").count() == 0
+    page.select_option("#player-count", "2")
+    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
+    page.locator("#options input[data-option='first_player_vp']").fill(str(MAX_FIRST_PLAYER_VP + 1))
+    page.click("#create")  # beyond the limit: the server's reason, and no game
+    page.wait_for_selector("#create-error:not([hidden])")
+    assert "first_player_vp" in page.inner_text("#create-error")
+    assert page.locator("#invitations").is_hidden()
+    assert [problem for problem in page.problems if "status of 422" not in problem] == []
+    page.problems.clear()  # the browser reports the refused request itself
+    page.locator("#options input[data-option='first_player_vp']").fill("3")
+    view = create_from_the_lobby(page, server)
+    assert [line["house_rule"] for line in view["score_breakdown"]] == [3, 0]
+    assert not page.problems, page.problems

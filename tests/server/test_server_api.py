@@ -72,6 +72,25 @@ def test_catalog_lists_the_values_of_options_with_a_few(api: httpx.Client) -> No
                     get_game(name).new_game(int(players), 1, **{option: value})  # accepted
 
 
+def test_catalog_lists_the_limits_of_whole_number_options(api: httpx.Client) -> None:
+    """Whole-number options come with their limits per number of players, so the lobby offers a
+    number field; both limits are accepted by the game and one past either is refused."""
+    games = {game["name"]: game for game in api.get("/api/catalog").json()["games"]}
+    barcelona = games["barcelona"]["ranges"]
+    assert barcelona["1"] == {}  # a solo game has no house-rule VP
+    assert barcelona["4"] == {"first_player_vp": [0, 20], "turn_order_vp": [0, 10]}
+    for name, game in games.items():
+        assert set(game["ranges"]) == {str(n) for n in range(game["min_players"], game["max_players"] + 1)}
+        for players, options in game["ranges"].items():
+            assert set(options) <= set(game["options"]) - set(game["switches"])
+            for option, (least, greatest) in options.items():
+                for value in (least, greatest):
+                    get_game(name).new_game(int(players), 1, **{option: value})  # accepted
+                for value in (least - 1, greatest + 1):
+                    with pytest.raises(ValueError, match=option):
+                        get_game(name).new_game(int(players), 1, **{option: value})
+
+
 def test_catalog_offers_bot_levels_by_plain_name(api: httpx.Client) -> None:
     """Issue 15: the lobby offers levels with plain names, each mapped to a spec the server takes."""
     levels = api.get("/api/catalog").json()["levels"]

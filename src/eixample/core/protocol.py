@@ -128,6 +128,12 @@ class Game(Protocol):
         that many players)."""
         ...
 
+    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
+        """Those of `option_names()` that are a whole number, with the least and greatest each may
+        be in a game of `players` (the lobby shows a number field; an option left out is not
+        offered for that many players)."""
+        ...
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         """Every action text that can ever be legal in a game with these options, in a fixed
         order: the global action numbering of the research interfaces (`eixample.interop`)."""

@@ -186,6 +186,8 @@ class GameManager:
                     "switches": game.switch_options(),
                     "choices": {str(n): game.option_choices(n)
                                 for n in range(game.min_players, game.max_players + 1)},
+                    "ranges": {str(n): game.option_ranges(n)
+                               for n in range(game.min_players, game.max_players + 1)},
                     "renderer": renderer_url(game.name),
                     "automa": solo_opponents(game),
                 }

@@ -304,6 +304,10 @@ class CatalogGameOut(BaseModel):
         description="by number of players: those of `options` whose value is one of a few, with their "
                     "values (the lobby shows a menu); an option with choices for some numbers of "
                     "players but not this one is not offered for it")
+    ranges: dict[str, dict[str, tuple[int, int]]] = Field(
+        description="by number of players: those of `options` that are a whole number, with the least "
+                    "and greatest value accepted (the lobby shows a number field); an option with a range "
+                    "for some numbers of players but not this one is not offered for it")
     renderer: str | None = Field(description="URL of the board renderer module, if the game has one")
     automa: list[str] = Field(
         description="in a one-seat game, the names of the seats the game plays itself (its automa)"

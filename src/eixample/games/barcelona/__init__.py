@@ -15,7 +15,14 @@ from eixample.core.protocol import JsonDict
 from eixample.core.records import replay as replay_record
 from eixample.core.registry import register
 from eixample.games.barcelona.components import load_components
-from eixample.games.barcelona.setup import OPTIONS, SWITCHES, from_json, new_game, option_choices
+from eixample.games.barcelona.setup import (
+    OPTIONS,
+    SWITCHES,
+    from_json,
+    new_game,
+    option_choices,
+    option_ranges,
+)
 from eixample.games.barcelona.state import BarcelonaState
 
 
@@ -44,6 +51,9 @@ class Barcelona:
 
     def option_choices(self, players: int) -> dict[str, list[str | int]]:
         return option_choices(players)
+
+    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
+        return option_ranges(players)
 
     def all_actions(self, players: int, **options: Any) -> list[str]:
         from eixample.games.barcelona.catalog import all_actions

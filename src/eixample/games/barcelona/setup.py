@@ -111,6 +111,12 @@ def option_choices(players: int) -> dict[str, list[str | int]]:
     return {"action_tiles": list(ACTION_TILE_MODES), "first_player": [*range(players), "random"]}
 
 
+def option_ranges(players: int) -> dict[str, tuple[int, int]]:
+    """The options that are a whole number, with their limits, for `players`: the house rules'
+    starting VP, which a solo game does not have."""
+    return {} if players == 1 else {name: (0, limit) for name, limit in HOUSE_RULE_LIMITS.items()}
+
+
 def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     unknown = set(options) - set(OPTIONS)
     if unknown:

@@ -47,6 +47,9 @@ class RoseOfFire:
     def option_choices(self, players: int) -> dict[str, list[str | int]]:
         return {"first_player": ["random", *range(players)]}
 
+    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
+        return {}
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         """Every action text that can ever be legal with these options, in a fixed order."""
         options = check_options(players, options)
