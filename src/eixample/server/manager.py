@@ -245,9 +245,10 @@ class GameManager:
                 f"unknown option(s) for {game.name}: {quoted(', '.join(unknown))}"
                 f" (known: {', '.join(sorted(known)) or 'none'})"
             )
-        specs = [bots.spec_of(seat.bot or "random") for seat in request.seats]
+        specs: dict[int, str] = {}  # the bot seats' specs, a level name standing for its own
         for index, seat in enumerate(request.seats):
             if seat.kind == "bot":
+                specs[index] = bots.spec_of(seat.bot or "random")
                 try:
                     bots.check_spec(specs[index])
                 except ValueError as error:
