@@ -99,7 +99,7 @@ function renderOptions() {
       // a whole number within the game's limits, left empty for the default; not offered for this many players
       const limits = (game.ranges[$("player-count").value] || {})[name];
       if (!limits) continue;
-      input = el("input", { type: "number", class: "option-input", name, "data-option": name, min: String(limits[0]), max: String(limits[1]), step: "1", inputmode: "numeric", placeholder: t("lobby.optionDefault"), value: typeof before[name] === "string" ? before[name] : "" });
+      input = el("input", { type: "number", class: "option-input", name, "data-option": name, min: String(limits[0]), max: String(limits[1]), step: "1", inputmode: "numeric", title: `${limits[0]}–${limits[1]}`, placeholder: t("lobby.optionDefault"), value: typeof before[name] === "string" ? before[name] : "" });
     } else if ((game.switches || []).includes(name)) {
       // a true-or-false option: off (left out of the game's options) unless ticked
       input = el("input", { type: "checkbox", class: "option-input", name, "data-option": name });
