@@ -244,3 +244,29 @@ def test_decision_and_log_lines_in_french(browser: Any, i18n_server: ServerProce
             assert not tab.problems, tab.problems
         finally:
             tab.context.close()
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["1 coin", "3 coins", "1 cloth", "2 coins and 1 cloth", "free"]),
+    ("cs", ["1 minci", "3 mince", "1 látku", "2 mince a 1 látku", "zdarma"]),
+    ("fr", ["1 pièce", "3 pièces", "1 tissu", "2 pièces et 1 tissu", "gratuit"]),
+])
+def test_costs_on_the_board_take_the_plural_forms_of_their_language(
+    browser: Any, i18n_server: ServerProcess, lang: str, expected: list[str]
+) -> None:
+    """A Public Service at 1 coin reads "1 coin", not "1 coins"; a Passenger's price names only
+    what it costs (Czech costs in the accusative: "stojí 1 minci")."""
+    tab = new_tab(browser)
+    try:
+        tab.goto(f"{i18n_server.url}/?lang={lang}")
+        lobby_ready(tab)
+        prices = tab.evaluate(
+            """async () => {
+              const { priceText } = await import('/static/games/barcelona.js');
+              return [priceText(1), priceText(3), priceText(0, 1), priceText(2, 1), priceText(0, 0)];
+            }""",
+        )
+        assert prices == expected
+        assert not tab.problems, tab.problems
+    finally:
+        tab.context.close()

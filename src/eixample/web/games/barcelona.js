@@ -230,6 +230,14 @@ function benefitText(benefit) {
     .join(", ");
 }
 
+// What something costs, in words with their plural forms: "1 coin", "2 coins and 1 cloth", "free".
+export function priceText(coin, cloth = 0) {
+  const coins = t("bcn.price.coin", { count: coin });
+  const clothes = t("bcn.price.cloth", { count: cloth });
+  if (coin && cloth) return t("bcn.price.both", { coin: coins, cloth: clothes });
+  return coin ? coins : cloth ? clothes : t("bcn.tip.free");
+}
+
 function partWidth(kind, s) {
   if (kind === "coin" || kind === "cloth") return 14 * s;
   if (kind === "resource") return 16 * s;
@@ -1026,7 +1034,7 @@ function drawServices(ctx, g) {
     const s = tip(group(g, { class: "service", "data-service": service.id }), [
       `${service.name}: ${SERVICE_EFFECTS[service.effect] || service.effect}`,
       t("bcn.tip.serviceLeft", { count: service.left }),
-      service.left ? t("bcn.tip.serviceNext", { cost: service.next_cost, vp: service.next_vp }) : "",
+      service.left ? t("bcn.tip.serviceNext", { price: priceText(service.next_cost), vp: service.next_vp }) : "",
       service.built_by && service.built_by.length ? t("bcn.tip.builtBy", { letters: service.built_by.map((p) => seatStyle(p).letter).join(", ") }) : "",
     ].filter(Boolean).join("; "));
     svg("rect", { x: sx, y: sy, width: 73, height: 70, rx: 5, fill: service.left ? "#eef6f0" : "#e2e2e2", stroke: "#4f7a5c", "stroke-width": 1.2 }, s);
@@ -1044,7 +1052,7 @@ function drawServices(ctx, g) {
       text(s, sx + 36.5, sy + 54, t("bcn.noneLeft"), { class: "tiny-text", "text-anchor": "middle" });
     }
     (service.built_by || []).forEach((seat, j) => seatToken(s, seat, sx + 9 + j * 15, sy + 64, 5));
-    target(ctx, g, `service ${service.id}`, "rect", { x: sx - 2, y: sy - 2, width: 77, height: 74, rx: 6 }, t("bcn.tip.serviceBuy", { service: service.name, cost: service.next_cost, vp: service.next_vp }));
+    target(ctx, g, `service ${service.id}`, "rect", { x: sx - 2, y: sy - 2, width: 77, height: 74, rx: 6 }, t("bcn.tip.serviceBuy", { service: service.name, price: priceText(service.next_cost), vp: service.next_vp }));
   });
 }
 
@@ -1309,7 +1317,7 @@ function drawTramArea(ctx, g, player) {
   (player.passengers || []).forEach((passenger, k) => {
     const px = x + 46 + k * 26;
     const vp = Array.isArray(row) ? row[k + 1] : undefined;
-    const label = t(passenger.placed ? "bcn.tip.passengerPlaced" : "bcn.tip.passenger", { n: k + 1, coin: passenger.coin, cloth: passenger.cloth });
+    const label = t(passenger.placed ? "bcn.tip.passengerPlaced" : "bcn.tip.passenger", { n: k + 1, price: priceText(passenger.coin, passenger.cloth) });
     const p = tip(group(g, {}), vp === undefined ? label : t("bcn.tip.withPlaced", { label, vp }));
     svg("rect", { x: px, y: y + 17, width: 24, height: 31, rx: 3, fill: passenger.placed ? "#efece5" : "#fff", stroke: "#b3a78e" }, p);
     if (!passenger.placed) drawPassenger(p, seat, px + 12, y + 25);
@@ -1335,7 +1343,7 @@ function drawIntersections(g, player) {
   section(g, x, y, 284, 64, t("bcn.panel.intersections"), choose ? t("bcn.panel.pickBenefits", { count: choose }) : t("bcn.panel.noneBuilt"));
   (player.intersections || []).forEach((space, k) => {
     const sx = x + 8 + k * 55;
-    const s = tip(group(g, {}), t(space.built ? "bcn.tip.intersectionBuilt" : "bcn.tip.intersection", { n: k + 1, cost: space.cost, benefit: benefitText(space.benefit) }));
+    const s = tip(group(g, {}), t(space.built ? "bcn.tip.intersectionBuilt" : "bcn.tip.intersection", { n: k + 1, price: priceText(space.cost), benefit: benefitText(space.benefit) }));
     svg("rect", { x: sx, y: y + 16, width: 51, height: 44, rx: 4, fill: space.built ? "#fff8d8" : "#f7f4ee", stroke: "#b3a78e" }, s);
     const benefit = group(s, { opacity: space.built ? 1 : 0.55 });
     drawBenefit(benefit, sx + 25.5, y + 51, space.benefit, 0.8);
