@@ -144,5 +144,8 @@ class Tricks:
     def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
         return {}
 
+    def bot_levels(self) -> dict[str, str]:
+        return {}
+
 
 GAME = Tricks()

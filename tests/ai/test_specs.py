@@ -6,7 +6,9 @@ from eixample.ai import BotSpecError, bot_names, check_spec, make_bot, parse_spe
 from eixample.ai.greedy import GreedyBot
 from eixample.ai.mcts import DEFAULT_ITERATIONS, MctsBot, MctsSettings
 from eixample.ai.random_bot import RandomBot
-from eixample.ai.specs import LEVELS, level_spec
+from eixample.ai.specs import LEVELS, game_levels, level_spec
+from eixample.core.registry import get_game
+from eixample.games.rose_of_fire import BOT_LEVELS
 
 
 def test_the_four_bots_are_known() -> None:
@@ -48,6 +50,21 @@ def test_levels_name_valid_specs_weakest_first() -> None:
     assert level_spec(" Strongest ") == "expert:seconds=1:fpu=0.1:implicit=0.4"
     with pytest.raises(BotSpecError, match="unknown level 'grandmaster' \\(known: beginner, intermediate"):
         level_spec("grandmaster")
+
+
+def test_a_game_may_offer_levels_of_its_own() -> None:
+    """The Rose of Fire has its own ladder (docs/rose-of-fire/strength.md); Barcelona the default."""
+    rose, barcelona = get_game("rose-of-fire"), get_game("barcelona")
+    assert game_levels(barcelona) == LEVELS == game_levels()
+    own = game_levels(rose)
+    assert own == BOT_LEVELS and list(own) == ["beginner", "intermediate", "strong"]
+    for level, spec in own.items():
+        check_spec(spec)
+        assert level_spec(level, rose) == spec
+    assert level_spec("Strong", rose) != level_spec("strong")
+    known = "known: beginner, intermediate, strong\\)"
+    with pytest.raises(BotSpecError, match=f"unknown level 'strongest' \\({known}"):
+        level_spec("strongest", rose)
 
 
 def test_mcts_budget() -> None:

@@ -115,5 +115,8 @@ class Steps:
     def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
         return {}
 
+    def bot_levels(self) -> dict[str, str]:
+        return {}
+
 
 GAME = Steps()

@@ -205,6 +205,9 @@ class HiddenCards:
     def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
         return {}
 
+    def bot_levels(self) -> dict[str, str]:
+        return {}
+
 
 GAME = register(HiddenCards())
 

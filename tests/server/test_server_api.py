@@ -11,6 +11,7 @@ import pytest
 from eixample.ai.specs import LEVELS
 from eixample.core.records import replay
 from eixample.core.registry import get_game
+from eixample.games.rose_of_fire import BOT_LEVELS
 from tests.server import hiddencards  # noqa: F401  (registers the test game here too)
 from tests.server.harness import ServerProcess, create_game, seat_headers, wait_for
 
@@ -101,6 +102,21 @@ def test_catalog_offers_bot_levels_by_plain_name(api: httpx.Client) -> None:
             created = create_game(api, "tictactoe", [{"kind": "person", "name": "Ana"},
                                                      {"kind": "bot", "bot": named}])
             assert created["seats"][1]["bot"] == level["spec"]
+
+
+def test_each_game_lists_its_levels_and_a_level_name_stands_for_that_games_spec(api: httpx.Client) -> None:
+    """The Rose of Fire has a ladder of its own (docs/rose-of-fire/strength.md): its level names
+    stand for its specs, and a level it does not have is no bot there."""
+    games = {game["name"]: game for game in api.get("/api/catalog").json()["games"]}
+    assert games["barcelona"]["levels"] == [{"name": name, "spec": spec} for name, spec in LEVELS.items()]
+    rose = [{"name": name, "spec": spec} for name, spec in BOT_LEVELS.items()]
+    assert games["rose-of-fire"]["levels"] == rose
+    people = [{"kind": "person", "name": "Ana"}]
+    created = create_game(api, "rose-of-fire", [*people, {"kind": "bot", "bot": "strong"}])
+    assert created["seats"][1]["bot"] == BOT_LEVELS["strong"] != LEVELS["strong"]
+    seats = [*people, {"kind": "bot", "bot": "strongest"}]
+    refused = api.post("/api/games", json={"game": "rose-of-fire", "seats": seats})
+    assert refused.status_code == 422 and "unknown bot 'strongest'" in refused.text
 
 
 def test_create_gives_links_with_secret_tokens(api: httpx.Client, server: ServerProcess) -> None:

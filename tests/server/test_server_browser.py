@@ -16,6 +16,7 @@ import pytest
 from eixample.ai.specs import LEVELS
 from eixample.core.records import replay
 from eixample.core.registry import get_game
+from eixample.games.rose_of_fire import BOT_LEVELS
 from tests.server.browser import screenshot
 from tests.server.harness import ServerProcess, create_game
 
@@ -177,3 +178,26 @@ def test_the_lobby_offers_bot_levels_by_name(page: Any, server: ServerProcess) -
     assert info["seats"][1]["bot"] == LEVELS["strong"]
     level.select_option("custom")
     assert spec.is_visible()
+
+
+def test_the_lobby_offers_each_games_own_levels_and_keeps_the_choice_by_name(
+    page: Any, server: ServerProcess
+) -> None:
+    """The Rose of Fire has levels of its own: switching games keeps a seat's level by its name
+    with the new game's spec, and a level the game lacks becomes its strongest."""
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "barcelona")
+    page.select_option("#player-count", "3")
+    levels = [page.locator(f".seat-row[data-seat='{seat}'] .seat-level") for seat in (1, 2)]
+    specs = [page.locator(f".seat-row[data-seat='{seat}'] .seat-bot") for seat in (1, 2)]
+    levels[0].select_option("strong")
+    levels[1].select_option("strongest")
+    assert specs[0].input_value() == LEVELS["strong"]
+    page.select_option("#game-select", "rose-of-fire")
+    names = levels[0].locator("option").all_inner_texts()
+    assert names == ["Beginner", "Intermediate", "Strong", "Custom bot spec…"]
+    assert levels[0].input_value() == "strong" and specs[0].input_value() == BOT_LEVELS["strong"]
+    assert levels[1].input_value() == "strong" and specs[1].input_value() == BOT_LEVELS["strong"]
+    page.select_option("#game-select", "barcelona")
+    assert levels[0].input_value() == "strong" and specs[0].input_value() == LEVELS["strong"]
+    assert not page.problems, page.problems

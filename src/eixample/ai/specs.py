@@ -20,6 +20,7 @@ from eixample.ai.parallel import MAX_WORKERS
 from eixample.ai.random_bot import RandomBot
 from eixample.ai.scoring import NORMS
 from eixample.core.errors import EixampleError
+from eixample.core.protocol import Game
 
 
 class BotSpecError(EixampleError, ValueError):
@@ -152,14 +153,22 @@ LEVELS: dict[str, str] = {
     "strongest": "expert:seconds=1:fpu=0.1:implicit=0.4",
 }
 """Plain names for players choosing an opponent, weakest first, each mapped to a bot spec
-(docs/strength.md says how strong each is)."""
+(docs/strength.md says how strong each is): the levels of a game that has none of its own
+(`game_levels`)."""
 
 
-def level_spec(level: str) -> str:
-    """The bot spec of a level name; BotSpecError naming the levels otherwise."""
-    spec = LEVELS.get(level.strip().lower())
+def game_levels(game: Game | None = None) -> dict[str, str]:
+    """The levels offered for `game`: its own where it has them (`Game.bot_levels`), else LEVELS."""
+    own = game.bot_levels() if game is not None else {}
+    return dict(own or LEVELS)
+
+
+def level_spec(level: str, game: Game | None = None) -> str:
+    """The bot spec of a level name (of `game`'s levels); BotSpecError naming the levels otherwise."""
+    levels = game_levels(game)
+    spec = levels.get(level.strip().lower())
     if spec is None:
-        raise BotSpecError(f"unknown level '{level}' (known: {', '.join(LEVELS)})")
+        raise BotSpecError(f"unknown level '{level}' (known: {', '.join(levels)})")
     return spec
 
 

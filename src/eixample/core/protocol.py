@@ -134,6 +134,12 @@ class Game(Protocol):
         offered for that many players)."""
         ...
 
+    def bot_levels(self) -> dict[str, str]:
+        """The bot levels offered for this game, weakest first: plain names ("beginner", ...)
+        each mapped to a bot spec measured for this game; empty for the platform's default
+        levels (`eixample.ai.specs.LEVELS`)."""
+        ...
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         """Every action text that can ever be legal in a game with these options, in a fixed
         order: the global action numbering of the research interfaces (`eixample.interop`)."""

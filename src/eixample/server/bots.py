@@ -31,6 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
 
 from eixample.core.protocol import Action, State
+from eixample.core.registry import get_game
 
 log = logging.getLogger(__name__)
 
@@ -69,21 +70,22 @@ def _factory() -> Callable[[str, int], Any] | None:
     return factory if callable(factory) else None
 
 
-def levels() -> list[dict[str, str]]:
-    """The bot levels players choose from by name, weakest first, each with its spec: those this
-    server accepts (none while the bots are not available)."""
-    return [dict(level) for level in _accepted_levels()]
+def levels(game: str | None = None) -> list[dict[str, str]]:
+    """The bot levels players choose from by name for the registered game named `game` (None: the
+    platform's default levels), weakest first, each with its spec: those this server accepts
+    (none while the bots are not available)."""
+    return [dict(level) for level in _accepted_levels(game)]
 
 
 @functools.cache
-def _accepted_levels() -> tuple[dict[str, str], ...]:
-    """Checked once: the levels and the ceilings do not change while the server runs."""
+def _accepted_levels(game: str | None) -> tuple[dict[str, str], ...]:
+    """Checked once per game: the levels and the ceilings do not change while the server runs."""
     try:
         specs = importlib.import_module("eixample.ai.specs")
     except ImportError:
         return ()
     found: list[dict[str, str]] = []
-    for name, spec in specs.LEVELS.items():
+    for name, spec in specs.game_levels(None if game is None else get_game(game)).items():
         try:
             check_spec(spec)
         except ValueError:
@@ -92,10 +94,10 @@ def _accepted_levels() -> tuple[dict[str, str], ...]:
     return tuple(found)
 
 
-def spec_of(bot: str) -> str:
-    """A seat's bot as a client names it: a level of `levels()` ("strong") stands for its spec,
-    anything else is a spec already."""
-    for level in _accepted_levels():
+def spec_of(bot: str, game: str | None = None) -> str:
+    """A seat's bot as a client names it: a level of `levels(game)` ("strong") stands for its
+    spec, anything else is a spec already."""
+    for level in _accepted_levels(game):
         if bot.strip().lower() == level["name"]:
             return level["spec"]
     return bot

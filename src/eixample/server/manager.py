@@ -188,6 +188,7 @@ class GameManager:
                                 for n in range(game.min_players, game.max_players + 1)},
                     "ranges": {str(n): game.option_ranges(n)
                                for n in range(game.min_players, game.max_players + 1)},
+                    "levels": bots.levels(game.name),
                     "renderer": renderer_url(game.name),
                     "automa": solo_opponents(game),
                 }
@@ -248,7 +249,7 @@ class GameManager:
         specs: dict[int, str] = {}  # the bot seats' specs, a level name standing for its own
         for index, seat in enumerate(request.seats):
             if seat.kind == "bot":
-                specs[index] = bots.spec_of(seat.bot or "random")
+                specs[index] = bots.spec_of(seat.bot or "random", game.name)
                 try:
                     bots.check_spec(specs[index])
                 except ValueError as error:

@@ -28,7 +28,7 @@ class SeatSpec(Strict):
     bot: BotSpec | None = Field(
         default=None,
         description='bot spec for a bot seat: "random", "greedy", "mcts:seconds=1"..., or a level name '
-                    'of the catalog\'s `levels` ("strong"), which stands for its spec',
+                    'of the game\'s `levels` in the catalog ("strong"), which stands for its spec',
     )
 
     @model_validator(mode="after")
@@ -293,6 +293,11 @@ class RematchOut(BaseModel):
     link: str
 
 
+class BotLevelOut(BaseModel):
+    name: str = Field(description="a plain name for players: beginner, intermediate, strong, strongest")
+    spec: str = Field(description="the bot spec it stands for")
+
+
 class CatalogGameOut(BaseModel):
     name: str
     title: str
@@ -308,21 +313,20 @@ class CatalogGameOut(BaseModel):
         description="by number of players: those of `options` that are a whole number, with the least "
                     "and greatest value accepted (the lobby shows a number field); an option with a range "
                     "for some numbers of players but not this one is not offered for it")
+    levels: list[BotLevelOut] = Field(
+        description="the bot levels offered for this game, weakest first, each with its spec")
     renderer: str | None = Field(description="URL of the board renderer module, if the game has one")
     automa: list[str] = Field(
         description="in a one-seat game, the names of the seats the game plays itself (its automa)"
     )
 
 
-class BotLevelOut(BaseModel):
-    name: str = Field(description="a plain name for players: beginner, intermediate, strong, strongest")
-    spec: str = Field(description="the bot spec it stands for")
-
-
 class CatalogOut(BaseModel):
     games: list[CatalogGameOut]
     bots: list[str]
-    levels: list[BotLevelOut] = Field(description="bot levels, weakest first (docs/strength.md)")
+    levels: list[BotLevelOut] = Field(
+        description="the default bot levels, weakest first (docs/strength.md): those of a game without "
+                    "levels of its own; each game lists the levels offered for it")
     bot_ceilings: dict[str, float] = Field(description="the most a bot spec may ask for, per parameter")
     bots_available: bool = Field(description="false while every bot spec plays at random")
 

@@ -55,6 +55,9 @@ class Barcelona:
     def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
         return option_ranges(players)
 
+    def bot_levels(self) -> dict[str, str]:
+        return {}
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         from eixample.games.barcelona.catalog import all_actions
 

@@ -20,6 +20,15 @@ from eixample.games.rose_of_fire.components import load_tables
 from eixample.games.rose_of_fire.setup import OPTIONS, check_options, from_json, new_game
 from eixample.games.rose_of_fire.state import RoseState
 
+BOT_LEVELS = {
+    "beginner": "greedy",
+    "intermediate": "greedy:plan=3",
+    "strong": "expert:seconds=1:fpu=0.1:finish=3:scale=5",
+}
+"""This game's bot levels, weakest first, each measured against the one before it
+(docs/rose-of-fire/strength.md, "Levels"): the platform's default ladder is not one here, where a
+search without a look through the rest of its own turn plays no better than greedy."""
+
 
 class RoseOfFire:
     name = "rose-of-fire"
@@ -49,6 +58,9 @@ class RoseOfFire:
 
     def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
         return {}
+
+    def bot_levels(self) -> dict[str, str]:
+        return dict(BOT_LEVELS)
 
     def all_actions(self, players: int, **options: Any) -> list[str]:
         """Every action text that can ever be legal with these options, in a fixed order."""

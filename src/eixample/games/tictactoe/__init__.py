@@ -151,6 +151,9 @@ class TicTacToe:
     def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
         return {}
 
+    def bot_levels(self) -> dict[str, str]:
+        return {}
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         self.new_game(players, 0, **options)  # the same checks
         return [f"mark {i}" for i in range(9)]

@@ -119,7 +119,7 @@ function renderSeatRows() {
   clear(rows).append(el("legend", {}, t("lobby.seats")));
   const count = Number($("player-count").value);
   for (let seat = 0; seat < count; seat += 1) {
-    const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", bot: defaultBotSpec() };
+    const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", level: DEFAULT_LEVEL, bot: "" };
     const kind = el(
       "select",
       { class: "seat-kind", "aria-label": t("lobby.seatKindLabel", { letter: seatStyle(seat).letter }), dataset: { seat: String(seat) } },
@@ -138,14 +138,14 @@ function renderSeatRows() {
     const level = el(
       "select",
       { class: "seat-level", "aria-label": t("lobby.seatBotLabel", { letter: seatStyle(seat).letter }) },
-      ...(catalog.levels || []).map((entry) => el("option", { value: entry.name }, t(`lobby.levels.${entry.name}`))),
+      ...gameLevels().map((entry) => el("option", { value: entry.name }, t(`lobby.levels.${entry.name}`))),
       el("option", { value: CUSTOM_LEVEL }, t("lobby.levelCustom")),
     );
     const bot = el("input", {
       class: "seat-bot",
       type: "text",
       list: "bot-specs",
-      value: before.bot || defaultBotSpec(),
+      value: before.level === CUSTOM_LEVEL ? before.bot || defaultBotSpec() : specOf(before.level) || strongestSpec(),
       "aria-label": t("lobby.seatSpecLabel", { letter: seatStyle(seat).letter }),
     });
     level.value = levelOf(bot.value);
@@ -181,16 +181,28 @@ function renderSeatRows() {
 const CUSTOM_LEVEL = "custom";
 const DEFAULT_LEVEL = "intermediate";
 
-/** The spec of a bot level of the catalog (levels are offered by their plain names). */
+/** The bot levels offered for the chosen game (the catalog's default ones for a game without its own). */
+function gameLevels() {
+  const game = currentGame();
+  return (game && game.levels) || catalog.levels || [];
+}
+
+/** The spec of a bot level of the chosen game (levels are offered by their plain names). */
 function specOf(name) {
-  const entry = (catalog.levels || []).find((level) => level.name === name);
+  const entry = gameLevels().find((level) => level.name === name);
   return entry ? entry.spec : "";
 }
 
 /** The level a spec stands for, or the custom entry for any other spec. */
 function levelOf(spec) {
-  const entry = (catalog.levels || []).find((level) => level.spec === spec);
+  const entry = gameLevels().find((level) => level.spec === spec);
   return entry ? entry.name : CUSTOM_LEVEL;
+}
+
+/** The spec of the strongest level offered (for a level the chosen game does not have). */
+function strongestSpec() {
+  const levels = gameLevels();
+  return levels.length ? levels[levels.length - 1].spec : defaultBotSpec();
 }
 
 function defaultBotSpec() {
@@ -201,6 +213,7 @@ function readSeatRow(row) {
   return {
     kind: row.querySelector(".seat-kind").value,
     name: row.querySelector(".seat-name-input").value.trim(),
+    level: row.querySelector(".seat-level").value, // kept by name when the game, and so its levels, changes
     bot: row.querySelector(".seat-bot").value.trim(),
   };
 }
