@@ -165,3 +165,13 @@ def test_a_bare_record_resumes_with_the_default_seats(runner: CliRunner, tmp_pat
     result = invoke(runner, "play", "--load", str(path), "--seat", "2=human", input=_lines("quit"))
     assert result.exit_code == 0, result.output
     assert "Recent moves:" in result.output
+
+
+def test_a_seat_may_be_given_by_level(runner: CliRunner) -> None:
+    """`--seat 2=beginner` seats the game's beginner bot, shown by its spec."""
+    result = invoke(runner, "play", "--game", "tictactoe", "--seed", "1", "--seat", "2=Beginner",
+                    input=_lines(*["1"] * 5))
+    assert result.exit_code == 0, result.output
+    assert "Player 2 (greedy) plays:" in result.output
+    refused = invoke(runner, "play", "--game", "tictactoe", "--opponent", "grandmaster", input="")
+    assert_clear_failure(refused, "unknown bot 'grandmaster'")

@@ -114,3 +114,11 @@ def test_a_searching_bot_with_helper_processes_plays_games_one_at_a_time(runner:
     pooled = invoke(runner, *args, "--workers", "2")
     assert pooled.exit_code != 0
     assert "play such games one at a time (--workers 1)" in pooled.output
+
+
+def test_bots_may_be_given_by_the_games_levels(runner: CliRunner) -> None:
+    """A level name stands for the game's own spec: The Rose of Fire's intermediate is greedy:plan=3."""
+    result = invoke(runner, "simulate", "--game", "rose-of-fire", "--games", "2", "--bots",
+                    "intermediate,beginner", "--json")
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(result.stdout)["bots"]) == ["greedy:plan=3", "greedy"]

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from eixample.ai.specs import BotSpecError, check_spec
+from eixample.ai.specs import BotSpecError, check_spec, game_levels
 from eixample.core.errors import MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.registry import get_game
@@ -62,17 +62,18 @@ def check_players(game: Game, players: int) -> int:
     return players
 
 
-def parse_bots(text: str) -> list[str]:
-    """A comma-separated list of bot specs, each checked."""
+def parse_bots(text: str, game: Game | None = None) -> list[str]:
+    """A comma-separated list of bot specs or `game`'s level names, each checked; levels become
+    their specs."""
     specs = [spec.strip() for spec in text.split(",")]
     if not all(specs):
         fail(f"empty bot spec in '{text}'")
-    for spec in specs:
-        check_bot(spec)
-    return specs
+    return [check_bot(spec, game) for spec in specs]
 
 
-def check_bot(spec: str) -> str:
+def check_bot(spec: str, game: Game | None = None) -> str:
+    """A bot spec, checked; a level name of `game` ("strong") gives that game's spec."""
+    spec = game_levels(game).get(spec.strip().lower(), spec)
     try:
         check_spec(spec)
     except BotSpecError as error:

@@ -59,7 +59,7 @@ def demo_command(
 ) -> None:
     """A game between bots, printed turn by turn, with the final score breakdown."""
     game = load_game(game_name)
-    specs = parse_bots(bots)
+    specs = parse_bots(bots, game)
     count = check_players(game, default_players(game) if players is None else players)
     seats = list(lineup(specs, count, 0))
     out = console()

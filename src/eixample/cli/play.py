@@ -272,7 +272,7 @@ def _match_action(line: str, legal: list[Action]) -> Action | None:
 # -- setting up -----------------------------------------------------------------------------------
 
 
-def parse_seats(entries: list[str], players: int) -> dict[int, str]:
+def parse_seats(entries: list[str], players: int, game: Game | None = None) -> dict[int, str]:
     """`--seat N=WHO` entries (N from 1) as {seat index: 'human' or bot spec}."""
     seats: dict[int, str] = {}
     for entry in entries:
@@ -283,7 +283,7 @@ def parse_seats(entries: list[str], players: int) -> dict[int, str]:
         if not 0 <= seat < players:
             fail(f"--seat '{entry}': seats are numbered 1 to {players}")
         who = who.strip()
-        seats[seat] = HUMAN if who.lower() in HUMAN_WORDS else check_bot(who)
+        seats[seat] = HUMAN if who.lower() in HUMAN_WORDS else check_bot(who, game)
     return seats
 
 
@@ -329,10 +329,11 @@ def play_command(
     players: Annotated[int | None, typer.Option(
         help="Number of players (default: 2, or 1 with --solo).")] = None,
     seat: Annotated[list[str] | None, typer.Option(
-        help="SEAT=WHO: who plays seat SEAT (numbered from 1): 'human' or a bot spec. Repeatable.",
+        help="SEAT=WHO: who plays seat SEAT (numbered from 1): 'human', a bot spec or a level "
+             "(beginner, intermediate, strong, strongest). Repeatable.",
     )] = None,
     opponent: Annotated[str, typer.Option(
-        help="Bot spec for the seats after the first that --seat does not assign.")] = "greedy",
+        help="Bot spec or level for the seats after the first that --seat does not assign.")] = "greedy",
     load: Annotated[Path | None, typer.Option(
         help="Resume a game saved with 'save FILE' (or any record).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of a new game (default: random).")] = None,
@@ -342,7 +343,6 @@ def play_command(
         help="Solo difficulty (default: the game's own).")] = None,
 ) -> None:
     """Play at the keyboard against bots or friends. Type help at the prompt for the commands."""
-    check_bot(opponent)
     if load is not None:
         if players is not None or seed is not None or solo or difficulty is not None:
             fail("--load resumes a saved game: --players, --seed, --solo and --difficulty do not apply")
@@ -354,8 +354,9 @@ def play_command(
         state = new_state(game, count, secrets.randbelow(2**31) if seed is None else seed, options)
         stored = None
     solo_game = state.record()["players"] == 1  # the game seats its own opponent(s)
+    opponent = check_bot(opponent, game)
     seats = stored or [HUMAN] + [SOLO if solo_game else opponent] * (state.num_players - 1)
-    for index, who in parse_seats(seat or [], state.num_players).items():
+    for index, who in parse_seats(seat or [], state.num_players, game).items():
         if seats[index] == SOLO:
             fail(f"--seat {index + 1}: that seat is the solo opponent, played by the game")
         seats[index] = who

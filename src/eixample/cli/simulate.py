@@ -55,7 +55,7 @@ def simulate_command(
 ) -> None:
     """Play bots against each other and report win rates, scores and points by source."""
     game = load_game(game_name)
-    specs = parse_bots(bots)
+    specs = parse_bots(bots, game)
     count = check_players(game, players or default_players(game))
     use_ray = ray_requested(use_ray)
     if use_ray:

@@ -42,7 +42,7 @@ def tournament_command(
 ) -> None:
     """Round robin between bot configurations; Plackett-Luce ratings in a table."""
     game = load_game(game_name)
-    specs = parse_bots(bots)
+    specs = parse_bots(bots, game)
     check_players(game, players)
     try:
         lineups = schedule(specs, players, games_per_pair)
