@@ -163,6 +163,12 @@ def game_levels(game: Game | None = None) -> dict[str, str]:
     return dict(own or LEVELS)
 
 
+def named_spec(bot: str, game: Game | None = None) -> str:
+    """A bot as a player names it: a level of `game` ("strong") stands for its spec, anything else
+    is a spec already."""
+    return game_levels(game).get(bot.strip().lower(), bot)
+
+
 def level_spec(level: str, game: Game | None = None) -> str:
     """The bot spec of a level name (of `game`'s levels); BotSpecError naming the levels otherwise."""
     levels = game_levels(game)

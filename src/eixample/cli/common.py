@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from eixample.ai.specs import BotSpecError, check_spec, game_levels
+from eixample.ai.specs import BotSpecError, check_spec, named_spec
 from eixample.core.errors import MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.registry import get_game
@@ -73,7 +73,7 @@ def parse_bots(text: str, game: Game | None = None) -> list[str]:
 
 def check_bot(spec: str, game: Game | None = None) -> str:
     """A bot spec, checked; a level name of `game` ("strong") gives that game's spec."""
-    spec = game_levels(game).get(spec.strip().lower(), spec)
+    spec = named_spec(spec, game)
     try:
         check_spec(spec)
     except BotSpecError as error:
