@@ -726,7 +726,7 @@ function drawCity(ctx, g) {
 
 function crossingLabel(crossing, ctx) {
   const parts = [t("bcn.tip.crossing", { crossing: crossing.id })];
-  parts.push(crossing.cost ? t("bcn.tip.crossingCost", { count: crossing.cost }) : t("bcn.tip.free"));
+  parts.push(crossing.cost ? t("bcn.tip.crossingCost", { price: priceText(crossing.cost) }) : priceText(0));
   if (crossing.citizens && crossing.citizens.length) {
     parts.push(t("bcn.tip.crossingCitizens", { citizens: crossing.citizens.join("/"), top: crossing.citizens[crossing.citizens.length - 1] }));
   }
