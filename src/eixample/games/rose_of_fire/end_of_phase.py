@@ -148,8 +148,11 @@ def tied(s: RoseState, values: list[int], w: int, rule: str = "prestige") -> Any
 
 def most(s: RoseState, values: list[int]) -> int:
     """The seat with the most (at least 1), the general tie rule deciding; -1 if nobody has any."""
-    best = max(range(s.n), key=lambda p: (values[p], *s.tie_key(p)))
-    return best if values[best] > 0 else -1
+    top = max(values)
+    if top <= 0:
+        return -1
+    holders = [p for p in range(s.n) if values[p] == top]
+    return holders[0] if len(holders) == 1 else max(holders, key=s.tie_key)
 
 
 def strike_card(s: RoseState, f: Frame) -> None:

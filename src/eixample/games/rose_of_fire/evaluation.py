@@ -59,9 +59,14 @@ def house_value(s: RoseState, x: int, worth: int) -> float:
     if s.in_block[x] >= 0:
         return float(worth)
     tile, in_block = s.tile, s.in_block
-    near = max(
-        (sum(1 for y in t.squares[q] if tile[y] >= 0 and in_block[y] < 0) for q in t.squares_of[x]), default=1
-    )
+    near = 1  # the house's own tile: x is in no completed block here
+    for q in t.squares_of[x]:
+        open_tiles = 0
+        for y in t.squares[q]:
+            if tile[y] >= 0 and in_block[y] < 0:
+                open_tiles += 1
+        if open_tiles > near:
+            near = open_tiles
     return max(float(t.outside_vp), (0.15 + 0.15 * near) * worth + 0.5)
 
 
