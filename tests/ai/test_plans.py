@@ -138,3 +138,15 @@ def test_replies_judge_each_leaf_after_the_opponents_best_answer() -> None:
     for seed in range(3):
         assert make_bot("mcts:iterations=5:finish=1", seed).choose(position(), 0) != "mark 7"
         assert make_bot("mcts:iterations=5:finish=1:replies=1", seed).choose(position(), 0) == "mark 7"
+
+
+def test_a_greedy_rollout_plays_each_leaf_on_as_a_sensible_player_would() -> None:
+    """One iteration per first move and a rollout of one move: a random rollout may judge `bold`
+    by its failing second move; a greedy one plays `win` after it, so `bold` is chosen."""
+    for seed in range(5):
+        bot = make_bot("mcts:iterations=3:depth=1:policy=greedy", seed)
+        assert bot.choose(TwoSteps(), 0) == "bold"  # type: ignore[arg-type]
+    judged = {make_bot("mcts:iterations=3:depth=1", seed).choose(TwoSteps(), 0)  # type: ignore[arg-type]
+              for seed in range(12)}
+    assert judged != {"bold"}  # the random rollout's second move sometimes fails
+    assert make_bot("mcts", 1).settings.policy == "random"  # type: ignore[attr-defined]

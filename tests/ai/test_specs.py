@@ -99,6 +99,7 @@ def test_parse_spec_splits_name_and_parameters() -> None:
         ("mcts:seconds=nan", "seconds must be a positive number"),
         ("mcts:cpu=0", "cpu must be a positive number"),
         ("mcts:depth=-1", "depth must be a non-negative integer"),
+        ("mcts:policy=clever", "policy must be one of"),
         ("mcts:norm=softmax", "norm must be one of minmax, rank, sigmoid, not 'softmax'"),
         ("mcts:c=1:c=2", "parameter 'c' given twice"),
         ("greedy:samples=0", "samples must be a positive integer"),

@@ -121,6 +121,10 @@ class MctsSettings:
     the leaf estimates backed up by best play (the child best for the seat deciding there), and
     selection values a child by this share of that value plus the rest of its mean reward. A
     refutation found deep in the tree then counts at once instead of after many visits."""
+    policy: str = "random"
+    """How the rollout of `depth` moves chooses: "random" (any legal action) or "greedy" (each
+    seat deciding takes its best evaluation margin one step ahead): a rollout that plays as a
+    sensible player would, so the leaf is judged where the next moves are likely to lead."""
     replies: int = 0
     """With `finish`, after the move is complete, the next this many moves (each up to `finish`
     decisions of the seat deciding) are played greedily too before the leaf is judged: a leaf is
@@ -408,10 +412,16 @@ class MctsBot(Bot):
         return best_action
 
     def _rollout(self, state: State) -> None:
+        greedy = self.settings.policy == "greedy"
         for _ in range(self.settings.depth):
             if state.is_terminal():
                 return
-            state.apply(self.rng.choice(state.legal_actions()))
+            actions = state.legal_actions()
+            if greedy and len(actions) > 1:
+                values = margins_after(state, actions, state.current_player())
+                state.apply(actions[values.index(max(values))])
+            else:
+                state.apply(self.rng.choice(actions))
 
     def reward(self, state: State) -> list[float]:
         """Each seat's reward in [0, 1] for a position the search reached."""
