@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from eixample.core.protocol import State
+from eixample.core.registry import get_game
 from eixample.server import bots
 from eixample.server.app import create_app
 from tests.server.harness import ServerProcess, create_game, seat_headers, wait_for
@@ -48,6 +49,20 @@ def test_bot_specs_above_the_ceilings_are_refused(
 def test_the_ceilings_themselves_are_allowed(api: httpx.Client) -> None:
     for spec in (SLOWEST, "mcts:iterations=100000", "greedy:samples=64"):
         create_game(api, "tictactoe", [PEOPLE[0], {"kind": "bot", "bot": spec}])
+
+
+def test_every_search_stops_at_the_time_ceiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An iteration budget within the ceilings can still be costly (greedy rollouts of 200 moves:
+    about an hour a decision); the server stops every search at its time ceiling."""
+    assert bots.time_capped("mcts:iterations=100000") == "mcts:iterations=100000:seconds=10"
+    assert bots.time_capped("expert:seconds=2") == "expert:seconds=2"
+    assert bots.time_capped("greedy:plan=3") == "greedy:plan=3"
+    monkeypatch.setitem(bots.CEILINGS, "seconds", 0.2)
+    state = get_game("rose-of-fire").new_game(2, 5)
+    started = time.perf_counter()
+    action = bots.think("mcts:iterations=100000:depth=200:policy=greedy", 1, state, state.current_player(), 2)
+    assert action in state.legal_actions()
+    assert time.perf_counter() - started < 60
 
 
 class PidBot:

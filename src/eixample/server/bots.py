@@ -5,7 +5,8 @@ server works with any game before the real bots exist. A bot that fails or answe
 action is replaced by a random legal action for that one decision: a game never stalls.
 
 A bot spec asked for over the network has ceilings (`CEILINGS`): a search may not ask for more
-seconds, iterations or samples than those. Searches run in a bounded pool of worker processes
+seconds, iterations or samples than those, and stops at the ceiling's seconds whatever its
+iteration budget (`time_capped`). Searches run in a bounded pool of worker processes
 (`BotPool`), never on the event loop or in the threads that serve requests; the pool's size is
 also the cap on searches running at once. The workers run at a lower priority than the server,
 ignore Ctrl-C (the server ends them) and are terminated when the server stops.
@@ -156,11 +157,27 @@ def choose_safely(bot: Bot, state: State, player: int, fallback_seed: int) -> Ac
     return action
 
 
+def time_capped(spec: str) -> str:
+    """`spec` with the server's time ceiling as a stop when its bot takes a `seconds` budget and
+    the spec names none: an iteration budget that other options make costly (greedy rollouts,
+    replies) still ends within CEILINGS["seconds"] a decision. A search that spends its
+    iterations sooner, the usual case, chooses as it would without the stop."""
+    try:
+        specs = importlib.import_module("eixample.ai.specs")
+        parsed = specs.parse_spec(spec)
+    except (ImportError, ValueError):
+        return spec
+    if "seconds" not in specs.KINDS[parsed.name].params or "seconds" in parsed.params:
+        return spec
+    return f"{spec}:seconds={CEILINGS['seconds']:g}"
+
+
 def think(spec: str, seed: int, state: State, player: int, fallback_seed: int) -> Action:
     """One bot decision, in a worker process: the bot is made afresh from its seed, so a decision
-    depends only on the game and the move (a restarted server's bots resume identically)."""
+    depends only on the game and the move (a restarted server's bots resume identically), and
+    searches for at most the server's time ceiling (`time_capped`)."""
     try:
-        bot = make_bot(spec, seed)
+        bot = make_bot(time_capped(spec), seed)
     except Exception:
         log.exception("bot spec %r cannot be built; playing a random legal action instead", spec)
         return random.Random(fallback_seed).choice(state.legal_actions())
