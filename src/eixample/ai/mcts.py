@@ -147,8 +147,14 @@ def finish_move(state: State, mover: int, decisions: int) -> None:
         if decisions == 0:
             return
         decisions -= 1
-        values = margins_after(state, actions, mover)
-        state.apply(actions[values.index(max(values))])
+        state.apply(greedy_action(state, actions))
+
+
+def greedy_action(state: State, actions: list[Action]) -> Action:
+    """Of `actions`, legal on `state`, the one with the best evaluation margin one step ahead for
+    the seat deciding (the first of equals)."""
+    values = margins_after(state, actions, state.current_player())
+    return actions[values.index(max(values))]
 
 
 class SearchNode:
@@ -418,8 +424,7 @@ class MctsBot(Bot):
                 return
             actions = state.legal_actions()
             if greedy and len(actions) > 1:
-                values = margins_after(state, actions, state.current_player())
-                state.apply(actions[values.index(max(values))])
+                state.apply(greedy_action(state, actions))
             else:
                 state.apply(self.rng.choice(actions))
 
