@@ -81,9 +81,8 @@ def levels(game: str | None = None) -> list[dict[str, str]]:
 @functools.cache
 def _accepted_levels(game: str | None) -> tuple[dict[str, str], ...]:
     """Checked once per game: the levels and the ceilings do not change while the server runs."""
-    try:
-        specs = importlib.import_module("eixample.ai.specs")
-    except ImportError:
+    specs = _specs()
+    if specs is None:
         return ()
     found: list[dict[str, str]] = []
     for name, spec in specs.game_levels(None if game is None else get_game(game)).items():
@@ -119,10 +118,17 @@ def make_bot(spec: str, seed: int) -> Bot:
     return bot
 
 
-def _spec_values(spec: str) -> dict[str, Any]:
+def _specs() -> Any:
+    """The bots' spec grammar, `eixample.ai.specs`; None while the bots are not available."""
     try:
-        specs = importlib.import_module("eixample.ai.specs")
+        return importlib.import_module("eixample.ai.specs")
     except ImportError:
+        return None
+
+
+def _spec_values(spec: str) -> dict[str, Any]:
+    specs = _specs()
+    if specs is None:
         return {}
     values: dict[str, Any] = specs.check_spec(spec)
     return values
@@ -162,10 +168,12 @@ def time_capped(spec: str) -> str:
     the spec names none: an iteration budget that other options make costly (greedy rollouts,
     replies) still ends within CEILINGS["seconds"] a decision. A search that spends its
     iterations sooner, the usual case, chooses as it would without the stop."""
+    specs = _specs()
+    if specs is None:
+        return spec
     try:
-        specs = importlib.import_module("eixample.ai.specs")
         parsed = specs.parse_spec(spec)
-    except (ImportError, ValueError):
+    except ValueError:
         return spec
     if "seconds" not in specs.KINDS[parsed.name].params or "seconds" in parsed.params:
         return spec
