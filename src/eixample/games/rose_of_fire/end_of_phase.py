@@ -200,14 +200,22 @@ def prestige_card(s: RoseState, f: Frame) -> None:
         s._say(("rof.prestigeOut", {}))
 
 
-def majorities(s: RoseState) -> list[tuple[int, int, int, list[int]]]:
-    """(district, house type, winner, each seat's count) of each comparison, in the order Left,
-    Right, Sant Martí and middle, working, low-budget within each (ruling R7)."""
+def house_counts(s: RoseState) -> list[int]:
+    """Each seat's houses by district and type, at (seat * 3 + district) * 4 + type."""
     counts = [0] * (s.n * 3 * 4)
     district = s.t.space_district
     for x, p in enumerate(s.owner):
         if p >= 0:
             counts[(p * 3 + district[x]) * 4 + s.htype[x]] += 1
+    return counts
+
+
+def majorities(s: RoseState, counts: list[int] | None = None) -> list[tuple[int, int, int, list[int]]]:
+    """(district, house type, winner, each seat's count) of each comparison, in the order Left,
+    Right, Sant Martí and middle, working, low-budget within each (ruling R7); `counts` are
+    `house_counts(s)` where the caller has them."""
+    if counts is None:
+        counts = house_counts(s)
     out = []
     for d in s.districts_used:
         for h in range(MIDDLE, LOW + 1):

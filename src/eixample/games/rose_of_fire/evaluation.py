@@ -112,9 +112,13 @@ def seat_parts(s: RoseState) -> list[list[float]]:
     n = s.n
     parts = [[0.0] * len(PARTS) for _ in range(n)]
     table = t.reversed_vp if s.anarchy else t.block_vp
+    counts = [0] * (n * 3 * 4)
+    district, htype, in_block = t.space_district, s.htype, s.in_block
     for x, p in enumerate(s.owner):
         if p >= 0:
-            parts[p][HOUSES] += house_value(s, x, table[s.htype[x]])
+            h = htype[x]
+            counts[(p * 3 + district[x]) * 4 + h] += 1
+            parts[p][HOUSES] += float(table[h]) if in_block[x] >= 0 else house_value(s, x, table[h])
     danger = 0.0 if s.anarchy else max(0.0, 1.0 - (t.anarchy_space - s.bomb) / 8.0) * 0.5
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
@@ -154,7 +158,7 @@ def seat_parts(s: RoseState) -> list[list[float]]:
             effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
             parts[frame[1]][EFFECTS] += sum(EFFECT_VP[e] * a for e, a in effects)
     majority = MAJORITY_VP if s.phase < 5 else float(t.majority_vp)
-    for _, _, w, _ in majorities(s):
+    for _, _, w, _ in majorities(s, counts):
         if w >= 0:
             parts[w][MAJORITIES] += majority
     return parts
