@@ -8,6 +8,7 @@ import pytest
 from eixample.ai import make_bot
 from eixample.ai.greedy import GreedyBot
 from eixample.ai.mcts import MctsBot, finish_move
+from eixample.ai.view import PlayerView
 from eixample.core.protocol import TERMINAL, JsonDict, State
 from eixample.core.registry import get_game
 
@@ -150,3 +151,33 @@ def test_a_greedy_rollout_plays_each_leaf_on_as_a_sensible_player_would() -> Non
               for seed in range(12)}
     assert judged != {"bold"}  # the random rollout's second move sometimes fails
     assert make_bot("mcts", 1).settings.policy == "random"  # type: ignore[attr-defined]
+
+
+def test_greedy_expansion_tries_the_move_a_sensible_player_would_first() -> None:
+    """X can win at once (`mark 2`). With a single iteration the search chooses the one action
+    it expanded: a random one with the default expansion, the winning one, the best margin one
+    step ahead, with `expand=greedy`."""
+    def position() -> State:
+        state = get_game("tictactoe").new_game(2, 0)
+        for action in ("mark 0", "mark 3", "mark 1", "mark 4"):
+            state.apply(action)
+        return state
+
+    for seed in range(5):
+        assert make_bot("mcts:iterations=1:expand=greedy", seed).choose(position(), 0) == "mark 2"
+    assert {make_bot("mcts:iterations=1", seed).choose(position(), 0) for seed in range(12)} != {"mark 2"}
+    assert make_bot("mcts", 1).settings.expand == "random"  # type: ignore[attr-defined]
+
+
+def test_greedy_expansion_follows_its_ranking_then_the_search() -> None:
+    """The first moves are expanded in the order of the evaluation after them (`safe`, `bold`,
+    then `sure`), where the default expansion draws them; every move is still tried in time."""
+    def expanded(spec: str, seed: int) -> frozenset[str]:
+        bot = make_bot(spec, seed)
+        assert isinstance(bot, MctsBot)
+        return frozenset(e.action for e in bot.estimates(PlayerView(TwoSteps(), 0)) if e.visits)  # type: ignore[arg-type]
+
+    first_two = {expanded("mcts:iterations=2:expand=greedy", seed) for seed in range(8)}
+    assert first_two == {frozenset({"safe", "bold"})}
+    assert len({expanded("mcts:iterations=2", seed) for seed in range(8)}) > 1
+    assert all(len(expanded("mcts:iterations=9:expand=greedy", seed)) == 3 for seed in range(3))

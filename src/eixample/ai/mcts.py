@@ -125,6 +125,11 @@ class MctsSettings:
     """How the rollout of `depth` moves chooses: "random" (any legal action) or "greedy" (each
     seat deciding takes its best evaluation margin one step ahead): a rollout that plays as a
     sensible player would, so the leaf is judged where the next moves are likely to lead."""
+    expand: str = "random"
+    """Which untried action of a node is expanded next: "random" (any) or "greedy" (the best
+    evaluation margin one step ahead for the seat deciding there, ranked once, when the node is
+    first reached): among many actions, such as a tile's spaces, the search tries the ones a
+    sensible player would consider first, rather than whichever its few visits happen to draw."""
     replies: int = 0
     """With `finish`, after the move is complete, the next this many moves (each up to `finish`
     decisions of the seat deciding) are played greedily too before the leaf is judged: a leaf is
@@ -160,7 +165,7 @@ def greedy_action(state: State, actions: list[Action]) -> Action:
 class SearchNode:
     """One decision of the search tree: visits, reward totals per seat, and a child per action tried."""
 
-    __slots__ = ("avail", "best", "children", "mover", "totals", "visits")
+    __slots__ = ("avail", "best", "children", "mover", "ranked", "totals", "visits")
 
     def __init__(self, players: int) -> None:
         self.children: dict[Action, SearchNode] = {}
@@ -168,6 +173,8 @@ class SearchNode:
         """With implicit minimax backups: each seat's estimate along best play from here."""
         self.mover = -1
         """The seat deciding at this node (-1: not known yet)."""
+        self.ranked: list[Action] | None = None
+        """With `expand=greedy`: the node's actions, best first, as ranked when first reached."""
         self.visits = 0
         self.avail = 1
         self.totals = [0.0] * players
@@ -363,7 +370,7 @@ class MctsBot(Bot):
             if untried:
                 tried = self._tried_first(node, actions, untried, mover)
                 if tried is None:
-                    action = self.rng.choice(untried)
+                    action = self._untried(node, state, actions, untried)
                     node = children[action] = SearchNode(len(root.totals))
                     state.apply(action)
                     path.append(node)
@@ -375,6 +382,20 @@ class MctsBot(Bot):
             state.apply(action)
             path.append(node)
         return path
+
+    def _untried(self, node: SearchNode, state: State, actions: list[Action],
+                 untried: list[Action]) -> Action:
+        """The untried action to expand (see `expand`)."""
+        if self.settings.expand != "greedy":
+            return self.rng.choice(untried)
+        if node.ranked is None:
+            values = margins_after(state, actions, state.current_player())
+            node.ranked = [action for _, action in sorted(zip(values, actions, strict=True),
+                                                          key=lambda pair: -pair[0])]
+        for action in node.ranked:
+            if action not in node.children and action in untried:
+                return action
+        return self.rng.choice(untried)  # a determinization with actions the ranking never saw
 
     def _tried_first(
         self, node: SearchNode, actions: list[Action], untried: list[Action], mover: int

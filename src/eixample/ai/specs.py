@@ -122,6 +122,8 @@ MCTS_PARAMS: dict[str, Param] = {
                      f"(default 1, at most {MAX_WORKERS})"),
     "finish": Param(_NON_NEGATIVE_INT, "before judging a leaf, the seat that chose its last action makes up "
                                        "to N more decisions of its own greedily (default 0)"),
+    "expand": Param(_one_of("random", "greedy"), "which untried action a node expands next: random "
+                                                 "(default) or greedy (best margin one step ahead first)"),
     "policy": Param(_one_of("random", "greedy"), "how the rollout of depth moves chooses: random "
                                                  "(default) or greedy (each its best margin one step ahead)"),
 }
