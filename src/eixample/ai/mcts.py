@@ -392,8 +392,9 @@ class MctsBot(Bot):
             values = margins_after(state, actions, state.current_player())
             node.ranked = [action for _, action in sorted(zip(values, actions, strict=True),
                                                           key=lambda pair: -pair[0])]
+        waiting = set(untried)
         for action in node.ranked:
-            if action not in node.children and action in untried:
+            if action in waiting:
                 return action
         return self.rng.choice(untried)  # a determinization with actions the ranking never saw
 
