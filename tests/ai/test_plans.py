@@ -126,15 +126,18 @@ def test_finish_judges_each_leaf_after_the_rest_of_the_move() -> None:
     assert isinstance(make_bot("mcts", 1), MctsBot) and make_bot("mcts", 1).settings.finish == 0  # type: ignore[attr-defined]
 
 
+def tictactoe_after(*moves: str) -> State:
+    state = get_game("tictactoe").new_game(2, 0)
+    for action in moves:
+        state.apply(action)
+    return state
+
 def test_replies_judge_each_leaf_after_the_opponents_best_answer() -> None:
     """O threatens 1-4-7. With one iteration per move, each leaf judged as it stands misses
     the threat; with `replies=1` each is judged after O's greedy answer, and only blocking
     (`mark 7`) does not lose."""
     def position() -> State:
-        state = get_game("tictactoe").new_game(2, 0)
-        for action in ("mark 0", "mark 4", "mark 8", "mark 1"):
-            state.apply(action)
-        return state
+        return tictactoe_after("mark 0", "mark 4", "mark 8", "mark 1")
 
     for seed in range(3):
         assert make_bot("mcts:iterations=5:finish=1", seed).choose(position(), 0) != "mark 7"
@@ -158,10 +161,7 @@ def test_greedy_expansion_tries_the_move_a_sensible_player_would_first() -> None
     it expanded: a random one with the default expansion, the winning one, the best margin one
     step ahead, with `expand=greedy`."""
     def position() -> State:
-        state = get_game("tictactoe").new_game(2, 0)
-        for action in ("mark 0", "mark 3", "mark 1", "mark 4"):
-            state.apply(action)
-        return state
+        return tictactoe_after("mark 0", "mark 3", "mark 1", "mark 4")
 
     for seed in range(5):
         assert make_bot("mcts:iterations=1:expand=greedy", seed).choose(position(), 0) == "mark 2"
