@@ -113,12 +113,12 @@ def seat_parts(s: RoseState) -> list[list[float]]:
     parts = [[0.0] * len(PARTS) for _ in range(n)]
     table = t.reversed_vp if s.anarchy else t.block_vp
     counts = [0] * (n * 3 * 4)
-    district, htype, in_block = t.space_district, s.htype, s.in_block
+    district, htype = t.space_district, s.htype
     for x, p in enumerate(s.owner):
-        if p >= 0:
+        if p >= 0:  # one pass for the houses' values and the majorities' counts (`house_counts`)
             h = htype[x]
             counts[(p * 3 + district[x]) * 4 + h] += 1
-            parts[p][HOUSES] += float(table[h]) if in_block[x] >= 0 else house_value(s, x, table[h])
+            parts[p][HOUSES] += house_value(s, x, table[h])
     danger = 0.0 if s.anarchy else max(0.0, 1.0 - (t.anarchy_space - s.bomb) / 8.0) * 0.5
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
