@@ -181,3 +181,30 @@ def test_greedy_expansion_follows_its_ranking_then_the_search() -> None:
     assert first_two == {frozenset({"safe", "bold"})}
     assert len({expanded("mcts:iterations=2", seed) for seed in range(8)}) > 1
     assert all(len(expanded("mcts:iterations=9:expand=greedy", seed)) == 3 for seed in range(3))
+
+
+def test_progressive_widening_keeps_to_the_best_ranked_moves_until_the_visits_allow_more() -> None:
+    """With `widen=1` a node visited n times has at most ceil(sqrt(n)) children, ranked as by
+    `expand=greedy`: after 5 iterations the root has tried `safe` and `bold` only (where greedy
+    expansion alone has tried all three), and `sure` comes with the sixth."""
+    def expanded(spec: str) -> frozenset[str]:
+        bot = make_bot(spec, 3)
+        assert isinstance(bot, MctsBot)
+        return frozenset(e.action for e in bot.estimates(PlayerView(TwoSteps(), 0)) if e.visits)  # type: ignore[arg-type]
+
+    assert expanded("mcts:iterations=5:widen=1") == {"safe", "bold"}
+    assert expanded("mcts:iterations=5:expand=greedy") == {"safe", "bold", "sure"}
+    assert expanded("mcts:iterations=6:widen=1") == {"safe", "bold", "sure"}
+    assert make_bot("mcts", 1).settings.widen == 0  # type: ignore[attr-defined]
+
+
+def test_progressive_widening_plays_whole_games() -> None:
+    """A widened search finds the win on tic-tac-toe and finishes a game of The Rose of Fire."""
+    position = tictactoe_after("mark 0", "mark 3", "mark 1", "mark 4")
+    assert make_bot("mcts:iterations=200:widen=1", 2).choose(position, 0) == "mark 2"
+    state = get_game("rose-of-fire").new_game(2, 5)
+    bots = [make_bot("expert:iterations=30:widen=0.5:fpu=0.1", 7), make_bot("greedy", 8)]
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply(bots[seat].choose(state, seat))
+    assert state.winners()  # every choice was legal (`choose` checks) and the game was scored

@@ -130,6 +130,11 @@ class MctsSettings:
     evaluation margin one step ahead for the seat deciding there, ranked once, when the node is
     first reached): among many actions, such as a tile's spaces, the search tries the ones a
     sensible player would consider first, rather than whichever its few visits happen to draw."""
+    widen: float = 0.0
+    """Progressive widening (0: off): a node visited n times has at most ceil(widen * sqrt(n))
+    children (at least one), expanded in the order of `expand=greedy` (implied); past that, the
+    search chooses among the children it has. Where a tile has 44 spaces and a decision gets a
+    few hundred iterations, the visits go to the likeliest actions instead of one each to all."""
     replies: int = 0
     """With `finish`, after the move is complete, the next this many moves (each up to `finish`
     decisions of the seat deciding) are played greedily too before the leaf is judged: a leaf is
@@ -367,7 +372,9 @@ class MctsBot(Bot):
                     child.avail += 1
             untried = [action for action in actions if action not in children]
             mover = self._mover = node.mover = state.current_player()
-            if untried:
+            if untried and not self._room(node, len(actions) - len(untried)):
+                action = self._select(node, [a for a in actions if a in children], mover)
+            elif untried:
                 tried = self._tried_first(node, actions, untried, mover)
                 if tried is None:
                     action = self._untried(node, state, actions, untried)
@@ -383,10 +390,15 @@ class MctsBot(Bot):
             path.append(node)
         return path
 
+    def _room(self, node: SearchNode, tried: int) -> bool:
+        """Whether a node whose `tried` children are legal here may expand another (see `widen`)."""
+        widen = self.settings.widen
+        return not widen or tried == 0 or tried < math.ceil(widen * math.sqrt(node.visits))
+
     def _untried(self, node: SearchNode, state: State, actions: list[Action],
                  untried: list[Action]) -> Action:
-        """The untried action to expand (see `expand`)."""
-        if self.settings.expand != "greedy":
+        """The untried action to expand (see `expand` and `widen`)."""
+        if self.settings.expand != "greedy" and not self.settings.widen:
             return self.rng.choice(untried)
         if node.ranked is None:
             values = margins_after(state, actions, state.current_player())

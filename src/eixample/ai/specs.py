@@ -124,6 +124,9 @@ MCTS_PARAMS: dict[str, Param] = {
                                        "to N more decisions of its own greedily (default 0)"),
     "expand": Param(_one_of("random", "greedy"), "which untried action a node expands next: random "
                                                  "(default) or greedy (best margin one step ahead first)"),
+    "widen": Param(_at_most(_NON_NEGATIVE_FLOAT, 100), "progressive widening: at most ceil(N * sqrt(visits)) "
+                                                       "children per node, the best margin one step ahead "
+                                                       "first (default 0: off)"),
     "policy": Param(_one_of("random", "greedy"), "how the rollout of depth moves chooses: random "
                                                  "(default) or greedy (each its best margin one step ahead)"),
 }
