@@ -105,6 +105,8 @@ def test_parse_spec_splits_name_and_parameters() -> None:
         ("greedy:samples=0", "samples must be a positive integer"),
         ("expert:implicit=1.5", "implicit must be at most 1, not '1.5'"),
         ("expert:implicit=-0.1", "implicit must be a non-negative number"),
+        ("expert:widen=101", "widen must be at most 100, not '101'"),
+        ("expert:widen=-1", "widen must be a non-negative number"),
     ],
 )
 def test_bad_specs_get_clear_errors(spec: str, message: str) -> None:
