@@ -82,7 +82,7 @@ def test_tournament(runner: CliRunner) -> None:
     (("--bots", "random,greedy", "--players", "4"), "Tic-tac-toe is for 2-2 players"),
 ])
 def test_bad_tournaments(runner: CliRunner, args: tuple[str, ...], phrase: str) -> None:
-    assert_clear_failure(invoke(runner, "tournament", "--game", "tictactoe", "--games-per-pair", "1", *args),
+    assert_clear_failure(invoke(runner, "tournament", "--game", "tictactoe", "--games-per-pair", "2", *args),
                          phrase)
 
 
@@ -114,6 +114,10 @@ def test_a_searching_bot_with_helper_processes_plays_games_one_at_a_time(runner:
     pooled = invoke(runner, *args, "--workers", "2")
     assert pooled.exit_code != 0
     assert "play such games one at a time (--workers 1)" in pooled.output
+    tournament = invoke(runner, "tournament", "--game", "tictactoe", "--games-per-pair", "2",
+                        "--bots", "expert:iterations=20:workers=2,greedy", "--workers", "2")
+    assert tournament.exit_code != 0
+    assert "play such games one at a time (--workers 1)" in tournament.output
 
 
 def test_bots_may_be_given_by_the_games_levels(runner: CliRunner) -> None:

@@ -53,6 +53,12 @@ class RootStatistics:
     """CPU seconds the helper spent on this decision, receiving it included."""
 
 
+def pool_refusal(workers: int) -> str:
+    """Why a bot searching with `workers` processes cannot play inside a process pool's worker."""
+    return (f"a search with workers={workers} starts processes of its own, which a worker of a process "
+            "pool may not: play such games one at a time (--workers 1), or give the bot workers=1")
+
+
 class SearchHelpers:
     """Helper processes searching alongside a bot, started on first use, ended with the bot."""
 
@@ -67,9 +73,7 @@ class SearchHelpers:
     def _started(self) -> list[Connection]:
         if not self._connections:
             if multiprocessing.current_process().daemon:
-                raise BotError(f"a search with workers={len(self._seeds) + 1} starts processes of its own, "
-                               "which a worker of a process pool may not: play such games one at a time "
-                               "(--workers 1), or give the bot workers=1")
+                raise BotError(pool_refusal(len(self._seeds) + 1))
             context = multiprocessing.get_context("spawn")
             self._done = context.Event()
             for seed in self._seeds:

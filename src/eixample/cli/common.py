@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn
@@ -12,7 +13,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from eixample.ai.specs import BotSpecError, check_spec, named_spec
+from eixample.ai.parallel import pool_refusal
+from eixample.ai.specs import BotSpecError, check_spec, make_bot, named_spec
 from eixample.core.errors import MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.registry import get_game
@@ -69,6 +71,18 @@ def parse_bots(text: str, game: Game | None = None) -> list[str]:
     if not all(specs):
         fail(f"empty bot spec in '{text}'")
     return [check_bot(spec, game) for spec in specs]
+
+
+def refuse_pooled_helpers(specs: Sequence[str], pool_workers: int, use_ray: bool) -> None:
+    """Before any game starts, refuse a bot that starts processes of its own (`workers=N`) when
+    games are to be played by a local process pool, whose workers may not have children (failing
+    inside the pool instead would leave the pool to be torn down mid-game)."""
+    if use_ray or pool_workers < 2:
+        return
+    for spec in specs:
+        helpers = getattr(getattr(make_bot(spec, 0), "settings", None), "workers", 1)
+        if helpers > 1:
+            fail(pool_refusal(helpers))
 
 
 def check_bot(spec: str, game: Game | None = None) -> str:

@@ -25,6 +25,7 @@ from eixample.cli.common import (
     fail,
     load_game,
     parse_bots,
+    refuse_pooled_helpers,
     seat_label,
 )
 from eixample.cli.runner import (
@@ -58,6 +59,7 @@ def simulate_command(
     specs = parse_bots(bots, game)
     count = check_players(game, players or default_players(game))
     use_ray = ray_requested(use_ray)
+    refuse_pooled_helpers(specs, min(workers or default_workers(), games), use_ray)
     if use_ray:
         connect_ray_or_fail(workers or default_workers())
     tasks = (MatchTask(game.name, seed + index, lineup(specs, count, index)) for index in range(games))

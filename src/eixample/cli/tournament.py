@@ -18,6 +18,7 @@ from eixample.cli.common import (
     fail,
     load_game,
     parse_bots,
+    refuse_pooled_helpers,
 )
 from eixample.cli.runner import (
     RAY_HELP,
@@ -49,6 +50,7 @@ def tournament_command(
     except ValueError as error:
         fail(str(error))
     use_ray = ray_requested(use_ray)
+    refuse_pooled_helpers(specs, min(workers or default_workers(), len(lineups)), use_ray)
     if use_ray:
         connect_ray_or_fail(workers or default_workers())
     tasks = (MatchTask(game.name, seed + index, bots) for index, bots in enumerate(lineups))
