@@ -66,6 +66,13 @@ class TwoSteps:
         return [0] if self.evaluation()[0] > 4.0 else [1]
 
 
+def expanded(spec: str, seed: int) -> frozenset[str]:
+    """The first moves of `TwoSteps` that the search `spec` has visited after its budget."""
+    bot = make_bot(spec, seed)
+    assert isinstance(bot, MctsBot)
+    return frozenset(e.action for e in bot.estimates(PlayerView(TwoSteps(), 0)) if e.visits)  # type: ignore[arg-type]
+
+
 def test_greedy_plan_is_a_bounded_parameter() -> None:
     bot = make_bot("greedy:plan=3", 1)
     assert isinstance(bot, GreedyBot) and bot.plan == 3
@@ -172,11 +179,6 @@ def test_greedy_expansion_tries_the_move_a_sensible_player_would_first() -> None
 def test_greedy_expansion_follows_its_ranking_then_the_search() -> None:
     """The first moves are expanded in the order of the evaluation after them (`safe`, `bold`,
     then `sure`), where the default expansion draws them; every move is still tried in time."""
-    def expanded(spec: str, seed: int) -> frozenset[str]:
-        bot = make_bot(spec, seed)
-        assert isinstance(bot, MctsBot)
-        return frozenset(e.action for e in bot.estimates(PlayerView(TwoSteps(), 0)) if e.visits)  # type: ignore[arg-type]
-
     first_two = {expanded("mcts:iterations=2:expand=greedy", seed) for seed in range(8)}
     assert first_two == {frozenset({"safe", "bold"})}
     assert len({expanded("mcts:iterations=2", seed) for seed in range(8)}) > 1
@@ -187,14 +189,9 @@ def test_progressive_widening_keeps_to_the_best_ranked_moves_until_the_visits_al
     """With `widen=1` a node visited n times has at most ceil(sqrt(n)) children, ranked as by
     `expand=greedy`: after 5 iterations the root has tried `safe` and `bold` only (where greedy
     expansion alone has tried all three), and `sure` comes with the sixth."""
-    def expanded(spec: str) -> frozenset[str]:
-        bot = make_bot(spec, 3)
-        assert isinstance(bot, MctsBot)
-        return frozenset(e.action for e in bot.estimates(PlayerView(TwoSteps(), 0)) if e.visits)  # type: ignore[arg-type]
-
-    assert expanded("mcts:iterations=5:widen=1") == {"safe", "bold"}
-    assert expanded("mcts:iterations=5:expand=greedy") == {"safe", "bold", "sure"}
-    assert expanded("mcts:iterations=6:widen=1") == {"safe", "bold", "sure"}
+    assert expanded("mcts:iterations=5:widen=1", 3) == {"safe", "bold"}
+    assert expanded("mcts:iterations=5:expand=greedy", 3) == {"safe", "bold", "sure"}
+    assert expanded("mcts:iterations=6:widen=1", 3) == {"safe", "bold", "sure"}
     assert make_bot("mcts", 1).settings.widen == 0  # type: ignore[attr-defined]
 
 

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from eixample.ai.mcts import MctsBot
 from eixample.ai.parallel import pool_refusal
 from eixample.ai.specs import BotSpecError, check_spec, make_bot, named_spec
 from eixample.core.errors import MalformedRecordError
@@ -80,9 +81,9 @@ def refuse_pooled_helpers(specs: Sequence[str], pool_workers: int, use_ray: bool
     if use_ray or pool_workers < 2:
         return
     for spec in specs:
-        helpers = getattr(getattr(make_bot(spec, 0), "settings", None), "workers", 1)
-        if helpers > 1:
-            fail(pool_refusal(helpers))
+        bot = make_bot(spec, 0)
+        if isinstance(bot, MctsBot) and bot.settings.workers > 1:
+            fail(pool_refusal(bot.settings.workers))
 
 
 def check_bot(spec: str, game: Game | None = None) -> str:
