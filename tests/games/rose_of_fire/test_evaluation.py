@@ -13,8 +13,11 @@ import pytest
 from eixample.core.errors import DataFileError
 from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire import training
+from eixample.games.rose_of_fire.end_of_phase import majorities
 from eixample.games.rose_of_fire.evaluation import (
     HAND_SET,
+    MAJORITIES,
+    MAJORITY_VP,
     PARTS,
     WEIGHTS_FILE,
     parse_weights,
@@ -46,6 +49,23 @@ def test_the_evaluation_is_the_points_plus_the_weighed_parts(players: int) -> No
         for seat, parts in enumerate(seat_parts(state)):
             weighed = sum(w * part for w, part in zip(weights[state.phase], parts, strict=True))
             assert evaluation[seat] == pytest.approx(state.vp[seat] + weighed)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_majorities_part_counts_the_majorities_the_end_of_phase_would_award(players: int) -> None:
+    """The evaluation counts the houses in its own pass over the board; its winners are those
+    of the rules' `majorities` (general tie rule included)."""
+    checked = 0
+    for state in _positions(10 + players, players)[::5]:
+        if state.is_terminal() or state.phase == 5:
+            continue
+        held = [0.0] * players
+        for _, _, winner, _ in majorities(state):
+            if winner >= 0:
+                held[winner] += MAJORITY_VP
+        assert [parts[MAJORITIES] for parts in seat_parts(state)] == held
+        checked += any(held)
+    assert checked > 5
 
 
 def test_the_shipped_weights_cover_every_player_count_and_phase() -> None:

@@ -72,6 +72,7 @@ class Tables:
     neighbours: tuple[tuple[int, ...], ...]
     squares: tuple[tuple[int, int, int, int], ...]  # 2x2 squares, top-left space first
     squares_of: tuple[tuple[int, ...], ...]  # per space: squares that contain it
+    square_spaces_of: tuple[tuple[tuple[int, int, int, int], ...], ...]  # per space: those squares' spaces
     # pieces and limits
     tiles_per_colour: int
     houses_per_type: int
@@ -314,6 +315,7 @@ def _board(r: _Reader) -> dict[str, Any]:
         "neighbours": tuple(neighbours),
         "squares": tuple(squares),
         "squares_of": squares_of,
+        "square_spaces_of": tuple(tuple(squares[q] for q in of) for of in squares_of),
     }
 
 

@@ -26,12 +26,12 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from operator import mul
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from eixample.core.errors import DataFileError
-from eixample.games.rose_of_fire.components import STRIKE
-from eixample.games.rose_of_fire.end_of_phase import majorities
+from eixample.games.rose_of_fire.components import LOW, MIDDLE, STRIKE
 from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE
 from eixample.games.rose_of_fire.turn import card_colours, completable, legal_spaces
 
@@ -52,42 +52,45 @@ EFFECT_VP = (2 * PRESTIGE_VP, PRESTIGE_VP, 1.0, TOKEN_VP, 0.5 * PRESTIGE_VP, -0.
 BLOCK_PRESTIGE = 1.5
 
 
-def house_value(s: RoseState, x: int, worth: int) -> float:
+def open_tiles(s: RoseState) -> list[int]:
+    """Per space: 1 where a tile is down in no completed block yet, else 0."""
+    return [1 if tile >= 0 and block < 0 else 0 for tile, block in zip(s.tile, s.in_block, strict=True)]
+
+
+def house_value(s: RoseState, x: int, worth: int, opened: list[int] | None = None) -> float:
     """A house on x: its table value in a completed block; otherwise a share of it that grows
-    with the tiles already down around it (the likelier the block), at least its end value."""
-    t = s.t
+    with the tiles already down around it (the likelier the block), at least its end value.
+    `opened` is `open_tiles(s)` where the caller has it."""
     if s.in_block[x] >= 0:
         return float(worth)
-    tile, in_block = s.tile, s.in_block
+    if opened is None:
+        opened = open_tiles(s)
     near = 1  # the house's own tile: x is in no completed block here
-    for q in t.squares_of[x]:
-        open_tiles = 0
-        for y in t.squares[q]:
-            if tile[y] >= 0 and in_block[y] < 0:
-                open_tiles += 1
-        if open_tiles > near:
-            near = open_tiles
-    return max(float(t.outside_vp), (0.15 + 0.15 * near) * worth + 0.5)
+    for a, b, c, d in s.t.square_spaces_of[x]:
+        down = opened[a] + opened[b] + opened[c] + opened[d]
+        if down > near:  # (no max(): this runs for every house of every evaluation)
+            near = down
+    value = (0.15 + 0.15 * near) * worth + 0.5
+    return value if value > s.t.outside_vp else float(s.t.outside_vp)
 
 
-def best_placement(s: RoseState, p: int, card: int, table: tuple[int, ...]) -> float:
+def best_placement(s: RoseState, p: int, card: int, table: tuple[int, ...], opened: list[int]) -> float:
     """The card about to place a tile: the best house it can build on the best legal space, a
-    space that completes a block counting the block's prestige and the house's full value."""
+    space that completes a block counting the block's prestige and the house's full value.
+    `opened` is `open_tiles(s)`."""
     t = s.t
     worths = [table[h] for h in t.card_houses[card] if s.houses_left[4 * p + h] > 0]
     if not worths:
         return 0.0
     worth = max(worths)
-    tile, in_block = s.tile, s.in_block
+    in_block = s.in_block
     best = 0.0
     for colour in card_colours(s, card):
         for x in legal_spaces(s, colour):
-            near = 1
-            for q in t.squares_of[x]:
-                square = t.squares[q]
-                if any(in_block[y] >= 0 for y in square):
-                    continue
-                near = max(near, 1 + sum(1 for y in square if y != x and tile[y] >= 0))
+            near = 1  # x is empty: the tiles of a square without a block, x's to come
+            for a, b, c, d in t.square_spaces_of[x]:
+                if in_block[a] < 0 and in_block[b] < 0 and in_block[c] < 0 and in_block[d] < 0:
+                    near = max(near, 1 + opened[a] + opened[b] + opened[c] + opened[d])
             if near == 4:
                 value = worth + BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
             else:
@@ -99,6 +102,7 @@ def best_placement(s: RoseState, p: int, card: int, table: tuple[int, ...]) -> f
 PARTS = ("houses", "influence", "conviction", "leader", "tokens", "prestige", "strikers", "strike_risk",
          "hand", "strike_cards", "placement", "effects", "majorities")
 """The parts `seat_parts` values, in order: each a hand-set estimate in VP (the constants above)."""
+ALL_PARTS = (True,) * len(PARTS)
 HOUSES, INFLUENCE, CONVICTION, LEADER, TOKENS, PRESTIGE, STRIKERS, STRIKE_RISK, HAND, STRIKE_CARDS, \
     PLACEMENT, EFFECTS, MAJORITIES = range(len(PARTS))
 WEIGHTS_FILE = Path(__file__).parent / "data" / "evaluation_weights.json"
@@ -106,19 +110,15 @@ MAX_WEIGHT = 10.0
 """Weights must be finite and at most this in size."""
 
 
-def seat_parts(s: RoseState) -> list[list[float]]:
-    """Per seat, the hand-set estimate of each part (PARTS order) of what the table promises."""
+def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[float]]:
+    """Per seat, the hand-set estimate of each part (PARTS order) of what the table promises;
+    the costly parts (houses, placement, majorities) are left at 0 where `needed` says so."""
     t = s.t
     n = s.n
     parts = [[0.0] * len(PARTS) for _ in range(n)]
     table = t.reversed_vp if s.anarchy else t.block_vp
-    counts = [0] * (n * 3 * 4)
-    district, htype = t.space_district, s.htype
-    for x, p in enumerate(s.owner):
-        if p >= 0:  # one pass for the houses' values and the majorities' counts (`house_counts`)
-            h = htype[x]
-            counts[(p * 3 + district[x]) * 4 + h] += 1
-            parts[p][HOUSES] += house_value(s, x, table[h])
+    opened = open_tiles(s) if needed[HOUSES] or needed[PLACEMENT] else []
+    houses_part(s, parts, table, opened, needed[HOUSES], needed[MAJORITIES])
     danger = 0.0 if s.anarchy else max(0.0, 1.0 - (t.anarchy_space - s.bomb) / 8.0) * 0.5
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
@@ -147,21 +147,48 @@ def seat_parts(s: RoseState) -> list[list[float]]:
     for frame in s.stack:
         kind = frame[0]
         if kind == TILE:
-            parts[frame[1]][PLACEMENT] += best_placement(s, frame[1], frame[2], table)
+            if needed[PLACEMENT]:
+                parts[frame[1]][PLACEMENT] += best_placement(s, frame[1], frame[2], table, opened)
         elif kind == HOUSE and s.placed >= 0:
-            p, x = frame[1], s.placed
-            best = max(table[h] for h in t.card_houses[frame[2]] if s.houses_left[4 * p + h] > 0)
-            parts[p][PLACEMENT] += house_value(s, x, best)
-            if completable(s, x):
-                parts[p][PLACEMENT] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
+            if needed[PLACEMENT]:
+                p, x = frame[1], s.placed
+                best = max(table[h] for h in t.card_houses[frame[2]] if s.houses_left[4 * p + h] > 0)
+                parts[p][PLACEMENT] += house_value(s, x, best, opened)
+                if completable(s, x):
+                    parts[p][PLACEMENT] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
         elif kind in (ABILITY, EVENT):
             effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
             parts[frame[1]][EFFECTS] += sum(EFFECT_VP[e] * a for e, a in effects)
-    majority = MAJORITY_VP if s.phase < 5 else float(t.majority_vp)
-    for _, _, w, _ in majorities(s, counts):
-        if w >= 0:
-            parts[w][MAJORITIES] += majority
     return parts
+
+
+def houses_part(s: RoseState, parts: list[list[float]], table: tuple[int, ...], opened: list[int],
+                houses: bool, held: bool) -> None:
+    """The houses' values (with `houses`) and the Popularity majorities held now (with `held`),
+    from one pass over the board."""
+    t = s.t
+    n = s.n
+    counts = [0] * (n * 3 * 4)  # as `house_counts` gives them
+    district, htype, owner = t.space_district, s.htype, s.owner
+    for x in [x for x, p in enumerate(owner) if p >= 0]:
+        p, h = owner[x], htype[x]
+        counts[(p * 3 + district[x]) * 4 + h] += 1
+        if houses:
+            parts[p][HOUSES] += house_value(s, x, table[h], opened)
+    if not held:
+        return
+    majority = MAJORITY_VP if s.phase < 5 else float(t.majority_vp)
+    for d in s.districts_used:
+        for h in range(MIDDLE, LOW + 1):
+            values = counts[d * 4 + h::12]  # each seat's count, seat by seat
+            top = max(values)
+            if top <= 0:
+                continue
+            if values.count(top) == 1:
+                winner = values.index(top)
+            else:  # the general tie rule, as `end_of_phase.most` applies it
+                winner = max((p for p in range(n) if values[p] == top), key=s.tie_key)
+            parts[winner][MAJORITIES] += majority
 
 
 def evaluate(s: RoseState) -> list[float]:
@@ -170,8 +197,8 @@ def evaluate(s: RoseState) -> list[float]:
     if s.ended:
         return [float(v) for v in s.vp]
     weights = (_weighing or phase_weights())[s.n][s.phase]
-    return [vp + sum(w * part for w, part in zip(weights, parts, strict=True))
-            for vp, parts in zip(s.vp, seat_parts(s), strict=True)]
+    needed = tuple(w != 0.0 for w in weights)  # a part weighed 0 adds nothing: not computed
+    return [vp + sum(map(mul, weights, parts)) for vp, parts in zip(s.vp, seat_parts(s, needed), strict=True)]
 
 
 Weights = dict[int, dict[int, tuple[float, ...]]]
