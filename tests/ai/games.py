@@ -118,6 +118,7 @@ class Tricks:
     title = "Tricks"
     min_players = 2
     max_players = 2
+    speed_ratio = 0.5
 
     def new_game(self, players: int = 2, seed: int = 0, **options: Any) -> TricksState:
         if players != 2 or options:

@@ -17,6 +17,14 @@ def test_bench_prints_figures_and_targets(runner: CliRunner) -> None:
     assert "Reference: OpenSpiel python_tic_tac_toe" in out or "open_spiel is not installed" in out
 
 
+def test_the_bench_holds_each_game_to_its_own_ratio(runner: CliRunner) -> None:
+    """The Rose of Fire's issue asks for at least the reference's speed, Barcelona's for half."""
+    result = invoke(runner, "bench", "--game", "rose-of-fire", "--seconds", "0.01", "--players", "2")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert ">= 1.0" in out and ">= 0.5" not in out
+
+
 def test_bench_without_open_spiel(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bench, "load_reference", lambda: None)
     result = invoke(runner, "bench", "--game", "tictactoe", "--seconds", "0.01", "--players", "2")

@@ -171,6 +171,7 @@ class HiddenCards:
     title = "Hidden cards"
     min_players = 2
     max_players = 4
+    speed_ratio = 0.5
 
     def new_game(self, players: int = 2, seed: int = 0, **options: Any) -> HiddenCardsState:
         unknown = set(options) - {"turns_each"}

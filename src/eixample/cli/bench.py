@@ -20,7 +20,6 @@ from eixample.cli.common import GAME_HELP, console, fail, load_game
 from eixample.core.protocol import Game, State
 from eixample.core.rng import Rng
 
-TARGET_RATIO = 0.5
 TARGET_CLONES = 100_000
 REFERENCE_GAME = "python_tic_tac_toe"
 _CLONE_BATCH = 1000
@@ -137,8 +136,8 @@ def figures_table(game: Game, figures: list[Figures], reference: float | None) -
                   f">= {TARGET_CLONES:,}")
     ratios = [row.decisions_per_second / reference if reference else None for row in figures]
     table.add_row("Ratio ours/reference",
-                  *(_checked(f"{r:.2f}", r >= TARGET_RATIO) if r is not None else "-" for r in ratios),
-                  f">= {TARGET_RATIO}")
+                  *(_checked(f"{r:.2f}", r >= game.speed_ratio) if r is not None else "-" for r in ratios),
+                  f">= {game.speed_ratio}")
     return table
 
 

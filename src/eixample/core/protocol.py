@@ -107,6 +107,9 @@ class Game(Protocol):
     title: str
     min_players: int
     max_players: int
+    speed_ratio: float
+    """The least ratio of random-playout decisions/s to OpenSpiel's python_tic_tac_toe moves/s
+    this game's engine is held to (`eixample bench`)."""
 
     def new_game(self, players: int, seed: int, **options: Any) -> State: ...
 

@@ -31,6 +31,7 @@ class Barcelona:
     title = "Barcelona"
     min_players = 1
     max_players = 4
+    speed_ratio = 0.5
 
     def new_game(self, players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
         return new_game(players, seed, **options)

@@ -35,6 +35,7 @@ class RoseOfFire:
     title = "Barcelona: The Rose of Fire"
     min_players = 2
     max_players = 4
+    speed_ratio = 1.0  # issue 8: at least OpenSpiel's python_tic_tac_toe moves/s
 
     def new_game(self, players: int = 4, seed: int = 0, **options: Any) -> RoseState:
         return new_game(players, seed, **options)

@@ -121,6 +121,7 @@ class TicTacToe:
     title = "Tic-tac-toe"
     min_players = 2
     max_players = 2
+    speed_ratio = 0.5
 
     def new_game(self, players: int = 2, seed: int = 0, **options: Any) -> TicTacToeState:
         if players != 2:
