@@ -13,8 +13,10 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import islice
 from typing import Any
 
@@ -32,6 +34,9 @@ BATCHES_PER_WORKER = 4
 
 WINDOW_PER_WORKER = 2
 """Batches out per worker at most (running, or done and waiting for an earlier one)."""
+
+TEARDOWN_SECONDS = 10.0
+"""How long stopping a local pool may take before its worker processes are killed."""
 
 RAY_RETRIES = 3
 """How often Ray runs a batch again whose worker or node died."""
@@ -89,9 +94,30 @@ def run_matches(tasks: Iterable[MatchTask], total: int, workers: int, use_ray: b
         yield from map(play_match, tasks)
         return
     groups = batches(tasks, batch_size(total, workers))
-    with multiprocessing.get_context().Pool(workers) as pool:
+    with local_pool(workers) as pool:
         for batch in _pool_batches(pool, groups, workers * WINDOW_PER_WORKER, play):
             yield from batch
+
+
+@contextmanager
+def local_pool(workers: int) -> Iterator[Any]:
+    """A process pool that is stopped in bounded time however its use ends. `Pool.terminate`
+    has been seen to block for minutes after a game failed in a worker; past TEARDOWN_SECONDS
+    the pool's processes are killed instead, and the failure goes on to the caller."""
+    others = set(multiprocessing.active_children())
+    pool = multiprocessing.get_context().Pool(workers)
+    try:
+        yield pool
+    finally:
+        stopper = threading.Thread(target=pool.terminate, name="pool-teardown", daemon=True)
+        stopper.start()
+        stopper.join(TEARDOWN_SECONDS)
+        if stopper.is_alive():
+            stuck = [process for process in multiprocessing.active_children() if process not in others]
+            for process in stuck:
+                process.kill()
+            for process in stuck:
+                process.join(TEARDOWN_SECONDS)
 
 
 def _pool_batches(pool: Any, groups: Iterator[list[MatchTask]], window: int,
