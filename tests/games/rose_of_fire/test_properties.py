@@ -1,5 +1,6 @@
 """Properties of whole random games of The Rose of Fire (hypothesis): games of 2-4 players end,
-every piece is conserved at every step, records replay and saved states restore to the same
+every piece is conserved at every step (and the count of open tiles per square the rules keep
+is right), records replay and saved states restore to the same
 state, `all_actions` holds every legal action, views hold nothing hidden, and `resample` keeps
 the view of the seat it is drawn for."""
 
@@ -11,10 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from eixample.ai.mcts import greedy_action
 from eixample.core.errors import IllegalActionError, MalformedRecordError
 from eixample.core.rng import Rng
 from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire.setup import conservation_problem
+from eixample.games.rose_of_fire.state import open_squares
 
 from .helpers import play_randomly
 
@@ -37,11 +40,23 @@ def test_random_games_end_and_conserve_every_piece(n: int, seed: int, no_strike:
         assert len(set(legal)) == len(legal)
         state.apply(rng.choice(legal))
         assert conservation_problem(state) == ""
+        assert state.square_open == open_squares(state)  # kept as tiles go down and blocks complete
         steps += 1
         assert steps < 2000
     assert state.phase == 5 and len(state.round_track) == 5
     assert sum(sum(b.values()) for b in state.score_breakdown()) == sum(state.scores())
     assert len(state.winners()) == 1
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_open_tiles_per_square_are_kept_through_completed_blocks(n: int) -> None:
+    """Random games seldom complete a block; greedy ones do (Obelisk on a completed block)."""
+    state = rose_of_fire.new_game(n, 40 + n)
+    while not state.is_terminal():
+        state.apply(greedy_action(state, state.legal_actions()))
+        assert state.square_open == open_squares(state)
+        assert state.clone().square_open == state.square_open
+    assert len({q for q in state.in_block if q >= 0}) >= 3
 
 
 @GAMES

@@ -52,45 +52,36 @@ EFFECT_VP = (2 * PRESTIGE_VP, PRESTIGE_VP, 1.0, TOKEN_VP, 0.5 * PRESTIGE_VP, -0.
 BLOCK_PRESTIGE = 1.5
 
 
-def open_tiles(s: RoseState) -> list[int]:
-    """Per space: 1 where a tile is down in no completed block yet, else 0."""
-    return [1 if tile >= 0 and block < 0 else 0 for tile, block in zip(s.tile, s.in_block, strict=True)]
-
-
-def house_value(s: RoseState, x: int, worth: int, opened: list[int] | None = None) -> float:
+def house_value(s: RoseState, x: int, worth: int) -> float:
     """A house on x: its table value in a completed block; otherwise a share of it that grows
-    with the tiles already down around it (the likelier the block), at least its end value.
-    `opened` is `open_tiles(s)` where the caller has it."""
+    with the tiles already down around it (the likelier the block), at least its end value."""
     if s.in_block[x] >= 0:
         return float(worth)
-    if opened is None:
-        opened = open_tiles(s)
+    square_open = s.square_open
     near = 1  # the house's own tile: x is in no completed block here
-    for a, b, c, d in s.t.square_spaces_of[x]:
-        down = opened[a] + opened[b] + opened[c] + opened[d]
-        if down > near:  # (no max(): this runs for every house of every evaluation)
-            near = down
+    for q in s.t.squares_of[x]:
+        if square_open[q] > near:  # (no max(): this runs for every house of every evaluation)
+            near = square_open[q]
     value = (0.15 + 0.15 * near) * worth + 0.5
     return value if value > s.t.outside_vp else float(s.t.outside_vp)
 
 
-def best_placement(s: RoseState, p: int, card: int, table: tuple[int, ...], opened: list[int]) -> float:
+def best_placement(s: RoseState, p: int, card: int, table: tuple[int, ...]) -> float:
     """The card about to place a tile: the best house it can build on the best legal space, a
-    space that completes a block counting the block's prestige and the house's full value.
-    `opened` is `open_tiles(s)`."""
+    space that completes a block counting the block's prestige and the house's full value."""
     t = s.t
     worths = [table[h] for h in t.card_houses[card] if s.houses_left[4 * p + h] > 0]
     if not worths:
         return 0.0
     worth = max(worths)
-    in_block = s.in_block
+    in_block, square_open = s.in_block, s.square_open
     best = 0.0
     for colour in card_colours(s, card):
         for x in legal_spaces(s, colour):
             near = 1  # x is empty: the tiles of a square without a block, x's to come
-            for a, b, c, d in t.square_spaces_of[x]:
+            for q, (a, b, c, d) in zip(t.squares_of[x], t.square_spaces_of[x], strict=True):
                 if in_block[a] < 0 and in_block[b] < 0 and in_block[c] < 0 and in_block[d] < 0:
-                    near = max(near, 1 + opened[a] + opened[b] + opened[c] + opened[d])
+                    near = max(near, 1 + square_open[q])
             if near == 4:
                 value = worth + BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
             else:
@@ -117,8 +108,7 @@ def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[
     n = s.n
     parts = [[0.0] * len(PARTS) for _ in range(n)]
     table = t.reversed_vp if s.anarchy else t.block_vp
-    opened = open_tiles(s) if needed[HOUSES] or needed[PLACEMENT] else []
-    houses_part(s, parts, table, opened, needed[HOUSES], needed[MAJORITIES])
+    houses_part(s, parts, table, needed[HOUSES], needed[MAJORITIES])
     danger = 0.0 if s.anarchy else max(0.0, 1.0 - (t.anarchy_space - s.bomb) / 8.0) * 0.5
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
@@ -148,12 +138,12 @@ def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[
         kind = frame[0]
         if kind == TILE:
             if needed[PLACEMENT]:
-                parts[frame[1]][PLACEMENT] += best_placement(s, frame[1], frame[2], table, opened)
+                parts[frame[1]][PLACEMENT] += best_placement(s, frame[1], frame[2], table)
         elif kind == HOUSE and s.placed >= 0:
             if needed[PLACEMENT]:
                 p, x = frame[1], s.placed
                 best = max(table[h] for h in t.card_houses[frame[2]] if s.houses_left[4 * p + h] > 0)
-                parts[p][PLACEMENT] += house_value(s, x, best, opened)
+                parts[p][PLACEMENT] += house_value(s, x, best)
                 if completable(s, x):
                     parts[p][PLACEMENT] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
         elif kind in (ABILITY, EVENT):
@@ -162,8 +152,8 @@ def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[
     return parts
 
 
-def houses_part(s: RoseState, parts: list[list[float]], table: tuple[int, ...], opened: list[int],
-                houses: bool, held: bool) -> None:
+def houses_part(s: RoseState, parts: list[list[float]], table: tuple[int, ...], houses: bool,
+                held: bool) -> None:
     """The houses' values (with `houses`) and the Popularity majorities held now (with `held`),
     from one pass over the board."""
     t = s.t
@@ -174,7 +164,7 @@ def houses_part(s: RoseState, parts: list[list[float]], table: tuple[int, ...], 
         p, h = owner[x], htype[x]
         counts[(p * 3 + district[x]) * 4 + h] += 1
         if houses:
-            parts[p][HOUSES] += house_value(s, x, table[h], opened)
+            parts[p][HOUSES] += house_value(s, x, table[h])
     if not held:
         return
     majority = MAJORITY_VP if s.phase < 5 else float(t.majority_vp)

@@ -22,6 +22,7 @@ from eixample.games.rose_of_fire.state import (
     TUPLE_FIELDS,
     TUPLE_LIST_FIELDS,
     RoseState,
+    open_squares,
     secret_places,
 )
 
@@ -101,6 +102,7 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> RoseState:
     s.tile, s.in_block = array("b", [-1]) * spaces, array("b", [-1]) * spaces
     s.owner, s.htype = array("b", [-1]) * spaces, array("b", [-1]) * spaces
     s.blocks, s.placed, s.obelisks_left = [], -1, t.obelisks
+    s.square_open = open_squares(s)
     # 8. the three decks (face down: the order is drawn card by card); the Strike card aside
     kinds = t.card_kind
     s.city_deck = tuple(c for c in range(len(kinds)) if kinds[c] == CITY)
@@ -254,6 +256,7 @@ def from_json(data: Any) -> RoseState:
     problem = conservation_problem(s)
     if problem:
         raise MalformedRecordError(f"saved Rose of Fire state: {problem}")
+    s.square_open = open_squares(s)
     history: Any = None
     for action in actions:
         history = (history, action)

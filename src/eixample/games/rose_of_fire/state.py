@@ -138,6 +138,13 @@ SPACE_FIELDS = ("tile", "in_block", "owner", "htype")
 TUPLE_FIELDS = ("city_deck", "pop_deck", "prestige_deck", "city_discard", "pop_discard", "prestige_discard")
 
 
+def open_squares(s: RoseState) -> array:
+    """Per 2x2 square, how many of its tiles are down in no completed block: what the rules
+    keep up to date as tiles go down and blocks complete (`square_open`), counted afresh."""
+    tile, in_block = s.tile, s.in_block
+    return array("b", [sum(1 for y in square if tile[y] >= 0 and in_block[y] < 0) for square in s.t.squares])
+
+
 def shuffle(items: list[int], below: Callable[[int], int]) -> None:
     """Fisher-Yates with the game's generator."""
     for i in range(len(items) - 1, 0, -1):
@@ -203,6 +210,7 @@ class RoseState(DecisionStack):
         "round_track",
         "seed",
         "spaces",
+        "square_open",
         "strike_shown",
         "strike_to",
         "supply",
@@ -270,6 +278,7 @@ class RoseState(DecisionStack):
     strike_to: int
     table: list[tuple[int, ...]]
     spaces: list[tuple[int, ...] | None]  # legal spaces per tile colour, until the next tile
+    square_open: array  # per 2x2 square: its tiles down in no completed block (kept, not saved)
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> RoseState:
@@ -319,6 +328,7 @@ class RoseState(DecisionStack):
         o.strike_shown, o.strike_to = self.strike_shown, self.strike_to
         o.table = self.table[:]
         o.spaces = self.spaces[:]
+        o.square_open = self.square_open[:]
         return o
 
     # ------------------------------------------------------------------ protocol

@@ -177,6 +177,8 @@ def legal_tile(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) ->
 def resolve_tile(s: RoseState, f: Frame, payload: tuple[int, int]) -> None:
     x, colour = payload
     s.tile[x] = colour
+    for q in s.t.squares_of[x]:
+        s.square_open[q] += 1
     s.tiles_left[colour] -= 1
     s.spaces = [None, None, None]
     s.placed = x
@@ -271,6 +273,8 @@ def complete_block(s: RoseState, p: int, q: int) -> None:
     spaces = s.t.squares[q]
     for y in spaces:
         s.in_block[y] = q
+        for square in s.t.squares_of[y]:
+            s.square_open[square] -= 1
     s.blocks.append(q)
     s.obelisks_left -= 1
     status = [0] * s.n
