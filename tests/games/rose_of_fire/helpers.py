@@ -5,7 +5,7 @@ from __future__ import annotations
 from eixample.core.rng import Rng
 from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire import RoseState
-from eixample.games.rose_of_fire.state import PLAY
+from eixample.games.rose_of_fire.state import PLAY, count_houses, open_squares
 
 
 def play_randomly(state: RoseState, rng: Rng, steps: int | None = None) -> RoseState:
@@ -55,5 +55,7 @@ def put_tile(state: RoseState, name: str, colour: int, owner: int = -1, house: i
         state.htype[x] = house
         state.houses_left[4 * owner + house] -= 1
     state.spaces = [None, None, None]
+    state.square_open = open_squares(state)  # what the rules keep as they place tiles and houses
+    count_houses(state)
     state._legal = None
     return x

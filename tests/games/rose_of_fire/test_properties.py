@@ -16,8 +16,9 @@ from eixample.ai.mcts import greedy_action
 from eixample.core.errors import IllegalActionError, MalformedRecordError
 from eixample.core.rng import Rng
 from eixample.games import rose_of_fire
+from eixample.games.rose_of_fire.end_of_phase import house_counts
 from eixample.games.rose_of_fire.setup import conservation_problem
-from eixample.games.rose_of_fire.state import open_squares
+from eixample.games.rose_of_fire.state import RoseState, open_squares
 
 from .helpers import play_randomly
 
@@ -41,6 +42,7 @@ def test_random_games_end_and_conserve_every_piece(n: int, seed: int, no_strike:
         state.apply(rng.choice(legal))
         assert conservation_problem(state) == ""
         assert state.square_open == open_squares(state)  # kept as tiles go down and blocks complete
+        assert_houses_kept(state)
         steps += 1
         assert steps < 2000
     assert state.phase == 5 and len(state.round_track) == 5
@@ -48,15 +50,29 @@ def test_random_games_end_and_conserve_every_piece(n: int, seed: int, no_strike:
     assert len(state.winners()) == 1
 
 
+def assert_houses_kept(state: RoseState) -> None:
+    """The house lists the rules keep as houses are built and scored are those on the board."""
+    assert state.house_spaces == [x for x, p in enumerate(state.owner) if p >= 0]
+    assert state.house_count == house_counts(state)
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
-def test_the_open_tiles_per_square_are_kept_through_completed_blocks(n: int) -> None:
-    """Random games seldom complete a block; greedy ones do (Obelisk on a completed block)."""
+def test_the_kept_counts_follow_completed_blocks_and_their_scoring(n: int) -> None:
+    """Random games seldom complete a block; greedy ones do (Obelisk on a completed block; the
+    houses of scored blocks go back to their owners)."""
     state = rose_of_fire.new_game(n, 40 + n)
+    scored = 0
     while not state.is_terminal():
+        before = len(state.house_spaces)
         state.apply(greedy_action(state, state.legal_actions()))
+        scored += len(state.house_spaces) < before
         assert state.square_open == open_squares(state)
-        assert state.clone().square_open == state.square_open
+        assert_houses_kept(state)
+        copy = state.clone()
+        assert (copy.square_open, copy.house_spaces, copy.house_count) == (
+            state.square_open, state.house_spaces, state.house_count)
     assert len({q for q in state.in_block if q >= 0}) >= 3
+    assert scored >= 1
 
 
 @GAMES

@@ -31,6 +31,8 @@ def block_scoring(s: RoseState, f: Frame) -> None:
                 s.houses_left[4 * p + h] += 1
                 s.owner[y] = -1
                 s.htype[y] = -1
+                s.house_spaces.remove(y)
+                s.house_count[(p * 3 + s.t.space_district[y]) * 4 + h] -= 1
         s.obelisks_left += 1
     for p in range(s.n):
         if gained[p]:

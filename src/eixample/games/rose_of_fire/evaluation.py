@@ -108,7 +108,10 @@ def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[
     n = s.n
     parts = [[0.0] * len(PARTS) for _ in range(n)]
     table = t.reversed_vp if s.anarchy else t.block_vp
-    houses_part(s, parts, table, needed[HOUSES], needed[MAJORITIES])
+    if needed[HOUSES]:
+        add_house_values(s, parts, table)
+    if needed[MAJORITIES]:
+        add_majorities(s, parts)
     danger = 0.0 if s.anarchy else max(0.0, 1.0 - (t.anarchy_space - s.bomb) / 8.0) * 0.5
     for k, owner in enumerate(s.influence_owner):
         if owner >= 0:
@@ -152,22 +155,18 @@ def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[
     return parts
 
 
-def houses_part(s: RoseState, parts: list[list[float]], table: tuple[int, ...], houses: bool,
-                held: bool) -> None:
-    """The houses' values (with `houses`) and the Popularity majorities held now (with `held`),
-    from one pass over the board."""
-    t = s.t
-    n = s.n
-    counts = [0] * (n * 3 * 4)  # as `house_counts` gives them
-    district, htype, owner = t.space_district, s.htype, s.owner
-    for x in [x for x, p in enumerate(owner) if p >= 0]:
-        p, h = owner[x], htype[x]
-        counts[(p * 3 + district[x]) * 4 + h] += 1
-        if houses:
-            parts[p][HOUSES] += house_value(s, x, table[h])
-    if not held:
-        return
-    majority = MAJORITY_VP if s.phase < 5 else float(t.majority_vp)
+def add_house_values(s: RoseState, parts: list[list[float]], table: tuple[int, ...]) -> None:
+    """Each house's value to its owner's houses part."""
+    owner, htype = s.owner, s.htype
+    for x in s.house_spaces:
+        parts[owner[x]][HOUSES] += house_value(s, x, table[htype[x]])
+
+
+def add_majorities(s: RoseState, parts: list[list[float]]) -> None:
+    """The Popularity majorities held now, to their holders' majorities part: the winners of the
+    rules' `end_of_phase.majorities`, from the house counts the rules keep."""
+    majority = MAJORITY_VP if s.phase < 5 else float(s.t.majority_vp)
+    counts = s.house_count
     for d in s.districts_used:
         for h in range(MIDDLE, LOW + 1):
             values = counts[d * 4 + h::12]  # each seat's count, seat by seat
@@ -177,7 +176,7 @@ def houses_part(s: RoseState, parts: list[list[float]], table: tuple[int, ...], 
             if values.count(top) == 1:
                 winner = values.index(top)
             else:  # the general tie rule, as `end_of_phase.most` applies it
-                winner = max((p for p in range(n) if values[p] == top), key=s.tie_key)
+                winner = max((p for p in range(s.n) if values[p] == top), key=s.tie_key)
             parts[winner][MAJORITIES] += majority
 
 

@@ -22,6 +22,7 @@ from eixample.games.rose_of_fire.state import (
     TUPLE_FIELDS,
     TUPLE_LIST_FIELDS,
     RoseState,
+    count_houses,
     open_squares,
     secret_places,
 )
@@ -103,6 +104,7 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> RoseState:
     s.owner, s.htype = array("b", [-1]) * spaces, array("b", [-1]) * spaces
     s.blocks, s.placed, s.obelisks_left = [], -1, t.obelisks
     s.square_open = open_squares(s)
+    count_houses(s)
     # 8. the three decks (face down: the order is drawn card by card); the Strike card aside
     kinds = t.card_kind
     s.city_deck = tuple(c for c in range(len(kinds)) if kinds[c] == CITY)
@@ -257,6 +259,7 @@ def from_json(data: Any) -> RoseState:
     if problem:
         raise MalformedRecordError(f"saved Rose of Fire state: {problem}")
     s.square_open = open_squares(s)
+    count_houses(s)
     history: Any = None
     for action in actions:
         history = (history, action)

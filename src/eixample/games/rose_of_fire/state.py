@@ -145,6 +145,16 @@ def open_squares(s: RoseState) -> array:
     return array("b", [sum(1 for y in square if tile[y] >= 0 and in_block[y] < 0) for square in s.t.squares])
 
 
+def count_houses(s: RoseState) -> None:
+    """Set the house lists the rules keep up to date (`house_spaces`, `house_count`) afresh
+    from the board."""
+    district, owner, htype = s.t.space_district, s.owner, s.htype
+    s.house_spaces = [x for x, p in enumerate(owner) if p >= 0]
+    s.house_count = [0] * (s.n * 3 * 4)
+    for x in s.house_spaces:
+        s.house_count[(owner[x] * 3 + district[x]) * 4 + htype[x]] += 1
+
+
 def shuffle(items: list[int], below: Callable[[int], int]) -> None:
     """Fisher-Yates with the game's generator."""
     for i in range(len(items) - 1, 0, -1):
@@ -184,6 +194,8 @@ class RoseState(DecisionStack):
         "fired",
         "first",
         "hands",
+        "house_count",
+        "house_spaces",
         "houses_left",
         "htype",
         "imm_pool",
@@ -279,6 +291,8 @@ class RoseState(DecisionStack):
     table: list[tuple[int, ...]]
     spaces: list[tuple[int, ...] | None]  # legal spaces per tile colour, until the next tile
     square_open: array  # per 2x2 square: its tiles down in no completed block (kept, not saved)
+    house_spaces: list[int]  # the spaces with a house, in order (kept, not saved)
+    house_count: list[int]  # houses at (seat * 3 + district) * 4 + type (kept, not saved)
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> RoseState:
@@ -329,6 +343,8 @@ class RoseState(DecisionStack):
         o.table = self.table[:]
         o.spaces = self.spaces[:]
         o.square_open = self.square_open[:]
+        o.house_spaces = self.house_spaces[:]
+        o.house_count = self.house_count[:]
         return o
 
     # ------------------------------------------------------------------ protocol

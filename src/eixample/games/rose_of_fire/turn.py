@@ -9,6 +9,7 @@ cards, events of the social-conflict track triggered during the turn, and the ne
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import TYPE_CHECKING, Any
 
 from eixample.core.messages import Entry
@@ -200,6 +201,8 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
     s.owner[x] = p
     s.htype[x] = h
     s.houses_left[4 * p + h] -= 1
+    insort(s.house_spaces, x)
+    s.house_count[(p * 3 + s.t.space_district[x]) * 4 + h] += 1
     s._say(("rof.builds", {"player": s.seat_name(p), "house": A_HOUSE_ARGS[h], "tile": A_TILE_ARGS[s.tile[x]],
                            "space": s.t.space_names[x]}))
     send_strikers(s, p, max(0, s.level - (h + 1)))
@@ -236,9 +239,8 @@ def send_strikers(s: RoseState, p: int, count: int) -> None:
 # ---------------------------------------------------------------------- IV. the obelisk
 def completable(s: RoseState, x: int) -> list[int]:
     """2x2 squares holding x whose four tiles are down and in no block yet."""
-    t = s.t
-    tile, in_block = s.tile, s.in_block
-    return [q for q in t.squares_of[x] if all(tile[y] != -1 and in_block[y] == -1 for y in t.squares[q])]
+    square_open = s.square_open
+    return [q for q in s.t.squares_of[x] if square_open[q] == 4]
 
 
 def complete_step(s: RoseState, f: Frame) -> None:
