@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from eixample.core.errors import DataFileError
 from eixample.games.rose_of_fire.components import LOW, MIDDLE, STRIKE
+from eixample.games.rose_of_fire.end_of_phase import most
 from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE
 from eixample.games.rose_of_fire.turn import card_colours, completable, legal_spaces
 
@@ -169,15 +170,9 @@ def add_majorities(s: RoseState, parts: list[list[float]]) -> None:
     counts = s.house_count
     for d in s.districts_used:
         for h in range(MIDDLE, LOW + 1):
-            values = counts[d * 4 + h::12]  # each seat's count, seat by seat
-            top = max(values)
-            if top <= 0:
-                continue
-            if values.count(top) == 1:
-                winner = values.index(top)
-            else:  # the general tie rule, as `end_of_phase.most` applies it
-                winner = max((p for p in range(s.n) if values[p] == top), key=s.tie_key)
-            parts[winner][MAJORITIES] += majority
+            winner = most(s, counts[d * 4 + h::3 * 4])  # each seat's count: (seat * 3 + d) * 4 + h
+            if winner >= 0:
+                parts[winner][MAJORITIES] += majority
 
 
 def evaluate(s: RoseState) -> list[float]:
