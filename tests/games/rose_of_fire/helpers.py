@@ -5,7 +5,8 @@ from __future__ import annotations
 from eixample.core.rng import Rng
 from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire import RoseState
-from eixample.games.rose_of_fire.state import PLAY, count_houses, open_squares
+from eixample.games.rose_of_fire.setup import count_houses
+from eixample.games.rose_of_fire.state import PLAY, open_squares
 
 
 def play_randomly(state: RoseState, rng: Rng, steps: int | None = None) -> RoseState:

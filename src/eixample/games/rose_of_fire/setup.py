@@ -12,6 +12,7 @@ from eixample.core.messages import key_and_args
 from eixample.core.rng import Rng
 from eixample.games.rose_of_fire.actions import texts_for
 from eixample.games.rose_of_fire.components import CITY, KINDS, POPULARITY, PRESTIGE, Tables, load_tables
+from eixample.games.rose_of_fire.end_of_phase import house_counts
 from eixample.games.rose_of_fire.state import (
     DROP,
     FIELDS,
@@ -22,7 +23,6 @@ from eixample.games.rose_of_fire.state import (
     TUPLE_FIELDS,
     TUPLE_LIST_FIELDS,
     RoseState,
-    count_houses,
     open_squares,
     secret_places,
 )
@@ -58,6 +58,13 @@ def check_options(players: Any, options: dict[str, Any]) -> dict[str, Any]:
     if data_dir:
         checked["data_dir"] = data_dir
     return checked
+
+
+def count_houses(s: RoseState) -> None:
+    """Set the house lists the rules keep up to date (`house_spaces`, `house_count`) afresh
+    from the board."""
+    s.house_spaces = [x for x, p in enumerate(s.owner) if p >= 0]
+    s.house_count = house_counts(s)
 
 
 def _bare(players: int, seed: int, options: dict[str, Any]) -> RoseState:

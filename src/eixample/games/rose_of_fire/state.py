@@ -145,16 +145,6 @@ def open_squares(s: RoseState) -> array:
     return array("b", [sum(1 for y in square if tile[y] >= 0 and in_block[y] < 0) for square in s.t.squares])
 
 
-def count_houses(s: RoseState) -> None:
-    """Set the house lists the rules keep up to date (`house_spaces`, `house_count`) afresh
-    from the board."""
-    district, owner, htype = s.t.space_district, s.owner, s.htype
-    s.house_spaces = [x for x, p in enumerate(owner) if p >= 0]
-    s.house_count = [0] * (s.n * 3 * 4)
-    for x in s.house_spaces:
-        s.house_count[(owner[x] * 3 + district[x]) * 4 + htype[x]] += 1
-
-
 def shuffle(items: list[int], below: Callable[[int], int]) -> None:
     """Fisher-Yates with the game's generator."""
     for i in range(len(items) - 1, 0, -1):
