@@ -43,17 +43,20 @@ def test_a_game_failing_in_a_worker_fails_the_run_and_stops_the_pool() -> None:
 
 def test_a_pool_whose_stopping_blocks_is_killed_after_the_teardown_time(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    blocked = threading.Event()
+    blocked, released = threading.Event(), threading.Event()
 
     def stuck_while_stopping(*args: object) -> None:
         """Where `Pool.terminate` waits for its task queue, with the workers still running."""
         blocked.set()
-        threading.Event().wait()
+        released.wait()
 
     monkeypatch.setattr(multiprocessing.pool.Pool, "_help_stuff_finish", staticmethod(stuck_while_stopping))
     monkeypatch.setattr(runner, "TEARDOWN_SECONDS", 0.2)
     tasks = _tasks(8)
-    with pytest.raises(GameFailed, match="seed 3 failed"):
-        list(run_matches(tasks, len(tasks), workers=2, play=fails_on_seed_3))
-    assert blocked.is_set()
-    assert _pool_workers() == []
+    try:
+        with pytest.raises(GameFailed, match="seed 3 failed"):
+            list(run_matches(tasks, len(tasks), workers=2, play=fails_on_seed_3))
+        assert blocked.is_set()
+        assert _pool_workers() == []
+    finally:
+        released.set()  # the stopping thread may end now that its pool is gone
