@@ -52,8 +52,8 @@ def test_random_games_end_and_conserve_every_piece(n: int, seed: int, no_strike:
 
 def assert_houses_kept(state: RoseState) -> None:
     """The house lists the rules keep as houses are built and scored are those on the board."""
-    assert state.house_spaces == [x for x, p in enumerate(state.owner) if p >= 0]
-    assert state.house_count == house_counts(state)
+    assert state.house_spaces == tuple(x for x, p in enumerate(state.owner) if p >= 0)
+    assert state.house_count == tuple(house_counts(state))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

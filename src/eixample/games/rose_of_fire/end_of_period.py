@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from eixample.core.messages import vp
 from eixample.games.rose_of_fire.cards import prestige_reward
-from eixample.games.rose_of_fire.state import HOUSE_ARGS
+from eixample.games.rose_of_fire.state import HOUSE_ARGS, adjusted
 
 if TYPE_CHECKING:
     from eixample.core.decisions import Frame
@@ -31,8 +31,8 @@ def block_scoring(s: RoseState, f: Frame) -> None:
                 s.houses_left[4 * p + h] += 1
                 s.owner[y] = -1
                 s.htype[y] = -1
-                s.house_spaces.remove(y)
-                s.house_count[(p * 3 + s.t.space_district[y]) * 4 + h] -= 1
+                s.house_spaces = tuple(x for x in s.house_spaces if x != y)
+                s.house_count = adjusted(s.house_count, ((p * 3 + s.t.space_district[y]) * 4 + h,), -1)
         s.obelisks_left += 1
     for p in range(s.n):
         if gained[p]:

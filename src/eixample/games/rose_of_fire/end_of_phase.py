@@ -7,6 +7,7 @@ cards are dealt.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from eixample.core.messages import vp
@@ -146,7 +147,7 @@ def tied(s: RoseState, values: list[int], w: int, rule: str = "prestige") -> Any
     return ("rof.tie.none", {"count": values[w]})
 
 
-def most(s: RoseState, values: list[int]) -> int:
+def most(s: RoseState, values: Sequence[int]) -> int:
     """The seat with the most (at least 1), the general tie rule deciding; -1 if nobody has any."""
     top = max(values)
     if top <= 0:

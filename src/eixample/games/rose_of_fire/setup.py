@@ -63,8 +63,8 @@ def check_options(players: Any, options: dict[str, Any]) -> dict[str, Any]:
 def count_houses(s: RoseState) -> None:
     """Set the house lists the rules keep up to date (`house_spaces`, `house_count`) afresh
     from the board."""
-    s.house_spaces = [x for x, p in enumerate(s.owner) if p >= 0]
-    s.house_count = house_counts(s)
+    s.house_spaces = tuple(x for x, p in enumerate(s.owner) if p >= 0)
+    s.house_count = tuple(house_counts(s))
 
 
 def _bare(players: int, seed: int, options: dict[str, Any]) -> RoseState:

@@ -9,7 +9,7 @@ source, the general tie rule, draws from decks and bags) and the protocol method
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from eixample.core.decisions import DecisionStack
@@ -138,11 +138,19 @@ SPACE_FIELDS = ("tile", "in_block", "owner", "htype")
 TUPLE_FIELDS = ("city_deck", "pop_deck", "prestige_deck", "city_discard", "pop_discard", "prestige_discard")
 
 
-def open_squares(s: RoseState) -> array:
+def adjusted(values: tuple[int, ...], indexes: Iterable[int], step: int) -> tuple[int, ...]:
+    """`values` with `step` added at each of `indexes`, as a new tuple."""
+    changed = list(values)
+    for index in indexes:
+        changed[index] += step
+    return tuple(changed)
+
+
+def open_squares(s: RoseState) -> tuple[int, ...]:
     """Per 2x2 square, how many of its tiles are down in no completed block: what the rules
     keep up to date as tiles go down and blocks complete (`square_open`), counted afresh."""
     tile, in_block = s.tile, s.in_block
-    return array("b", [sum(1 for y in square if tile[y] >= 0 and in_block[y] < 0) for square in s.t.squares])
+    return tuple(sum(1 for y in square if tile[y] >= 0 and in_block[y] < 0) for square in s.t.squares)
 
 
 def shuffle(items: list[int], below: Callable[[int], int]) -> None:
@@ -280,9 +288,10 @@ class RoseState(DecisionStack):
     strike_to: int
     table: list[tuple[int, ...]]
     spaces: list[tuple[int, ...] | None]  # legal spaces per tile colour, until the next tile
-    square_open: array  # per 2x2 square: its tiles down in no completed block (kept, not saved)
-    house_spaces: list[int]  # the spaces with a house, in order (kept, not saved)
-    house_count: list[int]  # houses at (seat * 3 + district) * 4 + type (kept, not saved)
+    # kept by the rules for the evaluation, not saved; tuples shared by clones, replaced when changed
+    square_open: tuple[int, ...]  # per 2x2 square: its tiles down in no completed block
+    house_spaces: tuple[int, ...]  # the spaces with a house, in order
+    house_count: tuple[int, ...]  # houses at (seat * 3 + district) * 4 + type
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> RoseState:
@@ -332,9 +341,7 @@ class RoseState(DecisionStack):
         o.strike_shown, o.strike_to = self.strike_shown, self.strike_to
         o.table = self.table[:]
         o.spaces = self.spaces[:]
-        o.square_open = self.square_open[:]
-        o.house_spaces = self.house_spaces[:]
-        o.house_count = self.house_count[:]
+        o.square_open, o.house_spaces, o.house_count = self.square_open, self.house_spaces, self.house_count
         return o
 
     # ------------------------------------------------------------------ protocol

@@ -9,7 +9,6 @@ cards, events of the social-conflict track triggered during the turn, and the ne
 
 from __future__ import annotations
 
-from bisect import insort
 from typing import TYPE_CHECKING, Any
 
 from eixample.core.messages import Entry
@@ -40,6 +39,7 @@ from eixample.games.rose_of_fire.state import (
     NORMAL,
     PLAY,
     TILE,
+    adjusted,
     secret_places,
 )
 
@@ -178,8 +178,7 @@ def legal_tile(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) ->
 def resolve_tile(s: RoseState, f: Frame, payload: tuple[int, int]) -> None:
     x, colour = payload
     s.tile[x] = colour
-    for q in s.t.squares_of[x]:
-        s.square_open[q] += 1
+    s.square_open = adjusted(s.square_open, s.t.squares_of[x], 1)
     s.tiles_left[colour] -= 1
     s.spaces = [None, None, None]
     s.placed = x
@@ -201,8 +200,8 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
     s.owner[x] = p
     s.htype[x] = h
     s.houses_left[4 * p + h] -= 1
-    insort(s.house_spaces, x)
-    s.house_count[(p * 3 + s.t.space_district[x]) * 4 + h] += 1
+    s.house_spaces = tuple(sorted((*s.house_spaces, x)))
+    s.house_count = adjusted(s.house_count, ((p * 3 + s.t.space_district[x]) * 4 + h,), 1)
     s._say(("rof.builds", {"player": s.seat_name(p), "house": A_HOUSE_ARGS[h], "tile": A_TILE_ARGS[s.tile[x]],
                            "space": s.t.space_names[x]}))
     send_strikers(s, p, max(0, s.level - (h + 1)))
@@ -275,8 +274,7 @@ def complete_block(s: RoseState, p: int, q: int) -> None:
     spaces = s.t.squares[q]
     for y in spaces:
         s.in_block[y] = q
-        for square in s.t.squares_of[y]:
-            s.square_open[square] -= 1
+        s.square_open = adjusted(s.square_open, s.t.squares_of[y], -1)
     s.blocks.append(q)
     s.obelisks_left -= 1
     status = [0] * s.n
