@@ -11,8 +11,7 @@ from typing import Any
 
 from eixample.core.errors import IllegalActionError
 from eixample.core.protocol import TERMINAL, JsonDict
-from eixample.core.records import make_record
-from eixample.core.records import replay as replay_record
+from eixample.core.records import RecordedGame, make_record
 from eixample.core.rng import Rng
 
 CARDS = tuple(range(8))
@@ -113,40 +112,16 @@ def deal(seed: int) -> TricksState:
     return TricksState(seed, (cards[:HAND], cards[HAND : 2 * HAND]))
 
 
-class Tricks:
+class Tricks(RecordedGame[TricksState]):
     name = "tricks"
     title = "Tricks"
     min_players = 2
     max_players = 2
-    speed_ratio = 0.5
 
     def new_game(self, players: int = 2, seed: int = 0, **options: Any) -> TricksState:
         if players != 2 or options:
             raise ValueError("tricks is for 2 players, without options")
         return deal(seed)
-
-    def replay(self, record: JsonDict) -> TricksState:
-        state = replay_record(self, record)
-        assert isinstance(state, TricksState)
-        return state
-
-    def from_json(self, data: JsonDict) -> TricksState:
-        return self.replay(data["record"])
-
-    def option_names(self) -> list[str]:
-        return []
-
-    def switch_options(self) -> list[str]:
-        return []
-
-    def option_choices(self, players: int) -> dict[str, list[str | int]]:
-        return {}
-
-    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
-        return {}
-
-    def bot_levels(self) -> dict[str, str]:
-        return {}
 
 
 GAME = Tricks()

@@ -6,8 +6,7 @@ from typing import Any
 
 from eixample.core.errors import IllegalActionError
 from eixample.core.protocol import TERMINAL, JsonDict
-from eixample.core.records import make_record
-from eixample.core.records import replay as replay_record
+from eixample.core.records import RecordedGame, make_record
 
 TURNS_EACH = 2
 STEPS = 2
@@ -84,7 +83,7 @@ class StepsState:
         return len(self.actions) - len(self.actions) % STEPS
 
 
-class Steps:
+class Steps(RecordedGame[StepsState]):
     name = "steps"
     title = "Steps"
     min_players = 2
@@ -94,29 +93,6 @@ class Steps:
         if players != 2 or options:
             raise ValueError("steps is for 2 players, without options")
         return StepsState(seed)
-
-    def replay(self, record: JsonDict) -> StepsState:
-        state = replay_record(self, record)
-        assert isinstance(state, StepsState)
-        return state
-
-    def from_json(self, data: JsonDict) -> StepsState:
-        return self.replay(data["record"])
-
-    def option_names(self) -> list[str]:
-        return []
-
-    def switch_options(self) -> list[str]:
-        return []
-
-    def option_choices(self, players: int) -> dict[str, list[str | int]]:
-        return {}
-
-    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
-        return {}
-
-    def bot_levels(self) -> dict[str, str]:
-        return {}
 
 
 GAME = Steps()

@@ -46,3 +46,16 @@ def test_undo_goes_back_one_own_decision_only() -> None:
     assert not can_undo(state)
     with pytest.raises(IllegalActionError):
         undo(game, state)
+
+
+def test_a_recorded_game_saves_its_state_as_its_record() -> None:
+    game = get_game("tictactoe")
+    state = game.new_game(2, 0)
+    state.apply("mark 4")
+    restored = game.from_json(state.to_json())
+    assert restored.record() == state.record()
+    assert type(restored) is type(state)
+    assert (game.option_names(), game.switch_options(), game.bot_levels()) == ([], [], {})
+    for saved in ([], {"state": {}}):
+        with pytest.raises(MalformedRecordError, match="Tic-tac-toe state: 'record' missing"):
+            game.from_json(saved)  # type: ignore[arg-type]

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from eixample.core.errors import IllegalActionError, MalformedRecordError
+from eixample.core.errors import IllegalActionError
 from eixample.core.protocol import TERMINAL, JsonDict
-from eixample.core.records import make_record
-from eixample.core.records import replay as replay_record
+from eixample.core.records import RecordedGame, make_record
 from eixample.core.registry import register
 from eixample.core.rng import Rng
 
@@ -166,12 +165,11 @@ class HiddenCardsState:
         return floor
 
 
-class HiddenCards:
+class HiddenCards(RecordedGame[HiddenCardsState]):
     name = NAME
     title = "Hidden cards"
     min_players = 2
     max_players = 4
-    speed_ratio = 0.5
 
     def new_game(self, players: int = 2, seed: int = 0, **options: Any) -> HiddenCardsState:
         unknown = set(options) - {"turns_each"}
@@ -184,30 +182,8 @@ class HiddenCards:
             raise ValueError("hidden cards is for 2 to 4 players")
         return HiddenCardsState(players, seed, turns_each)
 
-    def replay(self, record: JsonDict) -> HiddenCardsState:
-        state = replay_record(self, record)
-        assert isinstance(state, HiddenCardsState)
-        return state
-
-    def from_json(self, data: JsonDict) -> HiddenCardsState:
-        if not isinstance(data, dict) or "record" not in data:
-            raise MalformedRecordError("hidden cards state: 'record' missing")
-        return self.replay(data["record"])
-
     def option_names(self) -> list[str]:
         return ["turns_each"]
-
-    def switch_options(self) -> list[str]:
-        return []
-
-    def option_choices(self, players: int) -> dict[str, list[str | int]]:
-        return {}
-
-    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
-        return {}
-
-    def bot_levels(self) -> dict[str, str]:
-        return {}
 
 
 GAME = register(HiddenCards())

@@ -5,7 +5,7 @@ escape, whatever the record holds."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from eixample.core.errors import IllegalActionError, MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
@@ -83,3 +83,46 @@ def undo(game: Game, state: State) -> State:
         raise IllegalActionError("nothing to undo: undo stops at a random draw or another player's decision")
     record = state.record()
     return replay(game, record, upto=len(record["actions"]) - 1)
+
+
+S = TypeVar("S", bound=State)
+
+
+class RecordedGame(Generic[S]):
+    """What most small games share of `Game`: a saved state is the game's record (`from_json`
+    replays it), no options, the platform's default bot levels. A subclass sets the class
+    attributes and writes `new_game` (and `all_actions`, to plug into the research interfaces);
+    it overrides whatever else differs."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    speed_ratio = 0.5
+
+    def new_game(self, players: int, seed: int, **options: Any) -> S:
+        raise NotImplementedError
+
+    def replay(self, record: JsonDict) -> S:
+        # replay builds the state with self.new_game; all_actions, which it never calls, is optional
+        return cast(S, replay(cast(Game, self), record))
+
+    def from_json(self, data: JsonDict) -> S:
+        if not isinstance(data, dict) or "record" not in data:
+            raise MalformedRecordError(f"{self.title} state: 'record' missing")
+        return self.replay(data["record"])
+
+    def option_names(self) -> list[str]:
+        return []
+
+    def switch_options(self) -> list[str]:
+        return []
+
+    def option_choices(self, players: int) -> dict[str, list[str | int]]:
+        return {}
+
+    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
+        return {}
+
+    def bot_levels(self) -> dict[str, str]:
+        return {}

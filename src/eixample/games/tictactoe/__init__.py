@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from eixample.core.errors import IllegalActionError, MalformedRecordError
+from eixample.core.errors import IllegalActionError
 from eixample.core.messages import english
 from eixample.core.protocol import TERMINAL, JsonDict
-from eixample.core.records import make_record
-from eixample.core.records import replay as replay_record
+from eixample.core.records import RecordedGame, make_record
 from eixample.core.registry import register
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -116,12 +115,11 @@ class TicTacToeState:
         return len(self._actions)
 
 
-class TicTacToe:
+class TicTacToe(RecordedGame[TicTacToeState]):
     name = "tictactoe"
     title = "Tic-tac-toe"
     min_players = 2
     max_players = 2
-    speed_ratio = 0.5
 
     def new_game(self, players: int = 2, seed: int = 0, **options: Any) -> TicTacToeState:
         if players != 2:
@@ -129,31 +127,6 @@ class TicTacToe:
         if options:
             raise ValueError(f"unknown options: {', '.join(options)}")
         return TicTacToeState(seed)
-
-    def replay(self, record: JsonDict) -> TicTacToeState:
-        state = replay_record(self, record)
-        assert isinstance(state, TicTacToeState)
-        return state
-
-    def from_json(self, data: JsonDict) -> TicTacToeState:
-        if not isinstance(data, dict) or "record" not in data:
-            raise MalformedRecordError("tic-tac-toe state: 'record' missing")
-        return self.replay(data["record"])
-
-    def option_names(self) -> list[str]:
-        return []
-
-    def switch_options(self) -> list[str]:
-        return []
-
-    def option_choices(self, players: int) -> dict[str, list[str | int]]:
-        return {}
-
-    def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
-        return {}
-
-    def bot_levels(self) -> dict[str, str]:
-        return {}
 
     def all_actions(self, players: int, **options: Any) -> list[str]:
         self.new_game(players, 0, **options)  # the same checks
