@@ -7,6 +7,7 @@ Most rounds wins. `resample` keeps what the seat has seen and redeals everything
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from eixample.core.errors import IllegalActionError
@@ -73,6 +74,9 @@ class TricksState:
 
     def score_breakdown(self) -> list[dict[str, int]]:
         return [{"rounds": points} for points in self.rounds]
+
+    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
+        return None
 
     def win_estimate(self) -> list[float] | None:
         return None

@@ -51,6 +51,9 @@ class TwoSteps:
     def view(self, player: int | None) -> JsonDict:
         return {"moves": list(self.moves)}
 
+    def evaluations_after(self, actions: list[str]) -> list[list[float]] | None:
+        return None
+
     def win_estimate(self) -> list[float] | None:
         return None
 

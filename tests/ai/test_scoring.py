@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from eixample.ai.scoring import margin, normalise, outcome
+from eixample.ai.scoring import after, margin, margins_after, normalise, outcome
 from eixample.core.registry import get_game
 
 
@@ -49,3 +51,31 @@ def test_outcome_shares_the_win() -> None:
     for cell in (0, 3, 1, 4, 2):
         won.apply(f"mark {cell}")
     assert outcome(won) == [1.0, 0.0]
+
+
+class Shortcut:
+    """Tic-tac-toe whose game hands bots evaluations after each action without copies."""
+
+    def __init__(self, given: list[list[float]] | None) -> None:
+        self.state = get_game("tictactoe").new_game(2, 0)
+        self.given = given
+        self.asked: list[list[str]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.state, name)
+
+    def evaluations_after(self, actions: list[str]) -> list[list[float]] | None:
+        self.asked.append(list(actions))
+        return self.given
+
+
+def test_margins_after_take_the_games_shortcut_when_it_has_one() -> None:
+    legal = get_game("tictactoe").new_game(2, 0).legal_actions()
+    given = [[float(k), 0.5] for k in range(len(legal))]
+    shortcut = Shortcut(given)
+    assert margins_after(shortcut, legal, 0) == [k - 0.5 for k in range(len(legal))]  # type: ignore[arg-type]
+    assert shortcut.asked == [legal]
+    none = Shortcut(None)  # no shortcut: copies of the state with each action applied
+    copied = [margin(after(none.state, action).evaluation(), 1) for action in legal]
+    assert margins_after(none, legal, 1) == copied  # type: ignore[arg-type]
+    assert none.asked == [legal]

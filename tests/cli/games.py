@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from eixample.core.errors import IllegalActionError
@@ -56,6 +57,9 @@ class StepsState:
 
     def score_breakdown(self) -> list[dict[str, int]]:
         return [{"steps": total} for total in self.totals]
+
+    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
+        return None
 
     def win_estimate(self) -> list[float] | None:
         return None

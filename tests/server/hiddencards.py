@@ -12,6 +12,7 @@ Importing this module registers the game as "hiddencards".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from eixample.core.errors import IllegalActionError
@@ -107,6 +108,9 @@ class HiddenCardsState:
 
     def evaluation(self) -> list[float]:
         return [float(score) for score in self.scores()]
+
+    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
+        return None
 
     def win_estimate(self) -> list[float] | None:
         return None

@@ -28,8 +28,12 @@ def after(state: State, action: Action) -> State:
 
 
 def margins_after(state: State, actions: Sequence[Action], me: int) -> list[float]:
-    """`me`'s evaluation margin one step after each of `actions` (applied to copies of `state`)."""
-    return [margin(after(state, action).evaluation(), me) for action in actions]
+    """`me`'s evaluation margin one step after each of `actions` (applied to copies of `state`,
+    unless the game's `evaluations_after` gives the same values without them)."""
+    values = state.evaluations_after(actions)
+    if values is None:
+        values = [after(state, action).evaluation() for action in actions]
+    return [margin(value, me) for value in values]
 
 
 def outcome(state: State) -> list[float]:

@@ -26,7 +26,7 @@ raises the undo floor (an action seen by a random draw can never be taken back).
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableSequence
+from collections.abc import Callable, MutableSequence, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from eixample.core.errors import IllegalActionError
@@ -182,6 +182,10 @@ class DecisionStack:
 
     def describe_decision(self) -> str:
         return english(self.decision_message())
+
+    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
+        """No shortcut unless the game has one."""
+        return None
 
     def win_estimate(self) -> list[float] | None:
         """No learned model unless the game has one."""

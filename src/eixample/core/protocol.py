@@ -8,6 +8,7 @@ so that bots can search.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 Action = str
@@ -63,6 +64,12 @@ class State(Protocol):
 
     def describe_decision(self) -> str:
         """The pending decision in words, for people."""
+        ...
+
+    def evaluations_after(self, actions: Sequence[Action]) -> list[list[float]] | None:
+        """`evaluation()` after each of `actions` (the whole legal list), as copies with each
+        action applied would give it, computed without the copies; or None where the game has
+        no such shortcut for the pending decision (then bots copy and apply)."""
         ...
 
     def win_estimate(self) -> list[float] | None:

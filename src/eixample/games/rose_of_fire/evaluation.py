@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from operator import mul
@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 from eixample.core.errors import DataFileError
 from eixample.games.rose_of_fire.components import LOW, MIDDLE, STRIKE
 from eixample.games.rose_of_fire.end_of_phase import most
-from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE
-from eixample.games.rose_of_fire.turn import card_colours, completable, legal_spaces
+from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE, adjusted
+from eixample.games.rose_of_fire.turn import card_colours, legal_spaces
 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
@@ -53,12 +53,12 @@ EFFECT_VP = (2 * PRESTIGE_VP, PRESTIGE_VP, 1.0, TOKEN_VP, 0.5 * PRESTIGE_VP, -0.
 BLOCK_PRESTIGE = 1.5
 
 
-def house_value(s: RoseState, x: int, worth: int) -> float:
+def house_value(s: RoseState, x: int, worth: int, square_open: tuple[int, ...]) -> float:
     """A house on x: its table value in a completed block; otherwise a share of it that grows
-    with the tiles already down around it (the likelier the block), at least its end value."""
+    with the tiles already down around it (`square_open`: the squares' counts; the likelier the
+    block), at least its end value."""
     if s.in_block[x] >= 0:
         return float(worth)
-    square_open = s.square_open
     near = 1  # the house's own tile: x is in no completed block here
     for q in s.t.squares_of[x]:
         if square_open[q] > near:  # (no max(): this runs for every house of every evaluation)
@@ -110,7 +110,7 @@ def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[
     parts = [[0.0] * len(PARTS) for _ in range(n)]
     table = t.reversed_vp if s.anarchy else t.block_vp
     if needed[HOUSES]:
-        add_house_values(s, parts, table)
+        add_house_values(s, parts, table, s.square_open)
     if needed[MAJORITIES]:
         add_majorities(s, parts)
     danger = 0.0 if s.anarchy else max(0.0, 1.0 - (t.anarchy_space - s.bomb) / 8.0) * 0.5
@@ -145,22 +145,29 @@ def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[
                 parts[frame[1]][PLACEMENT] += best_placement(s, frame[1], frame[2], table)
         elif kind == HOUSE and s.placed >= 0:
             if needed[PLACEMENT]:
-                p, x = frame[1], s.placed
-                best = max(table[h] for h in t.card_houses[frame[2]] if s.houses_left[4 * p + h] > 0)
-                parts[p][PLACEMENT] += house_value(s, x, best)
-                if completable(s, x):
-                    parts[p][PLACEMENT] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
+                add_house_placement(s, parts[frame[1]], frame[1], frame[2], s.placed, table, s.square_open)
         elif kind in (ABILITY, EVENT):
             effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
             parts[frame[1]][EFFECTS] += sum(EFFECT_VP[e] * a for e, a in effects)
     return parts
 
 
-def add_house_values(s: RoseState, parts: list[list[float]], table: tuple[int, ...]) -> None:
+def add_house_values(s: RoseState, parts: list[list[float]], table: tuple[int, ...],
+                     square_open: tuple[int, ...]) -> None:
     """Each house's value to its owner's houses part."""
     owner, htype = s.owner, s.htype
     for x in s.house_spaces:
-        parts[owner[x]][HOUSES] += house_value(s, x, table[htype[x]])
+        parts[owner[x]][HOUSES] += house_value(s, x, table[htype[x]], square_open)
+
+
+def add_house_placement(s: RoseState, mine: list[float], p: int, card: int, x: int,
+                        table: tuple[int, ...], square_open: tuple[int, ...]) -> None:
+    """The house p is about to build on x with `card`, to p's placement part (`mine`): the best
+    type p has left, and the block it completes."""
+    best = max(table[h] for h in s.t.card_houses[card] if s.houses_left[4 * p + h] > 0)
+    mine[PLACEMENT] += house_value(s, x, best, square_open)
+    if any(square_open[q] == 4 for q in s.t.squares_of[x]):  # `completable`
+        mine[PLACEMENT] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
 
 
 def add_majorities(s: RoseState, parts: list[list[float]]) -> None:
@@ -183,6 +190,44 @@ def evaluate(s: RoseState) -> list[float]:
     weights = (_weighing or phase_weights())[s.n][s.phase]
     needed = tuple(w != 0.0 for w in weights)  # a part weighed 0 adds nothing: not computed
     return [vp + sum(map(mul, weights, parts)) for vp, parts in zip(s.vp, seat_parts(s, needed), strict=True)]
+
+
+def evaluations_after_tiles(s: RoseState, spaces: Sequence[int]) -> list[list[float]]:
+    """What `evaluate` gives after the tile decision on top of the stack places a tile on each
+    of `spaces`, without playing it on a copy. A tile only adds to the counts of its squares and
+    turns the pending tile into a house to build on it, so only the houses' and the placement
+    parts are computed for each space, and only the houses sharing a square with it change
+    value: the same values, to the last bit, as `evaluate` after the tile action (its colour
+    changes nothing the evaluation reads)."""
+    weights = (_weighing or phase_weights())[s.n][s.phase]
+    needed = tuple(w != 0.0 for w in weights)
+    unchanged = seat_parts(s, tuple(need and k != HOUSES and k != PLACEMENT for k, need in enumerate(needed)))
+    _, p, card = s.stack[-1]
+    table = s.t.reversed_vp if s.anarchy else s.t.block_vp
+    squares_of, houses, owner = s.t.squares_of, s.house_spaces, s.owner
+    before = [house_value(s, y, table[s.htype[y]], s.square_open) for y in houses] if needed[HOUSES] else []
+    in_square: dict[int, list[int]] = {}  # per square, the houses (by index) whose value it moves
+    for i, y in enumerate(houses):
+        if s.in_block[y] < 0:
+            for q in squares_of[y]:
+                in_square.setdefault(q, []).append(i)
+    values = []
+    for x in spaces:
+        square_open = adjusted(s.square_open, squares_of[x], 1)
+        parts = [row[:] for row in unchanged]
+        if needed[HOUSES]:
+            house_values = before
+            moved = {i for q in squares_of[x] for i in in_square.get(q, ())}
+            if moved:
+                house_values = before[:]
+                for i in moved:
+                    house_values[i] = house_value(s, houses[i], table[s.htype[houses[i]]], square_open)
+            for y, value in zip(houses, house_values, strict=True):  # in add_house_values' order
+                parts[owner[y]][HOUSES] += value
+        if needed[PLACEMENT]:
+            add_house_placement(s, parts[p], p, card, x, table, square_open)
+        values.append([vp + sum(map(mul, weights, row)) for vp, row in zip(s.vp, parts, strict=True)])
+    return values
 
 
 Weights = dict[int, dict[int, tuple[float, ...]]]

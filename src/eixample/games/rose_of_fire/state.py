@@ -9,7 +9,7 @@ source, the general tie rule, draws from decks and bags) and the protocol method
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from eixample.core.decisions import DecisionStack
@@ -373,6 +373,19 @@ class RoseState(DecisionStack):
         from eixample.games.rose_of_fire.evaluation import evaluate
 
         return evaluate(self)
+
+    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
+        """For a tile decision (most of a greedy bot's look-ahead), the evaluation after each
+        tile without copies (`evaluations_after_tiles`); None for any other decision."""
+        if self.ended or not self.stack or self.stack[-1][0] != TILE:
+            return None
+        if self._legal is None:
+            self._compute_legal()
+        if actions != self._legal:  # only the whole legal list, in order, as bots ask for it
+            return None
+        from eixample.games.rose_of_fire.evaluation import evaluations_after_tiles
+
+        return evaluations_after_tiles(self, [x for x, _colour in self._payloads])
 
     def view(self, player: int | None) -> JsonDict:
         from eixample.games.rose_of_fire.views import make_view

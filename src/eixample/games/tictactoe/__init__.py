@@ -3,6 +3,7 @@ and command line must work with it unchanged) and serves as a fast fixture in te
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from eixample.core.errors import IllegalActionError
@@ -75,6 +76,9 @@ class TicTacToeState:
 
     def describe_decision(self) -> str:
         return english(self.decision_message())
+
+    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
+        return None
 
     def win_estimate(self) -> list[float] | None:
         return None
