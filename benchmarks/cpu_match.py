@@ -8,9 +8,10 @@ Seats, seeds, the file (one game per line, appended as each game ends, so a stop
 continues) and the win-rate table are those of `bot_match.py`. Each line also holds, per seat,
 the CPU seconds (time.process_time) its bot spent choosing, those of its helper processes (a bot
 searching with `workers`), the wall-clock seconds, the number of decisions it made with more than
-one legal action and the search iterations it spent on them (all processes); the report adds each
-side's mean CPU milliseconds and iterations per such decision, which shows whether the two bots
-really had the same time, and what each made of it.
+one legal action and the search iterations it spent on them (all processes; in all, and each
+decision's); the report adds each side's mean CPU milliseconds and iterations per such decision
+(and the median decision's iterations), which shows whether the two bots really had the same
+time, and what each made of it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def play_timed(task: MatchTask) -> dict:
     wall = [0.0] * len(bots)
     decisions = [0] * len(bots)
     iterations = [0] * len(bots)
+    each: list[list[int]] = [[] for _ in bots]
     while not state.is_terminal():
         seat = state.current_player()
         choices = len(state.legal_actions())
@@ -49,11 +51,12 @@ def play_timed(task: MatchTask) -> dict:
             helper_cpu[seat] += getattr(bots[seat], "last_helper_cpu", 0.0)
             decisions[seat] += 1
             iterations[seat] += getattr(bots[seat], "last_iterations", 0)
+            each[seat].append(getattr(bots[seat], "last_iterations", 0))
         state.apply(action)
     return {"record": state.record(), "bots": list(task.bots), "scores": list(state.scores()),
             "winners": list(state.winners()), "cpu": [round(c, 3) for c in cpu], "decisions": decisions,
             "helper_cpu": [round(c, 3) for c in helper_cpu], "wall": [round(w, 3) for w in wall],
-            "iterations": iterations}
+            "iterations": iterations, "decision_iterations": each}
 
 
 @dataclass
@@ -67,6 +70,8 @@ class Side:
     iterations: int = 0
     by_game: list[float] = field(default_factory=list)
     """Each game's mean CPU milliseconds per decision."""
+    each: list[int] = field(default_factory=list)
+    """The iterations of every decision, where the file records them."""
 
     def per_decision(self, total: float) -> float:
         return total / max(1, self.decisions)
@@ -85,6 +90,7 @@ def sides(path: Path) -> dict[bool, Side]:
             side.wall += line.get("wall", none)[seat]
             side.decisions += line["decisions"][seat]
             side.iterations += line.get("iterations", none)[seat]
+            side.each += line.get("decision_iterations", [[]] * len(line["bots"]))[seat]
             side.by_game.append(1000 * line["cpu"][seat] / max(1, line["decisions"][seat]))
     return found
 
@@ -92,14 +98,19 @@ def sides(path: Path) -> dict[bool, Side]:
 def described(side: Side) -> str:
     """Per decision with a choice: mean CPU milliseconds (the median over games of each game's
     mean: a game the machine disturbed counts once), the helpers' CPU, the wall clock and the
-    mean search iterations (0 for bots that do not search)."""
+    mean search iterations (0 for bots that do not search) with, where the file has each
+    decision's, the median decision's: the last decisions of a game, with short rollouts, make
+    many more iterations and weigh heavily in the mean."""
     text = (f"{1000 * side.per_decision(side.cpu):.1f} ms CPU (median game "
             f"{statistics.median(side.by_game):.1f})")
     if side.helper_cpu:
         text += f" + {1000 * side.per_decision(side.helper_cpu):.1f} ms in helper processes"
     if side.wall:
         text += f", {1000 * side.per_decision(side.wall):.1f} ms wall clock"
-    return f"{text}, {side.per_decision(side.iterations):.0f} iterations"
+    text += f", {side.per_decision(side.iterations):.0f} iterations"
+    if side.iterations and len(side.each) == side.decisions:
+        text += f" (median decision {statistics.median(side.each):.0f})"
+    return text
 
 
 def timed_report(path: Path) -> str:
