@@ -34,7 +34,7 @@ from eixample.core.errors import DataFileError
 from eixample.games.rose_of_fire.components import LOW, MIDDLE, STRIKE
 from eixample.games.rose_of_fire.end_of_phase import most
 from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE, adjusted
-from eixample.games.rose_of_fire.turn import card_colours, legal_spaces
+from eixample.games.rose_of_fire.turn import card_colours, completable, legal_spaces
 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
@@ -166,7 +166,7 @@ def add_house_placement(s: RoseState, mine: list[float], p: int, card: int, x: i
     type p has left, and the block it completes."""
     best = max(table[h] for h in s.t.card_houses[card] if s.houses_left[4 * p + h] > 0)
     mine[PLACEMENT] += house_value(s, x, best, square_open)
-    if any(square_open[q] == 4 for q in s.t.squares_of[x]):  # `completable`
+    if completable(s, x, square_open):
         mine[PLACEMENT] += BLOCK_PRESTIGE * PRESTIGE_VP + 1.0
 
 
@@ -187,9 +187,15 @@ def evaluate(s: RoseState) -> list[float]:
     (`training.py`): what the parts have been worth at the end of games from such positions."""
     if s.ended:
         return [float(v) for v in s.vp]
-    weights = (_weighing or phase_weights())[s.n][s.phase]
-    needed = tuple(w != 0.0 for w in weights)  # a part weighed 0 adds nothing: not computed
+    weights, needed = weighed(s)
     return [vp + sum(map(mul, weights, parts)) for vp, parts in zip(s.vp, seat_parts(s, needed), strict=True)]
+
+
+def weighed(s: RoseState) -> tuple[tuple[float, ...], tuple[bool, ...]]:
+    """The weights for the player count and phase, and which parts need computing: a part
+    weighed 0 adds nothing."""
+    weights = (_weighing or phase_weights())[s.n][s.phase]
+    return weights, tuple(w != 0.0 for w in weights)
 
 
 def evaluations_after_tiles(s: RoseState, spaces: Sequence[int]) -> list[list[float]]:
@@ -199,8 +205,7 @@ def evaluations_after_tiles(s: RoseState, spaces: Sequence[int]) -> list[list[fl
     parts are computed for each space, and only the houses sharing a square with it change
     value: the same values, to the last bit, as `evaluate` after the tile action (its colour
     changes nothing the evaluation reads)."""
-    weights = (_weighing or phase_weights())[s.n][s.phase]
-    needed = tuple(w != 0.0 for w in weights)
+    weights, needed = weighed(s)
     unchanged = seat_parts(s, tuple(need and k != HOUSES and k != PLACEMENT for k, need in enumerate(needed)))
     _, p, card = s.stack[-1]
     table = s.t.reversed_vp if s.anarchy else s.t.block_vp

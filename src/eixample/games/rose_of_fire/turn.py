@@ -236,9 +236,11 @@ def send_strikers(s: RoseState, p: int, count: int) -> None:
 
 
 # ---------------------------------------------------------------------- IV. the obelisk
-def completable(s: RoseState, x: int) -> list[int]:
-    """2x2 squares holding x whose four tiles are down and in no block yet."""
-    square_open = s.square_open
+def completable(s: RoseState, x: int, square_open: tuple[int, ...] | None = None) -> list[int]:
+    """2x2 squares holding x whose four tiles are down and in no block yet (by the counts
+    `square_open`, the state's own by default)."""
+    if square_open is None:
+        square_open = s.square_open
     return [q for q in s.t.squares_of[x] if square_open[q] == 4]
 
 
