@@ -6,7 +6,7 @@ from eixample.core.rng import Rng
 from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire import RoseState
 from eixample.games.rose_of_fire.setup import count_houses
-from eixample.games.rose_of_fire.state import PLAY, open_squares
+from eixample.games.rose_of_fire.state import PLAY, frontiers, open_squares
 
 
 def play_randomly(state: RoseState, rng: Rng, steps: int | None = None) -> RoseState:
@@ -55,8 +55,8 @@ def put_tile(state: RoseState, name: str, colour: int, owner: int = -1, house: i
         state.owner[x] = owner
         state.htype[x] = house
         state.houses_left[4 * owner + house] -= 1
-    state.spaces = [None, None, None]
-    state.square_open = open_squares(state)  # what the rules keep as they place tiles and houses
+    # what the rules keep as they place tiles and houses
+    state.square_open, state.frontier = open_squares(state), frontiers(state)
     count_houses(state)
     state._legal = None
     return x

@@ -1,6 +1,6 @@
 """Properties of whole random games of The Rose of Fire (hypothesis): games of 2-4 players end,
-every piece is conserved at every step (and the count of open tiles per square the rules keep
-is right), records replay and saved states restore to the same
+every piece is conserved at every step (and the count of open tiles per square and the spaces
+open to each colour that the rules keep are right), records replay and saved states restore to the same
 state, `all_actions` holds every legal action, views hold nothing hidden, and `resample` keeps
 the view of the seat it is drawn for."""
 
@@ -18,7 +18,7 @@ from eixample.core.rng import Rng
 from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire.end_of_phase import house_counts
 from eixample.games.rose_of_fire.setup import conservation_problem
-from eixample.games.rose_of_fire.state import RoseState, open_squares
+from eixample.games.rose_of_fire.state import RoseState, frontiers, open_squares
 
 from .helpers import play_randomly
 
@@ -42,6 +42,7 @@ def test_random_games_end_and_conserve_every_piece(n: int, seed: int, no_strike:
         state.apply(rng.choice(legal))
         assert conservation_problem(state) == ""
         assert state.square_open == open_squares(state)  # kept as tiles go down and blocks complete
+        assert state.frontier == frontiers(state)
         assert_houses_kept(state)
         steps += 1
         assert steps < 2000
@@ -67,10 +68,11 @@ def test_the_kept_counts_follow_completed_blocks_and_their_scoring(n: int) -> No
         state.apply(greedy_action(state, state.legal_actions()))
         scored += len(state.house_spaces) < before
         assert state.square_open == open_squares(state)
+        assert state.frontier == frontiers(state)
         assert_houses_kept(state)
         copy = state.clone()
-        assert (copy.square_open, copy.house_spaces, copy.house_count) == (
-            state.square_open, state.house_spaces, state.house_count)
+        assert (copy.square_open, copy.frontier, copy.house_spaces, copy.house_count) == (
+            state.square_open, state.frontier, state.house_spaces, state.house_count)
     assert len({q for q in state.in_block if q >= 0}) >= 3
     assert scored >= 1
 

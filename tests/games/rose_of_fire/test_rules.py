@@ -606,7 +606,6 @@ def test_ruling_r19_no_tile_of_a_colour_left() -> None:
 
     s = at_play(3)
     s.tiles_left[Y] = 0
-    s.spaces = [None, None, None]
     assert legal_spaces(s, Y) == () and legal_spaces(s, L)
 
 

@@ -23,6 +23,7 @@ from eixample.games.rose_of_fire.state import (
     TUPLE_FIELDS,
     TUPLE_LIST_FIELDS,
     RoseState,
+    frontiers,
     open_squares,
     secret_places,
 )
@@ -76,7 +77,6 @@ def _bare(players: int, seed: int, options: dict[str, Any]) -> RoseState:
     s.districts_used = tuple(
         d for d in range(len(t.district_ids)) if players > 2 or t.district_two_players[d]
     )
-    s.spaces = [None, None, None]
     return s
 
 
@@ -110,7 +110,7 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> RoseState:
     s.tile, s.in_block = array("b", [-1]) * spaces, array("b", [-1]) * spaces
     s.owner, s.htype = array("b", [-1]) * spaces, array("b", [-1]) * spaces
     s.blocks, s.placed, s.obelisks_left = [], -1, t.obelisks
-    s.square_open = open_squares(s)
+    s.square_open, s.frontier = open_squares(s), frontiers(s)
     count_houses(s)
     # 8. the three decks (face down: the order is drawn card by card); the Strike card aside
     kinds = t.card_kind
@@ -265,7 +265,7 @@ def from_json(data: Any) -> RoseState:
     problem = conservation_problem(s)
     if problem:
         raise MalformedRecordError(f"saved Rose of Fire state: {problem}")
-    s.square_open = open_squares(s)
+    s.square_open, s.frontier = open_squares(s), frontiers(s)
     count_houses(s)
     history: Any = None
     for action in actions:

@@ -153,6 +153,21 @@ def open_squares(s: RoseState) -> tuple[int, ...]:
     return tuple(sum(1 for y in square if tile[y] >= 0 and in_block[y] < 0) for square in s.t.squares)
 
 
+def frontiers(s: RoseState) -> tuple[tuple[int, ...], ...]:
+    """Per tile colour, the empty spaces of the districts in play next to a tile of that colour
+    or starting spaces of it, in order: what the rules keep up to date as tiles go down
+    (`frontier`), found afresh."""
+    t, tile, used = s.t, s.tile, s.districts_used
+    found = []
+    for colour in range(3):
+        candidates = set(t.start_spaces[colour])
+        for x, c in enumerate(tile):
+            if c == colour:
+                candidates.update(t.neighbours[x])
+        found.append(tuple(sorted(x for x in candidates if tile[x] == -1 and t.space_district[x] in used)))
+    return tuple(found)
+
+
 def shuffle(items: list[int], below: Callable[[int], int]) -> None:
     """Fisher-Yates with the game's generator."""
     for i in range(len(items) - 1, 0, -1):
@@ -191,6 +206,7 @@ class RoseState(DecisionStack):
         "districts_used",
         "fired",
         "first",
+        "frontier",
         "hands",
         "house_count",
         "house_spaces",
@@ -219,7 +235,6 @@ class RoseState(DecisionStack):
         "red_bag",
         "round_track",
         "seed",
-        "spaces",
         "square_open",
         "strike_shown",
         "strike_to",
@@ -287,8 +302,8 @@ class RoseState(DecisionStack):
     strike_shown: int
     strike_to: int
     table: list[tuple[int, ...]]
-    spaces: list[tuple[int, ...] | None]  # legal spaces per tile colour, until the next tile
-    # kept by the rules for the evaluation, not saved; tuples shared by clones, replaced when changed
+    # kept by the rules, not saved; tuples shared by clones, replaced when changed
+    frontier: tuple[tuple[int, ...], ...]  # per tile colour: the empty spaces a tile of it may take
     square_open: tuple[int, ...]  # per 2x2 square: its tiles down in no completed block
     house_spaces: tuple[int, ...]  # the spaces with a house, in order
     house_count: tuple[int, ...]  # houses at (seat * 3 + district) * 4 + type
@@ -340,8 +355,8 @@ class RoseState(DecisionStack):
         )
         o.strike_shown, o.strike_to = self.strike_shown, self.strike_to
         o.table = self.table[:]
-        o.spaces = self.spaces[:]
-        o.square_open, o.house_spaces, o.house_count = self.square_open, self.house_spaces, self.house_count
+        o.frontier, o.square_open = self.frontier, self.square_open
+        o.house_spaces, o.house_count = self.house_spaces, self.house_count
         return o
 
     # ------------------------------------------------------------------ protocol

@@ -72,22 +72,25 @@ def begin_turn(s: RoseState, p: int) -> None:
 # ---------------------------------------------------------------------- choosing a card
 def legal_spaces(s: RoseState, colour: int) -> tuple[int, ...]:
     """I. An empty space next to a tile of the same colour (face up or complete) or a starting
-    space of that colour; Sant Martí is not used with 2 players. Kept until the next tile."""
-    known = s.spaces[colour]
-    if known is not None:
-        return known
-    t = s.t
-    found: tuple[int, ...] = ()
-    if s.tiles_left[colour] > 0:
-        tile = s.tile
-        candidates = set(t.start_spaces[colour])
-        neighbours = t.neighbours
-        for x in [x for x, c in enumerate(tile) if c == colour]:
-            candidates.update(neighbours[x])
-        district, used = t.space_district, s.districts_used
-        found = tuple(sorted(x for x in candidates if tile[x] == -1 and district[x] in used))
-    s.spaces[colour] = found
-    return found
+    space of that colour, while tiles of it are left; Sant Martí is not used with 2 players."""
+    return s.frontier[colour] if s.tiles_left[colour] > 0 else ()
+
+
+def frontier_after_tile(s: RoseState, x: int, colour: int) -> tuple[tuple[int, ...], ...]:
+    """The frontier once a tile of `colour` is on `x`: `x` is taken, and its empty neighbours
+    in play join that colour's."""
+    t, tile, used = s.t, s.tile, s.districts_used
+    after = []
+    for c, spaces in enumerate(s.frontier):
+        if c == colour:
+            grown = set(spaces)
+            grown.discard(x)
+            grown.update(y for y in t.neighbours[x] if tile[y] == -1 and t.space_district[y] in used)
+            spaces = tuple(sorted(grown))
+        elif x in spaces:
+            spaces = tuple(y for y in spaces if y != x)
+        after.append(spaces)
+    return tuple(after)
 
 
 def card_colours(s: RoseState, card: int) -> tuple[int, ...]:
@@ -179,8 +182,8 @@ def resolve_tile(s: RoseState, f: Frame, payload: tuple[int, int]) -> None:
     x, colour = payload
     s.tile[x] = colour
     s.square_open = adjusted(s.square_open, s.t.squares_of[x], 1)
+    s.frontier = frontier_after_tile(s, x, colour)
     s.tiles_left[colour] -= 1
-    s.spaces = [None, None, None]
     s.placed = x
     s.stack.append((HOUSE, f[1], f[2]))
 
