@@ -376,6 +376,10 @@ def test_every_board_target_is_clickable(page: Any, server: ServerProcess) -> No
             words = behind_a_step[0].split()
             step = "data-tile-space" if words[0] == "tile" else "data-buy"
             page.locator(f'svg#probe [{step}="{css_string(words[1])}"]').click()
+            focused = page.evaluate(
+                "document.activeElement === document.querySelector('svg#probe .rof-choice [data-action]')"
+            )
+            assert focused, "keyboard users continue on the choice's first option"
             page.keyboard.press("Escape")
             assert page.locator("svg#probe .rof-choice").count() == 0, "Escape closes the choice"
     assert not page.problems, page.problems

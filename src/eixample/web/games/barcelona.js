@@ -23,7 +23,7 @@
 // yellow W, sky-blue M and black U discs, always lettered.
 
 import { hasKey, t } from "../js/i18n.js";
-import { activate, addStylesheet, boardOrder, group, inkFor, text, tip } from "../js/draw.js";
+import { activate, addStylesheet, boardOrder, focusFirst, group, inkFor, seatNames, text, tip } from "../js/draw.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
 import { actionWords, decisionHelp as helpFor, groupWords } from "./barcelona-words.js";
 
@@ -348,12 +348,6 @@ function stepTarget(ctx, parent, tag, attrs, label, chosen, handler) {
   return node;
 }
 
-// After a two-step choice opens, keyboard users continue on its first option.
-function focusFirst(selector) {
-  const node = lastCall && lastCall[0].querySelector(selector);
-  if (node && typeof node.focus === "function") node.focus({ preventScroll: true });
-}
-
 function redraw() {
   if (!lastCall) return;
   const [root, view, options] = lastCall;
@@ -472,14 +466,6 @@ export function decisionHelp(view) {
   return helpFor(view && view.decision_kind);
 }
 
-function seatNames(view, seats) {
-  const names = [];
-  (view.player_list || []).forEach((player, index) => {
-    const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === index) : null;
-    names[index] = player.name || (entry && entry.name) || seatStyle(index).letter;
-  });
-  return names;
-}
 
 // A tile named only by its id (on a player board), from the view's catalogue of the game's tiles.
 function catalogueTile(view, kind, id) {
@@ -717,7 +703,7 @@ function drawCity(ctx, g) {
         local.buildSpace = local.buildSpace === space ? null : space;
         local.take = null;
         redraw();
-        focusFirst(".bcn-choice .bcn-target");
+        focusFirst(lastCall && lastCall[0], ".bcn-choice .bcn-target");
       });
       node.dataset.buildTypes = types.join(" ");
     }
@@ -1000,7 +986,7 @@ function drawOffer(ctx, g) {
           local.take = local.take === tile.id ? null : tile.id;
           local.buildSpace = null;
           redraw();
-          focusFirst(`.bcn-target[data-action^="take ${tile.id} into"]`);
+          focusFirst(lastCall && lastCall[0], `.bcn-target[data-action^="take ${tile.id} into"]`);
         });
       }
     }

@@ -19,7 +19,7 @@
 // letter, influence symbols their letter (K crown, C colonies, P personalities).
 
 import { t } from "../js/i18n.js";
-import { activate, addStylesheet, boardOrder, group, inkFor, text, tip } from "../js/draw.js";
+import { activate, addStylesheet, boardOrder, focusFirst, group, inkFor, seatNames, text, tip } from "../js/draw.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
 import {
   actionWords,
@@ -192,11 +192,6 @@ function stepTarget(parent, tag, attrs, label, chosen, handler) {
   return node;
 }
 
-function focusFirst(selector) {
-  const node = lastCall && lastCall[0].querySelector(selector);
-  if (node && typeof node.focus === "function") node.focus({ preventScroll: true });
-}
-
 // -- entry point ----------------------------------------------------------------------------------
 
 function viewerOf(view, seat) {
@@ -319,14 +314,6 @@ export function decisionHelp(view) {
   return helpFor(view && view.decision_kind);
 }
 
-function seatNames(view, seats) {
-  const names = [];
-  (view.player_list || []).forEach((player, index) => {
-    const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === index) : null;
-    names[index] = (entry && entry.name) || seatStyle(index).letter;
-  });
-  return names;
-}
 
 function describe(view, names) {
   const scores = (view.player_list || []).map((p, i) => t("rof.describe.player", { name: names[i], vp: p.vp, prestige: p.prestige })).join("; ");
@@ -416,7 +403,7 @@ function drawSpace(ctx, g, space) {
       local.tileSpace = space.space;
       local.buyCard = null;
       redraw();
-      focusFirst(".rof-choice [data-action]");
+      focusFirst(lastCall && lastCall[0], ".rof-choice [data-action]");
     });
   }
 }
@@ -669,7 +656,7 @@ function drawInfluenceCards(ctx, g) {
         local.buyCard = card.id;
         local.tileSpace = null;
         redraw();
-        focusFirst(".rof-choice [data-action]");
+        focusFirst(lastCall && lastCall[0], ".rof-choice [data-action]");
       });
     }
   });

@@ -1,6 +1,6 @@
 // Small SVG drawing helpers shared by the game boards (web/games/*.js).
 
-import { svg } from "./players.js";
+import { seatStyle, svg } from "./players.js";
 
 // Adds a board's stylesheet to the page once (renderers call it with their own CSS file's URL).
 export function addStylesheet(href) {
@@ -55,4 +55,21 @@ export function text(parent, x, y, content, attrs = {}) {
 export function tip(node, content) {
   svg("title", {}, node).textContent = content;
   return node;
+}
+
+// After a two-step choice opens, keyboard users continue on its first option.
+export function focusFirst(root, selector) {
+  const node = root && root.querySelector(selector);
+  if (node && typeof node.focus === "function") node.focus({ preventScroll: true });
+}
+
+// Each seat's name: the one the view gives (Barcelona's automa), else the player's at the
+// table, else the seat's letter.
+export function seatNames(view, seats) {
+  const names = [];
+  (view.player_list || []).forEach((player, index) => {
+    const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === index) : null;
+    names[index] = player.name || (entry && entry.name) || seatStyle(index).letter;
+  });
+  return names;
 }
