@@ -466,7 +466,6 @@ export function decisionHelp(view) {
   return helpFor(view && view.decision_kind);
 }
 
-
 // A tile named only by its id (on a player board), from the view's catalogue of the game's tiles.
 function catalogueTile(view, kind, id) {
   const tiles = (view.tiles && view.tiles[kind]) || {};

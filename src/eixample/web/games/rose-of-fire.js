@@ -314,7 +314,6 @@ export function decisionHelp(view) {
   return helpFor(view && view.decision_kind);
 }
 
-
 function describe(view, names) {
   const scores = (view.player_list || []).map((p, i) => t("rof.describe.player", { name: names[i], vp: p.vp, prestige: p.prestige })).join("; ");
   return t("rof.describe.board", { period: view.period, phase: view.phase, bomb: view.conflict.bomb, scores });
