@@ -153,18 +153,23 @@ def open_squares(s: RoseState) -> tuple[int, ...]:
     return tuple(sum(1 for y in square if tile[y] >= 0 and in_block[y] < 0) for square in s.t.squares)
 
 
+def open_to_tiles(s: RoseState, x: int) -> bool:
+    """x is empty and in a district in play (Sant Martí is not used with 2 players)."""
+    return s.tile[x] == -1 and s.t.space_district[x] in s.districts_used
+
+
 def frontiers(s: RoseState) -> tuple[tuple[int, ...], ...]:
     """Per tile colour, the empty spaces of the districts in play next to a tile of that colour
     or starting spaces of it, in order: what the rules keep up to date as tiles go down
     (`frontier`), found afresh."""
-    t, tile, used = s.t, s.tile, s.districts_used
+    t = s.t
     found = []
     for colour in range(3):
         candidates = set(t.start_spaces[colour])
-        for x, c in enumerate(tile):
+        for x, c in enumerate(s.tile):
             if c == colour:
                 candidates.update(t.neighbours[x])
-        found.append(tuple(sorted(x for x in candidates if tile[x] == -1 and t.space_district[x] in used)))
+        found.append(tuple(sorted(x for x in candidates if open_to_tiles(s, x))))
     return tuple(found)
 
 

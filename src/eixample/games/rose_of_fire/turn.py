@@ -40,6 +40,7 @@ from eixample.games.rose_of_fire.state import (
     PLAY,
     TILE,
     adjusted,
+    open_to_tiles,
     secret_places,
 )
 
@@ -79,13 +80,12 @@ def legal_spaces(s: RoseState, colour: int) -> tuple[int, ...]:
 def frontier_after_tile(s: RoseState, x: int, colour: int) -> tuple[tuple[int, ...], ...]:
     """The frontier once a tile of `colour` is on `x`: `x` is taken, and its empty neighbours
     in play join that colour's."""
-    t, tile, used = s.t, s.tile, s.districts_used
     after = []
     for c, spaces in enumerate(s.frontier):
         if c == colour:
             grown = set(spaces)
             grown.discard(x)
-            grown.update(y for y in t.neighbours[x] if tile[y] == -1 and t.space_district[y] in used)
+            grown.update(y for y in s.t.neighbours[x] if open_to_tiles(s, y))
             spaces = tuple(sorted(grown))
         elif x in spaces:
             spaces = tuple(y for y in spaces if y != x)
