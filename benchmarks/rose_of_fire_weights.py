@@ -3,18 +3,26 @@
     python benchmarks/rose_of_fire_weights.py --ones out/ones.json
     python benchmarks/rose_of_fire_weights.py --against out/ones.json --bot greedy:plan=3 \\
         --games 300 --seed 710000
+    git show 4826998:src/eixample/games/rose_of_fire/data/evaluation_weights.json > out/before.json
+    python benchmarks/rose_of_fire_weights.py --against out/before.json --missing-zero \\
+        --step-leader --bot greedy:plan=3 --games 300 --seed 720000
 
 `--weights` is the shipped file by default. Game g (seed + g) puts the bot judging by `--weights`
 in seat g mod the player count and the same bot judging by `--against` in the others; each bot's
 decisions are made with its own weights (both in this process). `--ones FILE` writes a weights
-file with every weight 1: the hand-set evaluation. Prints the first file's wins with a 95% Wilson
-interval.
+file with every weight 1: the hand-set evaluation. `--missing-zero` reads a file written before
+parts were added, the missing parts weighing 0 (they add nothing); `--step-leader` judges the
+`--against` side with the leader part of that time: the Prestige cards to come all to the
+highest prestige (split when tied). The two together give the evaluation before "Cards by what
+they carry, and a smoother Prestige race" (docs/rose-of-fire/strength.md). Prints the first
+file's wins with a 95% Wilson interval.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from eixample.ai.specs import make_bot
@@ -30,6 +38,22 @@ def ones() -> dict:
             "weights": {str(n): {str(phase): list(row) for phase in range(1, 6)} for n in (2, 3, 4)}}
 
 
+def with_missing_parts(data: dict) -> dict:
+    """A weights file from before some parts were added, those parts weighing 0."""
+    listed = list(data.get("parts", []))
+    weights = {players: {phase: [dict(zip(listed, row, strict=True)).get(part, 0.0) for part in PARTS]
+                         for phase, row in phases.items()}
+               for players, phases in data.get("weights", {}).items()}
+    return {**data, "parts": list(PARTS), "weights": weights}
+
+
+def step_leader_shares(prestige: Sequence[int]) -> list[float]:
+    """The leader part before the smoother one: all to the highest prestige, split when tied."""
+    top = max(prestige)
+    leaders = sum(1 for points in prestige if points == top)
+    return [1 / leaders if points == top else 0.0 for points in prestige]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -40,12 +64,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=710000)
     parser.add_argument("--ones", type=Path, help="write the all-ones weights file here and stop")
+    parser.add_argument("--missing-zero", action="store_true",
+                        help="parts the --against file does not list weigh 0")
+    parser.add_argument("--step-leader", action="store_true",
+                        help="the --against side judges with the earlier step leader part")
     args = parser.parse_args()
     if args.ones:
         args.ones.write_text(json.dumps(ones(), indent=1) + "\n")
         return
     mine = parse_weights(json.loads(args.weights.read_text()), str(args.weights))
-    theirs = parse_weights(json.loads(args.against.read_text()), str(args.against))
+    against = json.loads(args.against.read_text())
+    theirs = parse_weights(with_missing_parts(against) if args.missing_zero else against, str(args.against))
+    smooth = evaluation.leader_shares
     wins = 0
     for game in range(args.games):
         state = rose_of_fire.new_game(args.players, args.seed + game)
@@ -53,6 +83,8 @@ def main() -> None:
         bots = [make_bot(args.bot, args.seed * 3 + game * 7 + p) for p in range(args.players)]
         while not state.is_terminal():
             player = state.current_player()
+            if args.step_leader:
+                evaluation.leader_shares = smooth if player == seat else step_leader_shares
             with weighing(mine if player == seat else theirs):
                 action = bots[player].choose(state, player)
             state.apply(action)

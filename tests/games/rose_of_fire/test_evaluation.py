@@ -16,11 +16,17 @@ from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire import training
 from eixample.games.rose_of_fire.end_of_phase import majorities
 from eixample.games.rose_of_fire.evaluation import (
+    HAND,
+    HAND_EFFECTS,
     HAND_SET,
+    LEADER,
+    LEADER_SPREAD,
+    LEADER_VP,
     MAJORITIES,
     MAJORITY_VP,
     PARTS,
     WEIGHTS_FILE,
+    leader_shares,
     parse_weights,
     phase_weights,
     seat_parts,
@@ -100,6 +106,40 @@ def test_the_majorities_part_counts_the_majorities_the_end_of_phase_would_award(
     assert checked > 5
 
 
+def test_a_card_in_hand_counts_for_what_it_carries() -> None:
+    """A City card carries nothing but its house; a Prestige card its 4 VP (rulebook: Action
+    cards); an event card the better of its event and its ability; an event that would cost its
+    owner (the bomb) counts nothing. The Strike card is not a card to build with."""
+    state = rose_of_fire.new_game(2, 3)
+    index = state.t.card_index
+    state.hands = [(index["c01"], index["r1"], index["p28"]), (index["p31"], index["strike"])]
+    first, second = seat_parts(state)
+    assert first[HAND] == pytest.approx(3 * 1.5) and second[HAND] == pytest.approx(1.5)
+    assert state.t.card_event[index["p28"]] == ((2, 3),)  # VP 3
+    assert first[HAND_EFFECTS] == pytest.approx(4.0 + 3.0)
+    assert state.t.card_event[index["p31"]] == ((5, 2), (6, 1))  # the bomb 2, agitate 1
+    assert second[HAND_EFFECTS] == 0.0
+
+
+def test_the_leader_part_grows_with_each_point_toward_the_lead() -> None:
+    """The Prestige card goes to the highest prestige at each end-of-phase procedure (its step
+    3): each seat's part is its share of the cards to come, a share that grows with every
+    prestige point, not only with the one that takes the lead."""
+    assert leader_shares([2, 2]) == [0.5, 0.5]
+    behind, even, ahead = (leader_shares([mine, 3])[0] for mine in (2, 3, 4))
+    assert behind < even < ahead
+    assert ahead == pytest.approx(1 / (1 + math.exp(-1 / LEADER_SPREAD)))
+    shares = leader_shares([5, 0, 1, 5])
+    assert sum(shares) == pytest.approx(1.0) and shares[0] == shares[3] > shares[2] > shares[1]
+    state = rose_of_fire.new_game(3, 8)
+    state.prestige = [4, 1, 1]
+    phases_left = 5 - state.phase + 1
+    parts = seat_parts(state)
+    assert [row[LEADER] for row in parts] == pytest.approx(
+        [LEADER_VP * phases_left * share for share in leader_shares([4, 1, 1])])
+    assert parts[0][LEADER] > LEADER_VP * phases_left * 0.75  # a lead of 3: about 4 cards in 5
+
+
 def test_the_shipped_weights_cover_every_player_count_and_phase() -> None:
     weights = phase_weights()
     assert sorted(weights) == [2, 3, 4]
@@ -120,7 +160,7 @@ def _weights_file() -> dict[str, Any]:
     (lambda data: data.update(parts=["houses"]), "parts", "must list houses, influence"),
     (lambda data: data["weights"].pop("3"), "weights", "player counts 2, 3 and 4"),
     (lambda data: data["weights"]["4"].pop("5"), "weights.4", "phases 1 to 5"),
-    (lambda data: data["weights"]["2"]["1"].pop(), "weights.2.1", "must list 13 weights"),
+    (lambda data: data["weights"]["2"]["1"].pop(), "weights.2.1", f"must list {len(PARTS)} weights"),
     (lambda data: data["weights"]["3"]["2"].__setitem__(0, math.inf), "weights.3.2", "finite numbers"),
     (lambda data: data["weights"]["3"]["2"].__setitem__(4, "1"), "weights.3.2", "finite numbers"),
     (lambda data: data["weights"]["2"]["5"].__setitem__(1, 1e6), "weights.2.5", "at most 10"),

@@ -6,10 +6,12 @@ Points already scored, plus what the table promises:
 - influence cards and the secret conviction's bonus, discounted as the bomb nears Anarchy; tokens
   toward cards;
 - a secret conviction (a use to come, or its end bonus);
-- prestige: a value per point, and the Prestige card (4 VP) expected by the leader at each
-  end-of-phase procedure still to come;
+- prestige: a value per point, and the Prestige card (4 VP) of each end-of-phase procedure still
+  to come, shared by the seats by their chance of leading then (most to the leader, but each
+  point toward the lead counts);
 - Popularity majorities held now (a card, or a VP at the end);
-- cards in hand and the card being played (a house to come), the Strike card's loss;
+- cards in hand and the card being played (a house to come), what the cards in hand carry (a
+  Prestige card's 4 VP, a Popularity card's ability or event), the Strike card's loss;
 - strikers: each on the barricades costs a prestige point at the rebellion, each in Raval may be
   drawn there; the most on the barricades will take the Strike card.
 
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from eixample.core.errors import DataFileError
-from eixample.games.rose_of_fire.components import LOW, MIDDLE, STRIKE
+from eixample.games.rose_of_fire.components import LOW, MIDDLE, STRIKE, Effects
 from eixample.games.rose_of_fire.end_of_phase import most
 from eixample.games.rose_of_fire.state import ABILITY, EVENT, HOUSE, TILE, adjusted
 from eixample.games.rose_of_fire.turn import card_colours, completable, legal_spaces
@@ -41,6 +43,8 @@ if TYPE_CHECKING:
 
 PRESTIGE_VP = 0.6
 LEADER_VP = 2.5  # per end-of-phase procedure to come: the Prestige card goes to the leader
+LEADER_SPREAD = 1.5
+"""Each this many prestige points make a seat e times likelier to hold the most (a softmax)."""
 TOKEN_VP = 1.0
 CARD_VP = 1.5
 MAJORITY_VP = 2.0  # a Popularity card to come (in the last phase: the printed 1 VP)
@@ -92,14 +96,24 @@ def best_placement(s: RoseState, p: int, card: int, table: tuple[int, ...]) -> f
 
 
 PARTS = ("houses", "influence", "conviction", "leader", "tokens", "prestige", "strikers", "strike_risk",
-         "hand", "strike_cards", "placement", "effects", "majorities")
+         "hand", "hand_effects", "strike_cards", "placement", "effects", "majorities")
 """The parts `seat_parts` values, in order: each a hand-set estimate in VP (the constants above)."""
 ALL_PARTS = (True,) * len(PARTS)
-HOUSES, INFLUENCE, CONVICTION, LEADER, TOKENS, PRESTIGE, STRIKERS, STRIKE_RISK, HAND, STRIKE_CARDS, \
-    PLACEMENT, EFFECTS, MAJORITIES = range(len(PARTS))
+HOUSES, INFLUENCE, CONVICTION, LEADER, TOKENS, PRESTIGE, STRIKERS, STRIKE_RISK, HAND, HAND_EFFECTS, \
+    STRIKE_CARDS, PLACEMENT, EFFECTS, MAJORITIES = range(len(PARTS))
 WEIGHTS_FILE = Path(__file__).parent / "data" / "evaluation_weights.json"
 MAX_WEIGHT = 10.0
 """Weights must be finite and at most this in size."""
+
+
+def leader_shares(prestige: Sequence[int]) -> list[float]:
+    """Each seat's chance of holding the most prestige when the Prestige cards are handed out:
+    a softmax of the prestige, so that each point gained toward the lead counts, not only the
+    point that takes it."""
+    top = max(prestige)
+    weights = [math.exp((points - top) / LEADER_SPREAD) for points in prestige]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[float]]:
@@ -119,10 +133,8 @@ def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[
             bonus = 2 if s.conviction[owner] == t.influence_symbol[k] else 0
             parts[owner][INFLUENCE] += (t.influence_vp[k] + bonus) * (1.0 - danger)
     phases_left = 5 - s.phase + 1
-    top = max(s.prestige)
-    leaders = [p for p in range(n) if s.prestige[p] == top]
-    for p in leaders:
-        parts[p][LEADER] += LEADER_VP * phases_left / len(leaders)
+    for p, share in enumerate(leader_shares(s.prestige)):
+        parts[p][LEADER] = LEADER_VP * phases_left * share
     worst = max(s.barricade)
     for p in range(n):
         mine = parts[p]
@@ -138,6 +150,7 @@ def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[
                 mine[STRIKE_CARDS] -= t.strike_vp_negative if s.prestige[p] < 0 else t.strike_vp
             else:
                 mine[HAND] += CARD_VP
+                mine[HAND_EFFECTS] += carried_vp(t.card_ability[c], t.card_event[c])
     for frame in s.stack:
         kind = frame[0]
         if kind == TILE:
@@ -148,8 +161,21 @@ def seat_parts(s: RoseState, needed: tuple[bool, ...] = ALL_PARTS) -> list[list[
                 add_house_placement(s, parts[frame[1]], frame[1], frame[2], s.placed, table, s.square_open)
         elif kind in (ABILITY, EVENT):
             effects = t.card_ability[frame[2]] if kind == ABILITY else t.card_event[frame[2]]
-            parts[frame[1]][EFFECTS] += sum(EFFECT_VP[e] * a for e, a in effects)
+            parts[frame[1]][EFFECTS] += effects_vp(effects)
     return parts
+
+
+@cache
+def effects_vp(effects: Effects) -> float:
+    """The worth of a card's ability or event, effect by effect (EFFECT_VP)."""
+    return sum(EFFECT_VP[e] * a for e, a in effects)
+
+
+@cache
+def carried_vp(ability: Effects, event: Effects) -> float:
+    """What a card in hand carries: the better of its ability (played with a tile) and its event
+    (played instead of one); nothing for a card whose effects would cost its owner."""
+    return max(0.0, effects_vp(ability), effects_vp(event))
 
 
 def add_house_values(s: RoseState, parts: list[list[float]], table: tuple[int, ...],
