@@ -5,9 +5,11 @@
     python benchmarks/rose_of_fire_losses.py out/rof-greedy-random.jsonl [bot]
 
 For the games the bot (default: greedy) did not win: the mean VP by source of the bot and of the
-winner, and how often Anarchy came. For every player of every game: the conviction spent or kept,
-and the end bonus it would have scored if kept (+2 VP per influence card of its symbol held at the
-end, nothing under Anarchy): an upper bound of what spending it gave up.
+winner, and how often Anarchy came. In the games it won and in those it lost: its prestige less
+the best other seat's at the end of each phase but the last (the Prestige race). For every
+player of every game: the conviction spent or kept, and the end bonus it would have scored if
+kept (+2 VP per influence card of its symbol held at the end, nothing under Anarchy): an upper
+bound of what spending it gave up.
 """
 
 from __future__ import annotations
@@ -20,18 +22,40 @@ from pathlib import Path
 from eixample.games import rose_of_fire
 
 
+def prestige_leads(record: dict, seat: int) -> list[int]:
+    """The seat's prestige less the best other seat's as each phase ends (before the next begins)."""
+    state = rose_of_fire.new_game(record["players"], record["seed"], **record.get("options", {}))
+    leads = []
+    phase = state.phase
+    for action in record["actions"]:
+        state.apply(action)
+        if state.phase != phase:
+            phase = state.phase
+            leads.append(state.prestige[seat] - max(v for p, v in enumerate(state.prestige) if p != seat))
+    return leads
+
+
+def mean_leads(rows: list[list[int]]) -> str:
+    phases = max((len(row) for row in rows), default=0)
+    means = [sum(row[k] for row in rows if len(row) > k) / sum(1 for row in rows if len(row) > k)
+             for k in range(phases)]
+    return " ".join(f"{m:+.1f}" for m in means)
+
+
 def report(path: Path, bot: str) -> str:
     games = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     lost: list[tuple[dict[str, int], dict[str, int]]] = []
     anarchy_lost = anarchy_all = 0
     kept = spent = 0
     forgone: Counter[int] = Counter()
+    leads: dict[bool, list[list[int]]] = {True: [], False: []}
     for game in games:
         state = rose_of_fire.replay(game["record"])
         t = state.t
         anarchy_all += state.anarchy
         me = game["bots"].index(bot)
         breakdown = state.score_breakdown()
+        leads[me in game["winners"]].append(prestige_leads(game["record"], me))
         if me not in game["winners"]:
             anarchy_lost += state.anarchy
             lost.append((breakdown[me], breakdown[game["winners"][0]]))
@@ -56,6 +80,8 @@ def report(path: Path, bot: str) -> str:
             mine = sum(m.get(source, 0) for m, _ in lost) / len(lost)
             best = sum(b.get(source, 0) for _, b in lost) / len(lost)
             lines.append(f"  {source:14} {mine:6.1f} / {best:6.1f}")
+    lines.append(f"prestige less the best other's at the end of phases 1-4: in the {len(leads[True])} won "
+                 f"{mean_leads(leads[True])}, in the {len(leads[False])} lost {mean_leads(leads[False])}")
     lines.append(
         f"convictions spent {spent}, kept to the end {kept}; end bonus a spent one would have "
         f"scored: " + ", ".join(f"{vp} VP x{n}" for vp, n in sorted(forgone.items()))
