@@ -20,10 +20,12 @@ from collections import Counter
 from pathlib import Path
 
 from eixample.games import rose_of_fire
+from eixample.games.rose_of_fire import RoseState
 
 
-def prestige_leads(record: dict, seat: int) -> list[int]:
-    """The seat's prestige less the best other seat's as each phase ends (before the next begins)."""
+def replayed_with_leads(record: dict, seat: int) -> tuple[RoseState, list[int]]:
+    """The game replayed, and the seat's prestige less the best other seat's as each phase ends
+    (before the next begins)."""
     state = rose_of_fire.new_game(record["players"], record["seed"], **record.get("options", {}))
     leads = []
     phase = state.phase
@@ -32,7 +34,7 @@ def prestige_leads(record: dict, seat: int) -> list[int]:
         if state.phase != phase:
             phase = state.phase
             leads.append(state.prestige[seat] - max(v for p, v in enumerate(state.prestige) if p != seat))
-    return leads
+    return state, leads
 
 
 def mean_leads(rows: list[list[int]]) -> str:
@@ -50,12 +52,12 @@ def report(path: Path, bot: str) -> str:
     forgone: Counter[int] = Counter()
     leads: dict[bool, list[list[int]]] = {True: [], False: []}
     for game in games:
-        state = rose_of_fire.replay(game["record"])
+        me = game["bots"].index(bot)
+        state, phase_leads = replayed_with_leads(game["record"], me)
         t = state.t
         anarchy_all += state.anarchy
-        me = game["bots"].index(bot)
         breakdown = state.score_breakdown()
-        leads[me in game["winners"]].append(prestige_leads(game["record"], me))
+        leads[me in game["winners"]].append(phase_leads)
         if me not in game["winners"]:
             anarchy_lost += state.anarchy
             lost.append((breakdown[me], breakdown[game["winners"][0]]))
