@@ -19,8 +19,10 @@ from __future__ import annotations
 import json
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot_match import match_main, report
 
@@ -29,10 +31,11 @@ from eixample.ai.specs import make_bot
 from eixample.core.registry import get_game
 
 
-def play_timed(task: MatchTask) -> dict:
-    """One game; the JSON line of bot_match.py plus each seat's CPU seconds and decisions."""
+def play_timed(task: MatchTask, make: Callable[[str, int], Any] = make_bot) -> dict:
+    """One game; the JSON line of bot_match.py plus each seat's CPU seconds and decisions.
+    `make` builds each seat's bot from its spec and seed (anything with `choose(state, seat)`)."""
     game = get_game(task.game)
-    bots = [make_bot(spec, task.bot_seed(seat)) for seat, spec in enumerate(task.bots)]
+    bots = [make(spec, task.bot_seed(seat)) for seat, spec in enumerate(task.bots)]
     state = new_state(game, task)
     cpu = [0.0] * len(bots)
     helper_cpu = [0.0] * len(bots)
