@@ -81,6 +81,9 @@ class TricksState:
     def win_estimate(self) -> list[float] | None:
         return None
 
+    def stage(self) -> int:
+        return 0
+
     def evaluation(self) -> list[float]:
         return [points + sum(hand) / 10 for points, hand in zip(self.rounds, self.hands, strict=True)]
 

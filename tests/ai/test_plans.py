@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from eixample.ai import make_bot
@@ -56,6 +58,9 @@ class TwoSteps:
 
     def win_estimate(self) -> list[float] | None:
         return None
+
+    def stage(self) -> int:
+        return 0
 
     def evaluation(self) -> list[float]:
         if len(self.moves) == 1:
@@ -208,3 +213,28 @@ def test_progressive_widening_plays_whole_games() -> None:
         seat = state.current_player()
         state.apply(bots[seat].choose(state, seat))
     assert state.winners()  # every choice was legal (`choose` checks) and the game was scored
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_stage_rollout_ends_where_the_game_enters_its_next_stage(seed: int) -> None:
+    """With `stage`, a rollout stops at the first position of the next stage (The Rose of Fire: a
+    phase begun, its end-of-phase procedure done), however much `depth` is left; without it, it
+    plays all `depth` moves."""
+    game = get_game("rose-of-fire")
+    start = game.new_game(2, seed)
+    moves = random.Random(seed)
+    for _ in range(20):
+        start.apply(moves.choice(start.legal_actions()))
+    phase = start.stage()
+    staged = make_bot("mcts:depth=200:stage=yes", seed)
+    assert isinstance(staged, MctsBot)
+    state = start.clone()
+    staged._rollout(state)
+    applied = state.record()["actions"]
+    assert state.stage() == phase + 1
+    assert game.replay({**state.record(), "actions": applied[:-1]}).stage() == phase
+    plain = make_bot("mcts:depth=30", seed)
+    assert isinstance(plain, MctsBot)
+    unstaged = start.clone()
+    plain._rollout(unstaged)
+    assert len(unstaged.record()["actions"]) == len(start.record()["actions"]) + 30

@@ -64,6 +64,9 @@ class StepsState:
     def win_estimate(self) -> list[float] | None:
         return None
 
+    def stage(self) -> int:
+        return 0
+
     def evaluation(self) -> list[float]:
         return [float(total) for total in self.totals]
 

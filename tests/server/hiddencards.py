@@ -115,6 +115,9 @@ class HiddenCardsState:
     def win_estimate(self) -> list[float] | None:
         return None
 
+    def stage(self) -> int:
+        return 0
+
     def decision_message(self) -> str:
         return self.describe_decision()
 

@@ -135,6 +135,10 @@ class MctsSettings:
     children (at least one), expanded in the order of `expand=greedy` (implied); past that, the
     search chooses among the children it has. Where a tile has 44 spaces and a decision gets a
     few hundred iterations, the visits go to the likeliest actions instead of one each to all."""
+    stage: bool = False
+    """End a rollout early where the game's stage changes (`State.stage()`, such as a phase): the
+    leaf is judged right after the checkpoint, once what it hands out is known, instead of part
+    way into the next stage; `depth` still bounds the rollout."""
     replies: int = 0
     """With `finish`, after the move is complete, the next this many moves (each up to `finish`
     decisions of the seat deciding) are played greedily too before the leaf is judged: a leaf is
@@ -453,8 +457,9 @@ class MctsBot(Bot):
 
     def _rollout(self, state: State) -> None:
         greedy = self.settings.policy == "greedy"
+        stage = state.stage() if self.settings.stage and not state.is_terminal() else None
         for _ in range(self.settings.depth):
-            if state.is_terminal():
+            if state.is_terminal() or (stage is not None and state.stage() != stage):
                 return
             actions = state.legal_actions()
             if greedy and len(actions) > 1:

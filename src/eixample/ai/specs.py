@@ -127,6 +127,8 @@ MCTS_PARAMS: dict[str, Param] = {
     "widen": Param(_at_most(_NON_NEGATIVE_FLOAT, 100), "progressive widening: at most ceil(N * sqrt(visits)) "
                                                        "children per node, the best margin one step ahead "
                                                        "first (default 0: off)"),
+    "stage": Param(_yes_no, "end each rollout where the game's stage (such as a phase) changes, within "
+                            "depth moves (default no)"),
     "policy": Param(_one_of("random", "greedy"), "how the rollout of depth moves chooses: random "
                                                  "(default) or greedy (each its best margin one step ahead)"),
 }

@@ -191,6 +191,10 @@ class DecisionStack:
         """No learned model unless the game has one."""
         return None
 
+    def stage(self) -> int:
+        """No checkpoints unless the game has them."""
+        return 0
+
     def decision_message(self) -> Any:
         """The pending decision as a client renders it: a text or a structured entry (JSON)."""
         if self.ended or not self.stack:

@@ -72,6 +72,11 @@ class State(Protocol):
         no such shortcut for the pending decision (then bots copy and apply)."""
         ...
 
+    def stage(self) -> int:
+        """A count that grows at each of the game's checkpoints (a phase or round begun): where
+        it changes, what the checkpoint hands out is known. Searches may end rollouts there."""
+        ...
+
     def win_estimate(self) -> list[float] | None:
         """Each seat's learned chance to win from here (summing to 1), or None for a game or
         position without a learned model: then bots judge by `evaluation()`."""

@@ -389,6 +389,10 @@ class RoseState(DecisionStack):
     def record(self) -> JsonDict:
         return make_record(GAME_NAME, self.n, self.seed, self.options, self.actions())
 
+    def stage(self) -> int:
+        """The phase: it changes once an end-of-phase procedure has handed out its cards."""
+        return self.phase
+
     def evaluation(self) -> list[float]:
         from eixample.games.rose_of_fire.evaluation import evaluate
 

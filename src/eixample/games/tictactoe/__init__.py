@@ -83,6 +83,9 @@ class TicTacToeState:
     def win_estimate(self) -> list[float] | None:
         return None
 
+    def stage(self) -> int:
+        return 0
+
     def decision_message(self) -> JsonDict:
         """The pending decision as a structured entry the clients translate (core/messages.py)."""
         if self.is_terminal():
