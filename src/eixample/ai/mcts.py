@@ -457,7 +457,7 @@ class MctsBot(Bot):
 
     def _rollout(self, state: State) -> None:
         greedy = self.settings.policy == "greedy"
-        stage = state.stage() if self.settings.stage and not state.is_terminal() else None
+        stage = state.stage() if self.settings.stage else None
         for _ in range(self.settings.depth):
             if state.is_terminal() or (stage is not None and state.stage() != stage):
                 return
