@@ -23,7 +23,7 @@ from eixample.games.rose_of_fire.state import RoseState
 BOT_LEVELS = {
     "beginner": "greedy",
     "intermediate": "greedy:plan=3",
-    "strong": "expert:seconds=1:fpu=0.1:finish=3:scale=5:depth=15:policy=greedy:widen=1",
+    "strong": "expert:seconds=1:fpu=0.1:finish=3:scale=5:depth=60:stage=yes:policy=greedy:widen=1",
 }
 """This game's bot levels, weakest first, each measured against the one before it
 (docs/rose-of-fire/strength.md, "Levels"): the platform's default ladder is not one here, where a
