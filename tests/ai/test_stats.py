@@ -8,7 +8,8 @@ from eixample.ai.stats import BotRecord, wilson_interval
 
 
 def test_wilson_interval_matches_published_figures() -> None:
-    # 137 wins in 200 games: the interval benchmarks/results/strength-barcelona.md reports for the parallel expert
+    # 137 wins in 200 games: the interval the strength journal reports for the parallel expert
+    # (benchmarks/results/strength-barcelona.md)
     low, high = wilson_interval(137, 200)
     assert (round(low, 3), round(high, 3)) == (0.618, 0.745)
     # Wilson's own worked case (Newcombe 1998, table I): 81 of 263 -> 0.2553-0.3662
