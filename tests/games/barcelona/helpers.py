@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from eixample.core.rng import Rng
-from eixample.games.barcelona import board, new_game
+from eixample.games.barcelona import actions, board, new_game
 from eixample.games.barcelona.state import NSRC, BarcelonaState
 
 
@@ -39,7 +39,7 @@ def check_invariants(s: BarcelonaState) -> None:
         assert 0 <= s.cerda[p] <= t.cerda_top
         assert 0 <= s.sagrada[p] <= t.sagrada_top
         streets = sum(1 for o in s.space_owner if o == p)
-        left = s._street_tiles_left(p, True) + s._street_tiles_left(p, False)
+        left = actions.street_tiles_left(s, p, True) + actions.street_tiles_left(s, p, False)
         assert streets + left == sum(t.narrow_stacks) + sum(t.wide_stacks)
         markers = sum(m.count(p) for m in s.bld_markers)
         assert markers + sum(s.markers_left[p * km : (p + 1) * km]) == sum(t.marker_stacks)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from eixample.games.barcelona import board
+from eixample.games.barcelona import board, cerda_scoring, game_end
 from eixample.games.barcelona.components import ACTION_KINDS, Benefit
 from eixample.games.barcelona.state import (
     ACTIONS,
@@ -153,7 +153,7 @@ def test_example_level_2_building_scores_7_vp() -> None:
     while s.legal_actions() and s.legal_actions()[0].startswith("sagrada"):
         s.apply(s.legal_actions()[0])
     scored = s.cerda_scored[:]
-    s._run_cerda_scorings()
+    cerda_scoring.run_cerda_scorings(s)
     assert s.cerda_scored == scored
 
 
@@ -186,7 +186,7 @@ def test_example_cerda_scoring_18_0_3() -> None:
     s.track[U] = [1 if i <= t.track_triggers[U][0] else 0 for i in range(len(s.track[U]))]
     s.bag[U] -= sum(s.track[U])
     before = s.vp[:]
-    s._run_cerda_scorings()
+    cerda_scoring.run_cerda_scorings(s)
     assert [s.vp[p] - before[p] for p in range(3)] == [18, 0, 3]
     assert s.cerda == [t.cerda_start] * 3
     assert s.cerda_scored == [1, 0, 0]
@@ -210,7 +210,7 @@ def test_example_final_scoring_154_7_16_24_makes_201() -> None:
     wide = [x for x in range(44) if t.space_wide[x]][:3]
     for x in wide:
         s.space_owner[x] = BLUE
-    s._final_scoring()
+    game_end.final_scoring(s)
     assert s.vp[BLUE] == 201
     breakdown = s.score_breakdown()[BLUE]
     assert (breakdown["cobblestones"], breakdown["passengers"], breakdown["modernisme"]) == (7, 16, 24)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from eixample.core.errors import IllegalActionError
-from eixample.games.barcelona import board, new_game
+from eixample.games.barcelona import actions, board, construction, new_game, tracks
 from eixample.games.barcelona.components import ACTION_KINDS
 from eixample.games.barcelona.state import (
     ACTIONS,
@@ -535,7 +535,7 @@ def test_tram_first_placement_anywhere_without_tram_or_passenger() -> None:
 def test_tram_moves_one_or_two_counted_spaces() -> None:
     s = scenario()
     s.tram[0] = SP["V2.1"]
-    destinations = set(s.tram_destinations(0))
+    destinations = set(actions.tram_destinations(s, 0))
     one = set(board.SPACE_NEIGHBOURS[SP["V2.1"]])
     two = {t for m in one for t in board.SPACE_NEIGHBOURS[m]} - {SP["V2.1"]}
     assert destinations == one | two
@@ -547,7 +547,7 @@ def test_tram_moves_free_through_own_street_tiles() -> None:
     s.tram[0] = SP["H0.0"]
     for name in ("H0.1", "H0.2", "H0.3"):
         s.space_owner[SP[name]] = 0
-    destinations = {board.SPACES[d] for d in s.tram_destinations(0)}
+    destinations = {board.SPACES[d] for d in actions.tram_destinations(s, 0)}
     assert "H0.3" in destinations  # 0 counted steps along own tiles
     assert "V4.1" in destinations  # then two counted steps down V4
     assert "V4.2" not in destinations
@@ -557,7 +557,7 @@ def test_tram_cannot_end_on_another_tram_but_may_pass_it() -> None:
     s = scenario()
     s.tram[0] = SP["H0.0"]
     s.tram[1] = SP["H0.1"]
-    destinations = {board.SPACES[d] for d in s.tram_destinations(0)}
+    destinations = {board.SPACES[d] for d in actions.tram_destinations(s, 0)}
     assert "H0.1" not in destinations and "H0.2" in destinations
 
 
@@ -602,19 +602,19 @@ def test_building_is_mandatory_when_possible() -> None:
 def test_building_requirements_use_only_top_citizens_one_per_crossing() -> None:
     s = scenario()
     _ready_to_build(s, {"C01": (M, W), "C02": (W,)})
-    builds = [kind for kind, b in s._legal_builds(0) if b == B["B01"]]
+    builds = [kind for kind, b in construction.legal_builds(s, 0) if b == B["B01"]]
     assert L1 in builds and L2 not in builds  # the Middle citizen is not on top
     _ready_to_build(s, {"C01": (W, M)})
-    assert (L2, B["B01"]) in s._legal_builds(0)
-    assert (L3, B["B01"]) not in s._legal_builds(0)
+    assert (L2, B["B01"]) in construction.legal_builds(s, 0)
+    assert (L3, B["B01"]) not in construction.legal_builds(s, 0)
     _ready_to_build(s, {"C11": (U,)})
-    assert (L3, B["B01"]) in s._legal_builds(0)
+    assert (L3, B["B01"]) in construction.legal_builds(s, 0)
 
 
 def test_corner_buildings_only_on_triangles_with_their_three_crossings() -> None:
     s = scenario()
     _ready_to_build(s, {"C11": (W,), "C21": (W,)})  # C11, C21, C22 surround B11L
-    builds = s._legal_builds(0)
+    builds = construction.legal_builds(s, 0)
     assert (CORNER, B["B11L"]) in builds and (CORNER, B["B11U"]) not in builds
     assert all(kind == CORNER for kind, b in builds if board.BUILDING_SPACES[b].corner)
     assert all(kind != CORNER for kind, b in builds if not board.BUILDING_SPACES[b].corner)
@@ -625,10 +625,10 @@ def test_overbuilding_level_2_on_1_and_level_3_on_1_or_2_never_on_corner_or_3() 
     _ready_to_build(s, {"C01": (U,), "C02": (M,), "C11": (W,), "C12": (W,)})
     for current, allowed in ((L1, {L2, L3}), (L2, {L3}), (L3, set())):
         s.bld_type[B["B01"]] = current
-        assert {kind for kind, b in s._legal_builds(0) if b == B["B01"]} == allowed
+        assert {kind for kind, b in construction.legal_builds(s, 0) if b == B["B01"]} == allowed
     _ready_to_build(s, {"C00": (U,), "C01": (U,)})
     s.bld_type[B["B00U"]] = CORNER
-    assert not [b for _, b in s._legal_builds(0) if b == B["B00U"]]
+    assert not [b for _, b in construction.legal_builds(s, 0) if b == B["B00U"]]
 
 
 def _build(s: object, action: str, use: str) -> None:
@@ -691,7 +691,7 @@ def test_level_3_building_7_vp_two_sagrada_steps_two_cerda_steps_back() -> None:
     s = scenario()
     _ready_to_build(s, {"C01": (U,), "C02": (W,), "C11": (W,)})
     before = s.cerda[0]
-    expected = s.lowest_visible((U, W, W))
+    expected = construction.lowest_visible(s, (U, W, W))
     _build(s, "build L3 B01", "use C01+C02+C11")
     assert s.cerda[0] == before - 2
     assert s.sagrada[0] == 2
@@ -725,10 +725,10 @@ def test_building_without_markers_is_still_built_and_scored() -> None:
 def test_cerda_track_top_gives_2_vp_per_forfeited_step_bottom_ignores() -> None:
     s = scenario()
     s.cerda[0] = s.t.cerda_top - 1
-    s._cerda_step(0, 3)
+    tracks.cerda_step(s, 0, 3)
     assert s.cerda[0] == s.t.cerda_top and s.vp[0] == 4
     s.cerda[1] = 1
-    s._cerda_step(1, -3)
+    tracks.cerda_step(s, 1, -3)
     assert s.cerda[1] == 0 and s.vp[1] == 0
 
 
@@ -738,7 +738,7 @@ def test_sagrada_track_crossing_a_slot_takes_a_tile_of_its_level() -> None:
     s.sagrada[0] = slot - 1
     decide(s, (IMPROVE, 0))
     s.stack.pop()
-    s._sagrada_step(0, 1)
+    tracks.sagrada_step(s, 0, 1)
     s._legal = None
     level = s.t.sagrada_slot_level[slot]
     options = s.legal_actions()

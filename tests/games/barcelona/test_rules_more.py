@@ -8,7 +8,17 @@ import itertools
 
 import pytest
 
-from eixample.games.barcelona import board, new_game, scoring
+from eixample.games.barcelona import (
+    actions,
+    board,
+    cerda_scoring,
+    construction,
+    game_end,
+    new_game,
+    scoring,
+    tracks,
+    turn,
+)
 from eixample.games.barcelona.components import Benefit
 from eixample.games.barcelona.state import (
     ACTIONS,
@@ -370,7 +380,7 @@ def test_move_your_tram_no_passenger_once_all_five_are_placed() -> None:
 def test_construct_a_building_any_level_on_an_empty_space() -> None:
     s = scenario()
     _citizens(s, {"C01": (U,), "C02": (M,), "C11": (W,)})
-    assert {kind for kind, b in s._legal_builds(0) if b == B["B01"]} == {L1, L2, L3}
+    assert {kind for kind, b in construction.legal_builds(s, 0) if b == B["B01"]} == {L1, L2, L3}
 
 
 def test_building_categories_level_3_scores_7_vp_besides_the_track_value() -> None:
@@ -378,7 +388,7 @@ def test_building_categories_level_3_scores_7_vp_besides_the_track_value() -> No
     start = s.cerda[0]
     _citizens(s, {"C01": (U,), "C02": (W,), "C11": (W,)})
     _build(s, "build L3 B01", "use C01+C02+C11")
-    assert s.lowest_visible() == 2  # the Middle track still shows its 2
+    assert construction.lowest_visible(s) == 2  # the Middle track still shows its 2
     assert s.vp_src[1] == 2 + 7 and s.vp_src[2] == 5
     assert s.cerda[0] == start - 2 and s.sagrada[0] == 2
 
@@ -387,7 +397,8 @@ def test_construct_a_building_step_4_scores_the_lowest_value_left_after_step_3()
     s = scenario()
     t = s.t
     s.track[M][0] = 1
-    assert s.lowest_visible() == t.track_values[W][0] == 2  # only the Working track still shows a 2
+    # only the Working track still shows a 2
+    assert construction.lowest_visible(s) == t.track_values[W][0] == 2
     _citizens(s, {"C01": (W,), "C02": (M,)})
     _build(s, "build L1 B01", "use C01+C02")
     assert s.track[W][0] == 1 and s.track[M][1] == 1
@@ -435,7 +446,7 @@ def test_cerda_scoring_new_offer_reshuffles_the_discards_when_the_stack_runs_out
     before = {*s.mod_offer, *s.mod_discard}
     for i in range(s.t.track_triggers[U][0] + 1):
         s.track[U][i] = 1
-    s._run_cerda_scorings()
+    cerda_scoring.run_cerda_scorings(s)
     assert all(tile >= 0 for tile in s.mod_offer)
     assert len(s.mod_stack) == 2 and s.mod_discard == []
     assert {*s.mod_offer, *s.mod_stack} == before
@@ -450,7 +461,7 @@ def test_cerda_scoring_counts_at_the_multiplier_of_each_player_at_that_moment() 
     s.cerda = [t.cerda_multiplier.index(m) for m in (0, 1, 2, 4)]
     for i in range(t.track_triggers[M][0] + 1):
         s.track[M][i] = 1
-    s._run_cerda_scorings()
+    cerda_scoring.run_cerda_scorings(s)
     assert s.vp == [t.cerda_vp[tile] * 2 * m for m in (0, 1, 2, 4)]
 
 
@@ -483,9 +494,9 @@ def test_sagrada_familia_a_slot_without_tiles_of_its_level_gives_nothing() -> No
 def test_game_end_every_player_plays_the_same_number_of_turns() -> None:
     s = new_game(3, 1, first_player=1, action_tiles="printed")
     s.end_triggered = True
-    s._end_turn(2)
+    turn.end_turn(s, 2)
     assert not s.ended and s.turn_player == 0
-    s._end_turn(0)
+    turn.end_turn(s, 0)
     assert s.ended and s.turns == 2
 
 
@@ -493,7 +504,7 @@ def test_game_end_triggered_in_the_last_players_turn_ends_at_once() -> None:
     s = scenario(players=3)
     s.turn_player = 2
     s.end_triggered = True
-    s._end_turn(2)
+    turn.end_turn(s, 2)
     assert s.is_terminal() and s.current_player() == -1 and s.turns == 1
 
 
@@ -508,7 +519,7 @@ def test_final_scoring_each_modernisme_tile_at_its_own_multiplier() -> None:
     narrow_spaces = [x for x in range(44) if not t.space_wide[x]][:3]
     for x in wide_spaces + narrow_spaces:
         s.space_owner[x] = 0
-    s._final_scoring()
+    game_end.final_scoring(s)
     expected = t.modernisme_vp[wide] * 2 * t.modernisme_bottom[0]
     expected += t.modernisme_vp[narrow] * 3 * t.modernisme_top[4]
     assert s.score_breakdown()[0]["modernisme"] == expected
@@ -597,7 +608,7 @@ def test_ruling_7_an_empty_bag_gives_what_is_left() -> None:
     s = scenario()
     s.hands[0] = ()
     s.bag = [0, 1, 0]
-    s._end_turn(0)
+    turn.end_turn(s, 0)
     assert s.hands[0] == (M,) and s.bag == [0, 0, 0]
 
 
@@ -613,7 +624,7 @@ def test_ruling_7_a_player_who_cannot_place_citizens_skips_that_step() -> None:
 def test_engine_ruling_drawing_tops_the_hand_up_to_two() -> None:
     s = scenario()
     s.hands[0] = (U,)
-    s._end_turn(0)
+    turn.end_turn(s, 0)
     assert len(s.hands[0]) == 2 and s.hands[0][0] == U
 
 
@@ -668,7 +679,7 @@ def test_engine_ruling_the_second_narrow_tile_is_placed_when_possible_else_only_
 def test_engine_ruling_every_track_space_covered_scores_the_highest_printed_value() -> None:
     s = scenario()
     s.track = [[1] * len(track) for track in s.track]
-    assert s.lowest_visible() == max(max(values) for values in s.t.track_values)
+    assert construction.lowest_visible(s) == max(max(values) for values in s.t.track_values)
 
 
 def test_engine_ruling_sagrada_steps_are_taken_at_once_and_stop_at_the_top() -> None:
@@ -688,7 +699,7 @@ def test_engine_ruling_a_tram_may_end_on_the_street_of_another_tram() -> None:
     s = scenario()
     s.tram[0] = SP["H0.0"]
     s.tram[1] = SP["H0.3"]
-    destinations = {board.SPACES[d] for d in s.tram_destinations(0)}
+    destinations = {board.SPACES[d] for d in actions.tram_destinations(s, 0)}
     assert {"H0.1", "H0.2"} <= destinations and "H0.3" not in destinations
 
 
@@ -741,7 +752,7 @@ def test_cerda_scoring_the_tiles_it_discards_do_not_come_straight_back() -> None
     shown = [tile for tile in s.mod_offer if tile >= 0]
     for i in range(s.t.track_triggers[U][0] + 1):
         s.track[U][i] = 1
-    s._run_cerda_scorings()
+    cerda_scoring.run_cerda_scorings(s)
     assert set(s.mod_offer) <= set(earlier), "the new offer comes from the rebuilt stack"
     assert sorted(s.mod_discard) == sorted(shown), "the discarded offer stays discarded"
     assert len(s.mod_stack) == 1
@@ -832,7 +843,7 @@ def test_sagrada_familia_track_a_step_is_never_worth_declining() -> None:
     for start in range(t.cerda_top + 1):
         s.cerda[0], s.vp[0] = start, 0
         for steps in moves:
-            s._cerda_step(0, steps)
+            tracks.cerda_step(s, 0, steps)
             s.cerda[0] = min(s.cerda[0], t.cerda_start) if steps == -3 else s.cerda[0]  # a reset
         results.append((s.cerda[0], s.vp[0]))
     assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in itertools.pairwise(results))

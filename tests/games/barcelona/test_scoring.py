@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eixample.games.barcelona import board, scoring
+from eixample.games.barcelona import board, cerda_scoring, game_end, scoring, turn
 from eixample.games.barcelona.state import BarcelonaState
 from eixample.games.barcelona.tables import CORNER, L1, L2
 from tests.games.barcelona.helpers import scenario
@@ -159,9 +159,9 @@ def test_cerda_scoring_triggers_when_a_section_is_filled_to_its_marked_space() -
     trigger = s.t.track_triggers[1][0]
     for i in range(trigger):
         s.track[1][i] = 1
-    assert not s.section_triggered(0)
+    assert not cerda_scoring.section_triggered(s, 0)
     s.track[1][trigger] = 1
-    assert s.section_triggered(0)
+    assert cerda_scoring.section_triggered(s, 0)
 
 
 @pytest.mark.parametrize("position_mark", [0, 1, 2, 3, 4])
@@ -182,7 +182,7 @@ def test_cerda_scoring_resets_markers_above_start_after_first_and_second_only() 
         s.cerda = [t.cerda_top, 0, t.cerda_start + 1, t.cerda_start]
         _fill_to_trigger(s, 0, section)
         offer_before = s.mod_offer[:]
-        s._run_cerda_scorings()
+        cerda_scoring.run_cerda_scorings(s)
         assert s.cerda_scored[section] == 1
         assert s.mod_offer != offer_before, "the Modernisme offer is refreshed after each scoring"
         if section < 2:
@@ -195,17 +195,17 @@ def test_cerda_scoring_resets_markers_above_start_after_first_and_second_only() 
 def test_cerda_scoring_a_section_is_scored_only_once() -> None:
     s = scenario()
     _fill_to_trigger(s, 0, 0)
-    s._run_cerda_scorings()
+    cerda_scoring.run_cerda_scorings(s)
     vp = s.vp[:]
     _fill_to_trigger(s, 1, 0)
-    s._run_cerda_scorings()
+    cerda_scoring.run_cerda_scorings(s)
     assert s.vp == vp
 
 
 def test_cerda_scorings_triggered_together_resolve_in_section_order() -> None:
     s = scenario()
     _fill_to_trigger(s, 0, 1)  # sections 1 and 2 of the Working track at once
-    s._run_cerda_scorings()
+    cerda_scoring.run_cerda_scorings(s)
     assert s.cerda_scored == [1, 1, 0]
     assert [line for line in s.log_text() if "Cerdà Scoring" in line][:2][0].startswith("Cerdà Scoring 1")
 
@@ -224,9 +224,9 @@ def test_game_end_the_round_is_completed_after_the_third_section_triggers() -> N
     s = scenario(players=3)
     s.turn_player = 1
     s.end_triggered = True
-    s._end_turn(1)
+    turn.end_turn(s, 1)
     assert not s.ended and s.turn_player == 2
-    s._end_turn(2)
+    turn.end_turn(s, 2)
     assert s.ended and s.current_player() == -1
 
 
@@ -237,7 +237,7 @@ def test_final_scoring_cobblestones_passengers_and_modernisme() -> None:
     tile = next(i for i, c in enumerate(t.modernisme_condition) if c == "passengers")
     s.mod_tile[5 + 0] = tile
     s.passengers[1] = 1
-    s._final_scoring()
+    game_end.final_scoring(s)
     expected = t.cobblestone_vp[2] + t.passenger_vp[1] + t.modernisme_vp[tile] * 1 * t.modernisme_bottom[0]
     assert s.vp[1] == expected
 

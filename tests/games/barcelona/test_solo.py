@@ -23,7 +23,7 @@ from eixample.core.errors import DataFileError, IllegalActionError
 from eixample.core.messages import english
 from eixample.core.protocol import TERMINAL
 from eixample.games import barcelona
-from eixample.games.barcelona import board, solo
+from eixample.games.barcelona import actions, board, construction, solo, turn
 from eixample.games.barcelona.components import ACTION_KINDS, DATA_DIR, DIFFICULTIES, Benefit, load_components
 from eixample.games.barcelona.state import AUTOMA, BENEFITS, NSRC, BarcelonaState
 from eixample.games.barcelona.tables import CORNER, L1, L2, L3
@@ -71,7 +71,7 @@ def automa_turn(s: BarcelonaState, card: int, meeple: str | None = None) -> list
     if meeple is not None:
         s.solo_meeple = X[meeple]
     before = len(s.log_text())
-    s._start_turn(solo.AUTOMA)
+    turn.start_turn(s, solo.AUTOMA)
     s._legal = None
     s._settle()
     return s.log_text()[before:]
@@ -201,7 +201,7 @@ def test_an_empty_deck_is_reshuffled_before_drawing() -> None:
     s.solo_deck, s.solo_drawn = (), tuple(range(8))
     lines = automa_turn(s, 0)
     s.solo_deck, s.solo_drawn = (), tuple(range(8))
-    s._start_turn(1)
+    turn.start_turn(s, 1)
     s._settle()
     assert "Gaudí's Assistant shuffles the 8 solo cards into a new deck" in s.log_text()
     assert len(s.solo_drawn) == 1 and len(s.solo_deck) == 7
@@ -348,7 +348,7 @@ def test_streets_card_builds_two_narrow_tiles_in_a_line_near_the_meeple() -> Non
     built = [sp for sp in range(44) if s.space_owner[sp] == 1]
     assert len(built) == 2 and all(sp in board.CROSSING_SPACES[X["C01"]] for sp in built)
     assert board.SPACE_STREET[built[0]] == board.SPACE_STREET[built[1]]  # the second extends the line
-    assert s._street_tiles_left(1, False) == sum(s.t.narrow_stacks) - 2
+    assert actions.street_tiles_left(s, 1, False) == sum(s.t.narrow_stacks) - 2
 
 
 def test_intersection_card_builds_on_the_meeples_crossing_without_paying() -> None:
@@ -386,7 +386,7 @@ def test_public_service_card_builds_the_best_service_for_free() -> None:
     slot = 0  # every stack shows the same tile at the start: the leftmost
     service = s.services[slot]
     left = s.service_left[slot]
-    top_vp = s.t.service_vp[service][s.service_tile(slot)]
+    top_vp = s.t.service_vp[service][actions.service_tile(s, slot)]
     assert top_vp == s.t.service_vp[service][0]  # the 3-coin tile is on top
     assert solo.perform(s, K["public_service"])
     assert s.services_built[1] == 1 << service and s.coins[1] == 0
@@ -448,7 +448,7 @@ def test_the_players_intersection_lets_the_player_choose_during_the_assistants_t
     s.solo_deck = (*(c for c in range(8) if c != card), card)
     s.solo_drawn = ()
     s.solo_meeple = X["C22"]
-    s._start_turn(1)
+    turn.start_turn(s, 1)
     s._settle()
     assert s.current_player() == 0 and s.decision_kind() == "intersection_benefits"
     assert s.stack[-1][:2] == (BENEFITS, 0)
@@ -482,7 +482,7 @@ def test_the_assistant_builds_the_highest_level_it_can_with_its_citizens() -> No
     assert choice is not None
     kind, b, combo = choice
     assert (kind, board.BUILDING_SPACES[b].name) == (L3, "B21") and X["C22"] in combo and X["C21"] in combo
-    low = s.lowest_visible(tuple(s.cross_cit[x][-1] for x in combo))  # after the citizens moved
+    low = construction.lowest_visible(s, tuple(s.cross_cit[x][-1] for x in combo))  # after the citizens moved
     solo._build(s)
     assert s.bld_type[B["B21"]] == L3 and s.bld_markers[B["B21"]] == (1,)
     breakdown = s.score_breakdown()[1]

@@ -46,12 +46,12 @@ def pending_value(s: BarcelonaState) -> list[float]:
                     if actions.action_available(s, p, action):
                         values[p] += ACTION_VALUE[action]
         elif (kind == st.BUILD_PHASE and construction.legal_builds(s, p)) or kind == st.BUILD:
-            values[p] += s.lowest_visible() + BUILDING_EFFECT_VALUE
+            values[p] += construction.lowest_visible(s) + BUILDING_EFFECT_VALUE
         elif kind == st.CITIZENS_CHOICE:
             building = frame[2]
             row = st.board.BUILDING_SPACES[frame[3]].block[0]
             best = max(
-                s.lowest_visible(tuple(s.cross_cit[x][-1] for x in combo))
+                construction.lowest_visible(s, tuple(s.cross_cit[x][-1] for x in combo))
                 for combo in construction.citizen_choices(s, building, frame[3])
             )
             values[p] += best + s.t.building_vp[building] + BUILDING_EFFECT_VALUE

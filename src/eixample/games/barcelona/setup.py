@@ -7,7 +7,7 @@ from typing import Any
 
 from eixample.core.errors import MalformedRecordError
 from eixample.core.rng import Rng
-from eixample.games.barcelona import board, log, solo
+from eixample.games.barcelona import board, log, solo, turn
 from eixample.games.barcelona.components import DIFFICULTIES
 from eixample.games.barcelona.house_rules import MAX_SEAT_VP, balanced_seats_vp
 from eixample.games.barcelona.state import FIELDS, NSRC, TUPLE_ITEM_FIELDS, BarcelonaState
@@ -199,7 +199,7 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
         if extra:
             s._score(p, extra, "house_rule")
             s._say(("bcn.houseRule", {"player": log.seat(s, p), "vp": log.parts(("house_rule", extra))}))
-    s._start_turn(s.first_player)
+    turn.start_turn(s, s.first_player)
     s._settle()
     return s
 

@@ -29,9 +29,7 @@ from eixample.core.rng import Rng
 from eixample.games.barcelona import (
     actions,
     board,
-    cerda_scoring,
     construction,
-    game_end,
     log,
     placing,
     scoring,
@@ -398,28 +396,6 @@ class BarcelonaState(DecisionStack):
 
     def capacity(self, p: int) -> int:
         return self.t.warehouse_open + self.cobbles[p]
-
-    # the rules' queries, where callers (views, bots, tests) ask the state
-    crossing_cost = placing.crossing_cost
-    building_fits = construction.building_fits
-    construct = construction.construct
-    lowest_visible = construction.lowest_visible
-    street_line = actions.street_line
-    service_tile = actions.service_tile
-    tram_destinations = actions.tram_destinations
-    passenger_cost = actions.passenger_cost
-    section_triggered = cerda_scoring.section_triggered
-    # rule steps that tests drive one at a time
-    _start_turn = turn.start_turn
-    _end_turn = turn.end_turn
-    _run_cerda_scorings = cerda_scoring.run_cerda_scorings
-    _final_scoring = game_end.final_scoring
-    _cerda_step = tracks.cerda_step
-    _sagrada_step = tracks.sagrada_step
-    _legal_builds = construction.legal_builds
-    _citizen_choices = construction.citizen_choices
-    _street_tiles_left = actions.street_tiles_left
-    _action_available = actions.action_available
 
     # ------------------------------------------------------------------ evaluation (for bots)
     def evaluation(self) -> list[float]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from eixample.games.barcelona import board, scoring
+from eixample.games.barcelona import actions, board, construction, scoring
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS
 from eixample.games.barcelona.state import ACTIONS, CITIZENS_CHOICE, ORDER, SOURCES, benefit_json
 from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, Tables
@@ -272,7 +272,7 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
         "winners": s.winners(),
         "city": _city(s),
         "tracks": _tracks(s),
-        "lowest_visible": s.lowest_visible(),
+        "lowest_visible": construction.lowest_visible(s),
         "cerda_track": {
             "top": t.cerda_top,
             "start": t.cerda_start,
@@ -294,8 +294,8 @@ def make_view(s: BarcelonaState, viewer: int | None) -> dict[str, Any]:
                 "name": t.service_names[i],
                 "effect": SERVICE_EFFECTS[t.service_effect[i]],
                 "left": s.service_left[k],
-                "next_cost": t.service_costs[i][s.service_tile(k)] if s.service_left[k] else None,
-                "next_vp": t.service_vp[i][s.service_tile(k)] if s.service_left[k] else None,
+                "next_cost": t.service_costs[i][actions.service_tile(s, k)] if s.service_left[k] else None,
+                "next_vp": t.service_vp[i][actions.service_tile(s, k)] if s.service_left[k] else None,
                 "built_by": [p for p in range(s.n) if s.services_built[p] >> i & 1],
             }
             for k, i in enumerate(s.services)
