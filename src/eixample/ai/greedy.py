@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from eixample.ai.base import Bot
-from eixample.ai.scoring import after, margin, margins_after
+from eixample.ai.scoring import after, follow_forced, margin, margins_after
 from eixample.ai.view import PlayerView
 from eixample.core.protocol import Action, State
 
@@ -50,11 +50,7 @@ class GreedyBot(Bot):
     def _value(self, state: State, me: int, plan: int) -> float:
         """The margin of `me` after its best `plan` decisions in a row from `state` (forced
         moves are followed for free)."""
-        while not state.is_terminal() and state.current_player() == me:
-            actions = state.legal_actions()
-            if len(actions) > 1:
-                break
-            state.apply(actions[0])
-        if plan == 0 or state.is_terminal() or state.current_player() != me:
+        actions = follow_forced(state, me)
+        if plan == 0 or actions is None:
             return margin(state.evaluation(), me)
-        return max(self._value(after(state, action), me, plan - 1) for action in state.legal_actions())
+        return max(self._value(after(state, action), me, plan - 1) for action in actions)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from eixample.ai.base import Bot
 from eixample.ai.parallel import RootStatistics, SearchHelpers
-from eixample.ai.scoring import margins_after, normalise, outcome
+from eixample.ai.scoring import follow_forced, margins_after, normalise, outcome
 from eixample.ai.view import PlayerView
 from eixample.core.protocol import Action, JsonDict, State
 
@@ -153,15 +153,10 @@ class MctsSettings:
 def finish_move(state: State, mover: int, decisions: int) -> None:
     """Let `mover` make up to `decisions` decisions in a row on `state` (in place), each the
     action with the best evaluation margin one step ahead; forced moves cost no decision."""
-    while not state.is_terminal() and state.current_player() == mover:
-        actions = state.legal_actions()
-        if len(actions) == 1:
-            state.apply(actions[0])
-            continue
-        if decisions == 0:
-            return
+    while decisions > 0 and (actions := follow_forced(state, mover)) is not None:
         decisions -= 1
         state.apply(greedy_action(state, actions))
+    follow_forced(state, mover)
 
 
 def greedy_action(state: State, actions: list[Action]) -> Action:

@@ -36,6 +36,17 @@ def margins_after(state: State, actions: Sequence[Action], me: int) -> list[floa
     return [margin(value, me) for value in values]
 
 
+def follow_forced(state: State, mover: int) -> list[Action] | None:
+    """Apply `mover`'s forced moves (a single legal action) to `state` in place. The legal actions
+    of `mover`'s next real decision; None once the game is over or another seat decides."""
+    while not state.is_terminal() and state.current_player() == mover:
+        actions = state.legal_actions()
+        if len(actions) > 1:
+            return actions
+        state.apply(actions[0])
+    return None
+
+
 def outcome(state: State) -> list[float]:
     """Reward vector of a finished game: the winners share 1, everyone else gets 0."""
     winners = state.winners()
