@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
@@ -35,6 +35,7 @@ from eixample.server.guard import Guard, host_names
 from eixample.server.limits import RateKind, RateLimits, ServerLimits
 from eixample.server.live import Connection, LiveGame, encode
 from eixample.server.manager import WEB_DIR, GameManager
+from eixample.server.pages import page_html
 from eixample.server.schemas import (
     CLIENT_MESSAGE,
     HELLO,
@@ -555,16 +556,20 @@ def create_app(
     # -- pages --------------------------------------------------------------------------------
 
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(WEB_DIR / "index.html")
+    async def lobby_page() -> HTMLResponse:
+        return HTMLResponse(page_html("lobby"))
 
     @app.get("/play/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
-        return FileResponse(WEB_DIR / "game.html")
+    async def game_page(game_id: str) -> HTMLResponse:
+        return HTMLResponse(page_html("game"))
 
     @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: str) -> FileResponse:
-        return FileResponse(WEB_DIR / "replay.html")
+    async def replay_page(game_id: str) -> HTMLResponse:
+        return HTMLResponse(page_html("replay"))
+
+    @app.get("/static/rules.html", include_in_schema=False)
+    async def rules_page() -> HTMLResponse:
+        return HTMLResponse(page_html("rules"))
 
     # the rules pages' text: docs/rules/<game>.<lang>.md of the source tree (web/rules.html shows it)
     rules_dir = Path(__file__).resolve().parents[3] / "docs" / "rules"

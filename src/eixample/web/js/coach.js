@@ -19,6 +19,16 @@ const MOST_TRIES = 40;
 
 const percent = (p) => Math.round(p * 100);
 
+// The score chart's panel and the (empty, hidden) win-probability panel, in place of the page's
+// <div id="charts">: the markup of both lives here only. Called before the page looks them up.
+export function mountCharts(slot) {
+  const scores = el("section", { class: "chart-panel" },
+    el("h2", { "data-i18n": "game.scores" }, "Scores"),
+    svg("svg", { id: "chart", class: "chart", role: "img", "data-i18n-attr": "aria-label:game.scoreChart" }));
+  const win = el("section", { id: "win-panel", class: "chart-panel win-panel", hidden: true });
+  slot.replaceWith(scores, win);
+}
+
 // The panel of the graph: {panel, chart, status, table} elements of the page. `load` asks the
 // server until the curve is ready (or failed); `draw(step)` marks the replay's step.
 export class WinGraph {

@@ -8,8 +8,8 @@
 import { clear, el, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
-import { HintBox, WinGraph } from "./coach.js";
-import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
+import { HintBox, mountCharts, WinGraph } from "./coach.js";
+import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
 import { StateFollower } from "./patches.js";
 import { namedMessage, seatBadge, seatStyle } from "./players.js";
 import { renderBreakdown } from "./results.js";
@@ -22,6 +22,7 @@ const gameId = gameIdFromPath();
 const invitation = seatFromHash();
 let token = invitation.token;
 const $ = (id) => document.getElementById(id);
+mountCharts($("charts"));
 const dom = {
   title: $("title"),
   connection: $("connection"),
@@ -441,13 +442,6 @@ function groupLabel(word) {
     if (label) return label;
   }
   return word;
-}
-
-// The game's rules page, in the page's language (js/rules.js).
-function showRulesLink(game) {
-  const link = document.getElementById("rules-link");
-  link.href = `/static/rules.html?game=${encodeURIComponent(game)}&lang=${language()}`;
-  link.hidden = false;
 }
 
 async function start() {

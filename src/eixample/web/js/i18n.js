@@ -161,3 +161,10 @@ function supportedStored(code) {
     return false;
   }
 }
+
+// The game's rules page, in the page's language (js/rules.js).
+export function showRulesLink(game) {
+  const link = document.getElementById("rules-link");
+  link.href = `/static/rules.html?game=${encodeURIComponent(game)}&lang=${language()}`;
+  link.hidden = false;
+}

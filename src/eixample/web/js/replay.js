@@ -4,8 +4,8 @@
 import { api, clear, el, gameIdFromPath } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
-import { WinGraph } from "./coach.js";
-import { language, languageMenu, message, setupI18n, t } from "./i18n.js";
+import { mountCharts, WinGraph } from "./coach.js";
+import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
 import { namedMessage, seatBadge, seatStyle } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
@@ -13,6 +13,7 @@ import { BoardViewport } from "./viewport.js";
 
 const gameId = gameIdFromPath();
 const $ = (id) => document.getElementById(id);
+mountCharts($("charts"));
 let frame = null;
 let renderer = null;
 let step = null;
@@ -132,13 +133,6 @@ function changeSpeed() {
   if (!playing) return;
   stop();
   togglePlay();
-}
-
-// The game's rules page, in the page's language (js/rules.js).
-function showRulesLink(game) {
-  const link = document.getElementById("rules-link");
-  link.href = `/static/rules.html?game=${encodeURIComponent(game)}&lang=${language()}`;
-  link.hidden = false;
 }
 
 async function start() {
