@@ -23,7 +23,7 @@
 // yellow W, sky-blue M and black U discs, always lettered.
 
 import { hasKey, t } from "../js/i18n.js";
-import { activate, addStylesheet, boardOrder, focusFirst, group, inkFor, seatNames, text, tip } from "../js/draw.js";
+import { actionTarget, activate, addTo, boardOrder, focusFirst, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice } from "../js/draw.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
 import { actionWords, decisionHelp as helpFor, groupWords } from "./barcelona-words.js";
 
@@ -139,23 +139,10 @@ const tr = t; // for functions that name a local `t` (a tile's group)
 
 // -- state kept between redraws -------------------------------------------------------------------
 
-const local = { key: "", take: null, buildSpace: null };
-let lastCall = null;
-let stylesheetAdded = false;
-
-function ensureStylesheet() {
-  if (stylesheetAdded || typeof document === "undefined") return;
-  stylesheetAdded = true;
-  // Escape also cancels a half-made two-step choice
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && (local.take || local.buildSpace)) {
-      local.take = null;
-      local.buildSpace = null;
-      redraw();
-    }
-  });
-  addStylesheet(new URL("../css/barcelona.css", import.meta.url).href);
-}
+// a Modernisme tile picked before its project space, a building space before its Building type
+const choice = new TwoStepChoice(["take", "buildSpace"], new URL("../css/barcelona.css", import.meta.url).href,
+  (...call) => render(...call));
+const local = choice.local;
 
 // -- small drawing helpers ------------------------------------------------------------------------
 
@@ -305,11 +292,9 @@ function parseLegal(list) {
     if (words.length === 2 && ["place", "intersection", "street", "tram", "cobble", "improve", "service", "sagrada"].includes(verb)) {
       legal[verb].add(words[1]);
     } else if (verb === "build" && words.length === 3) {
-      if (!legal.build.has(words[2])) legal.build.set(words[2], []);
-      legal.build.get(words[2]).push(words[1]);
+      addTo(legal.build, words[2], words[1]);
     } else if (verb === "take" && words.length === 4 && words[2] === "into") {
-      if (!legal.take.has(words[1])) legal.take.set(words[1], []);
-      legal.take.get(words[1]).push(Number(words[3]));
+      addTo(legal.take, words[1], Number(words[3]));
     } else if (verb === "act" && words.length === 3) {
       legal.act.set(words[1], action);
     }
@@ -319,54 +304,15 @@ function parseLegal(list) {
 
 // A clickable element playing `action` (only if it is legal now).
 function target(ctx, parent, action, tag, attrs, label) {
-  if (!ctx.legal.all.has(action)) return null;
-  ctx.handled.add(action);
-  const node = svg(tag, {
-    ...attrs,
-    class: `bcn-target${ctx.selected === action ? " selected" : ""}`,
-    "data-action": action,
-    role: "button",
-    tabindex: 0,
-    "aria-label": label ? `${actionLabel(action)}: ${label}` : actionLabel(action),
-  }, parent);
-  tip(node, label ? `${actionLabel(action)} — ${label}` : actionLabel(action));
-  activate(node, () => ctx.onAction(action));
-  return node;
-}
-
-// A clickable element that opens a second step (a Modernisme tile, a building space with choices).
-function stepTarget(ctx, parent, tag, attrs, label, chosen, handler) {
-  const node = svg(tag, {
-    ...attrs,
-    class: `bcn-target step${chosen ? " selected" : ""}`,
-    role: "button",
-    tabindex: 0,
-    "aria-label": label,
-  }, parent);
-  tip(node, label);
-  activate(node, handler);
-  return node;
-}
-
-function redraw() {
-  if (!lastCall) return;
-  const [root, view, options] = lastCall;
-  while (root.firstChild) root.removeChild(root.firstChild);
-  render(root, view, options);
+  const words = actionLabel(action);
+  return actionTarget(ctx, parent, action, tag, attrs, label ? `${words}: ${label}` : words, label ? `${words} — ${label}` : words);
 }
 
 // -- entry point ----------------------------------------------------------------------------------
 
 export function render(root, view, { legalActions = [], onAction = () => {}, seat = null, seats = [], selected = null } = {}) {
-  ensureStylesheet();
-  lastCall = [root, view, { legalActions, onAction, seat, seats, selected }];
+  choice.begin(root, view, { legalActions, onAction, seat, seats, selected });
   const legal = parseLegal(legalActions);
-  const key = legalActions.join("|");
-  if (key !== local.key) {
-    local.key = key;
-    local.take = null;
-    local.buildSpace = null;
-  }
   // the page's keyboard selection shows where the selected action is
   let take = local.take;
   let buildSpace = local.buildSpace;
@@ -382,11 +328,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
     view,
     legal,
     handled: new Set(),
-    onAction: (action) => {
-      local.take = null;
-      local.buildSpace = null;
-      onAction(action);
-    },
+    onAction: choice.played(onAction),
     selected,
     viewer,
     take,
@@ -394,6 +336,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
     names: seatNames(view, seats),
     seats,
     root,
+    prefix: "bcn",
   };
 
   const rows = Math.ceil(players.length / 2);
@@ -406,13 +349,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
 
   drawDefs(root);
   const background = svg("rect", { x: 0, y: 0, width: W, height, class: "bcn-table" }, root);
-  if (local.take || local.buildSpace) {
-    background.addEventListener("click", () => {
-      local.take = null;
-      local.buildSpace = null;
-      redraw();
-    });
-  }
+  choice.closeOnClick(background);
   drawCity(ctx, group(root, { class: "bcn-city" }));
   drawInfo(ctx, group(root, { class: "bcn-info" }));
   drawCerdaTrack(ctx, group(root, { class: "bcn-cerda" }));
@@ -699,10 +636,9 @@ function drawCity(ctx, g) {
     } else {
       for (const type of types) ctx.handled.add(`build ${type} ${space}`);
       const node = stepTarget(ctx, targets, "polygon", { points: pointList, "data-build-space": space }, `build on ${space}: ${types.join(", ")}`, ctx.buildSpace === space, () => {
-        local.buildSpace = local.buildSpace === space ? null : space;
         local.take = null;
-        redraw();
-        focusFirst(lastCall && lastCall[0], ".bcn-choice .bcn-target");
+        choice.choose("buildSpace", local.buildSpace === space ? null : space);
+        focusFirst(choice.root, ".bcn-choice .bcn-target");
       });
       node.dataset.buildTypes = types.join(" ");
     }
@@ -982,10 +918,9 @@ function drawOffer(ctx, g) {
         target(ctx, g, `take ${tile.id} into ${spaces[0]}`, "rect", attrs, tr("bcn.tip.takeInto", { tile: tileText(tile), space: spaces[0] }));
       } else {
         stepTarget(ctx, g, "rect", attrs, tr("bcn.tip.takeThen", { tile: tile.id, spaces: spaces.join(", ") }), ctx.take === tile.id, () => {
-          local.take = local.take === tile.id ? null : tile.id;
           local.buildSpace = null;
-          redraw();
-          focusFirst(lastCall && lastCall[0], `.bcn-target[data-action^="take ${tile.id} into"]`);
+          choice.choose("take", local.take === tile.id ? null : tile.id);
+          focusFirst(choice.root, `.bcn-target[data-action^="take ${tile.id} into"]`);
         });
       }
     }
@@ -1574,10 +1509,7 @@ function drawBuildChoice(ctx, g, space) {
   close.setAttribute("role", "button");
   close.setAttribute("tabindex", "0");
   close.setAttribute("aria-label", t("bcn.close"));
-  activate(close, () => {
-    local.buildSpace = null;
-    redraw();
-  });
+  activate(close, () => choice.choose("buildSpace", null));
   types.forEach((type, k) => {
     const info = BUILDINGS[type] || { label: type, short: type, fill: "#ddd", ink: "#000" };
     const bx = left + 8 + k * 58;

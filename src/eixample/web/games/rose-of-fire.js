@@ -19,7 +19,7 @@
 // letter, influence symbols their letter (K crown, C colonies, P personalities).
 
 import { t } from "../js/i18n.js";
-import { activate, addStylesheet, boardOrder, focusFirst, group, inkFor, seatNames, text, tip } from "../js/draw.js";
+import { actionTarget, activate, addTo, boardOrder, focusFirst, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice } from "../js/draw.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
 import {
   actionWords,
@@ -65,30 +65,10 @@ const KIND_FILL = { city: "#5b7fa6", popularity: "#a0522d", prestige: "#7b5aa6",
 
 // -- state kept between redraws -------------------------------------------------------------------
 
-const local = { key: "", tileSpace: null, buyCard: null };
-let lastCall = null;
-let stylesheetAdded = false;
-
-function ensureStylesheet() {
-  if (stylesheetAdded || typeof document === "undefined") return;
-  stylesheetAdded = true;
-  // Escape also cancels a half-made two-step choice
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && (local.tileSpace || local.buyCard)) {
-      local.tileSpace = null;
-      local.buyCard = null;
-      redraw();
-    }
-  });
-  addStylesheet(new URL("../css/rose-of-fire.css", import.meta.url).href);
-}
-
-function redraw() {
-  if (!lastCall) return;
-  const [root, view, options] = lastCall;
-  while (root.firstChild) root.removeChild(root.firstChild);
-  render(root, view, options);
-}
+// a space picked before the tile's colour, an influence card before its payment
+const choice = new TwoStepChoice(["tileSpace", "buyCard"], new URL("../css/rose-of-fire.css", import.meta.url).href,
+  (...call) => render(...call));
+const local = choice.local;
 
 // -- small drawing helpers ------------------------------------------------------------------------
 
@@ -146,11 +126,9 @@ function parseLegal(list) {
   for (const action of list) {
     const words = action.split(" ");
     if (words[0] === "tile" && words.length === 3) {
-      if (!legal.tile.has(words[1])) legal.tile.set(words[1], []);
-      legal.tile.get(words[1]).push(words[2]);
+      addTo(legal.tile, words[1], words[2]);
     } else if (words[0] === "buy" && words.length === 4) {
-      if (!legal.buy.has(words[1])) legal.buy.set(words[1], []);
-      legal.buy.get(words[1]).push(action);
+      addTo(legal.buy, words[1], action);
     } else if (words[0] === "block" && words.length === 2) {
       legal.block.add(words[1]);
     }
@@ -160,36 +138,7 @@ function parseLegal(list) {
 
 // A clickable element playing `action` (only if it is legal now); its tooltip says what it does.
 function target(ctx, parent, action, tag, attrs) {
-  if (!ctx.legal.all.has(action)) return null;
-  ctx.handled.add(action);
-  const words = actionLabel(action, { view: ctx.view });
-  const node = svg(tag, {
-    ...attrs,
-    class: `rof-target${ctx.selected === action ? " selected" : ""}`,
-    "data-action": action,
-    role: "button",
-    tabindex: 0,
-    "aria-label": words,
-  }, parent);
-  tip(node, words);
-  activate(node, () => ctx.onAction(action));
-  return node;
-}
-
-// A clickable element that opens a second step (a space with several colours, a card with
-// several payments).
-function stepTarget(parent, tag, attrs, label, chosen, handler) {
-  const node = svg(tag, {
-    ...attrs,
-    class: `rof-target step${chosen ? " selected" : ""}`,
-    "data-step": "",
-    role: "button",
-    tabindex: 0,
-    "aria-label": label,
-  }, parent);
-  tip(node, label);
-  activate(node, handler);
-  return node;
+  return actionTarget(ctx, parent, action, tag, attrs, actionLabel(action, { view: ctx.view }));
 }
 
 // -- entry point ----------------------------------------------------------------------------------
@@ -212,15 +161,8 @@ function familyBox(k, top) {
 }
 
 export function render(root, view, { legalActions = [], onAction = () => {}, seat = null, seats = [], selected = null } = {}) {
-  ensureStylesheet();
-  lastCall = [root, view, { legalActions, onAction, seat, seats, selected }];
+  choice.begin(root, view, { legalActions, onAction, seat, seats, selected });
   const legal = parseLegal(legalActions);
-  const key = legalActions.join("|");
-  if (key !== local.key) {
-    local.key = key;
-    local.tileSpace = null;
-    local.buyCard = null;
-  }
   let tileSpace = local.tileSpace;
   let buyCard = local.buyCard;
   let match;
@@ -235,17 +177,14 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
     view,
     legal,
     handled: new Set(),
-    onAction: (action) => {
-      local.tileSpace = null;
-      local.buyCard = null;
-      onAction(action);
-    },
+    onAction: choice.played(onAction),
     selected,
     viewer,
     tileSpace,
     buyCard,
     names: seatNames(view, seats),
     houseSpace: null,
+    prefix: "rof",
   };
   ctx.houseSpace = houseSpace(view, legalActions, viewer);
 
@@ -259,13 +198,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
 
   drawDefs(root);
   const background = svg("rect", { x: 0, y: 0, width: W, height, class: "rof-table" }, root);
-  if (local.tileSpace || local.buyCard) {
-    background.addEventListener("click", () => {
-      local.tileSpace = null;
-      local.buyCard = null;
-      redraw();
-    });
-  }
+  choice.closeOnClick(background);
   drawEixample(ctx, group(root, { class: "rof-eixample" }));
   drawTracks(ctx, group(root, { class: "rof-tracks" }));
   drawStrikers(ctx, group(root, { class: "rof-strikers" }));
@@ -398,11 +331,10 @@ function drawSpace(ctx, g, space) {
   } else {
     for (const letter of colours) ctx.handled.add(`tile ${space.space} ${letter}`);
     const label = t("rof.tip.tileChoice", { space: space.space, colours: colours.map((c) => colourName(COLOUR_OF_LETTER[c])).join(", ") });
-    stepTarget(g, "rect", { ...box, "data-tile-space": space.space }, label, ctx.tileSpace === space.space, () => {
-      local.tileSpace = space.space;
+    stepTarget(ctx, g, "rect", { ...box, "data-tile-space": space.space }, label, ctx.tileSpace === space.space, () => {
       local.buyCard = null;
-      redraw();
-      focusFirst(lastCall && lastCall[0], ".rof-choice [data-action]");
+      choice.choose("tileSpace", space.space);
+      focusFirst(choice.root, ".rof-choice [data-action]");
     });
   }
 }
@@ -651,11 +583,10 @@ function drawInfluenceCards(ctx, g) {
     if (payments.length === 1) target(ctx, g, payments[0], "rect", box);
     else {
       for (const action of payments) ctx.handled.add(action);
-      stepTarget(g, "rect", { ...box, "data-buy": card.id }, t("rof.tip.buyChoice", { name: card.name, count: payments.length }), ctx.buyCard === card.id, () => {
-        local.buyCard = card.id;
+      stepTarget(ctx, g, "rect", { ...box, "data-buy": card.id }, t("rof.tip.buyChoice", { name: card.name, count: payments.length }), ctx.buyCard === card.id, () => {
         local.tileSpace = null;
-        redraw();
-        focusFirst(lastCall && lastCall[0], ".rof-choice [data-action]");
+        choice.choose("buyCard", card.id);
+        focusFirst(choice.root, ".rof-choice [data-action]");
       });
     }
   });
@@ -872,11 +803,7 @@ function choicePanel(g, x, y, w, h, title) {
   svg("rect", { x: x + w - 28, y: y + 2, width: 26, height: 26, rx: 4, fill: "#eee", stroke: "#555" }, close);
   text(close, x + w - 15, y + 20, "×", { class: "choice-title" });
   tip(close, t("rof.choice.close"));
-  activate(close, () => {
-    local.tileSpace = null;
-    local.buyCard = null;
-    redraw();
-  });
+  activate(close, () => choice.cancel());
 }
 
 // The tile waiting for its house: the space the decision names (the view has no field for it),

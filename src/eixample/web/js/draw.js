@@ -73,3 +73,123 @@ export function seatNames(view, seats) {
   });
   return names;
 }
+
+// What a board keeps between draws: the half-made two-step choice (its named `parts`, e.g. the
+// Modernisme tile picked before its project space) and the last call to render, so that opening
+// or closing a choice redraws the board. The choice is dropped when the legal actions change, on
+// Escape, on a click on the table, and once an action is played.
+export class TwoStepChoice {
+  constructor(parts, stylesheet, render) {
+    this.parts = parts;
+    this.stylesheet = stylesheet;
+    this.render = render;
+    this.local = { key: "" };
+    for (const part of parts) this.local[part] = null;
+    this.lastCall = null;
+    this.listening = false;
+  }
+
+  // At the start of render(root, view, options): remembers the call, drops a choice the legal
+  // actions no longer allow.
+  begin(root, view, options) {
+    this.listen();
+    this.lastCall = [root, view, options];
+    const key = (options.legalActions || []).join("|");
+    if (key !== this.local.key) {
+      this.local.key = key;
+      this.clear();
+    }
+  }
+
+  listen() {
+    if (this.listening || typeof document === "undefined") return;
+    this.listening = true;
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.open) this.cancel();
+    });
+    addStylesheet(this.stylesheet);
+  }
+
+  get open() {
+    return this.parts.some((part) => this.local[part]);
+  }
+
+  get root() {
+    return this.lastCall && this.lastCall[0];
+  }
+
+  clear() {
+    for (const part of this.parts) this.local[part] = null;
+  }
+
+  cancel() {
+    this.clear();
+    this.redraw();
+  }
+
+  // Sets one part of the choice (null closes it) and draws the board again.
+  choose(part, value) {
+    this.local[part] = value;
+    this.redraw();
+  }
+
+  redraw() {
+    if (!this.lastCall) return;
+    const [root, view, options] = this.lastCall;
+    while (root.firstChild) root.removeChild(root.firstChild);
+    this.render(root, view, options);
+  }
+
+  // The page's onAction, dropping the half-made choice first.
+  played(onAction) {
+    return (action) => {
+      this.clear();
+      onAction(action);
+    };
+  }
+
+  // A click on `background` (the table around the pieces) closes an open choice.
+  closeOnClick(background) {
+    if (this.open) background.addEventListener("click", () => this.cancel());
+  }
+}
+
+// `value` added to the list kept under `key` in `map` (the legal actions grouped by their target).
+export function addTo(map, key, value) {
+  if (!map.has(key)) map.set(key, []);
+  map.get(key).push(value);
+}
+
+// A clickable element playing `action` (only if it is legal now), named `words`; `ctx.prefix`
+// names the board's classes (`bcn`, `rof`).
+export function actionTarget(ctx, parent, action, tag, attrs, words, tooltip = words) {
+  if (!ctx.legal.all.has(action)) return null;
+  ctx.handled.add(action);
+  const node = svg(tag, {
+    ...attrs,
+    class: `${ctx.prefix}-target${ctx.selected === action ? " selected" : ""}`,
+    "data-action": action,
+    role: "button",
+    tabindex: 0,
+    "aria-label": words,
+  }, parent);
+  tip(node, tooltip);
+  activate(node, () => ctx.onAction(action));
+  return node;
+}
+
+// A clickable element that opens a second step (a tile with several spaces, a space with several
+// colours...), `chosen` while its step is open.
+export function stepTarget(ctx, parent, tag, attrs, label, chosen, handler) {
+  const node = svg(tag, {
+    ...attrs,
+    class: `${ctx.prefix}-target step${chosen ? " selected" : ""}`,
+    "data-step": "",
+    role: "button",
+    tabindex: 0,
+    "aria-label": label,
+  }, parent);
+  tip(node, label);
+  activate(node, handler);
+  return node;
+}
