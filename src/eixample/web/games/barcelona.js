@@ -344,7 +344,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
   const height = boardsY + rows * (BOARD_H + 8) + 4;
   root.setAttribute("viewBox", `0 0 ${W} ${height}`);
   root.setAttribute("preserveAspectRatio", "xMidYMin meet");
-  root.classList.add("bcn-board");
+  root.classList.add("bcn-board", "tall-board");
   root.setAttribute("aria-label", describe(view, ctx.names));
 
   drawDefs(root);

@@ -193,7 +193,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
   const height = top + rows * (FAMILY_H + 8) + 4;
   root.setAttribute("viewBox", `0 0 ${W} ${height}`);
   root.setAttribute("preserveAspectRatio", "xMidYMin meet");
-  root.classList.add("rof-board");
+  root.classList.add("rof-board", "tall-board");
   root.setAttribute("aria-label", describe(view, ctx.names));
 
   drawDefs(root);
