@@ -4,17 +4,16 @@ takes the last stone wins. The package names its game in the `eixample.games` en
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from eixample.core.errors import IllegalActionError
-from eixample.core.protocol import TERMINAL, JsonDict
+from eixample.core.protocol import TERMINAL, JsonDict, StateDefaults
 from eixample.core.records import RecordedGame, make_record
 
 STONES = 7
 
 
-class NimState:
+class NimState(StateDefaults):
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.stones = STONES
@@ -64,15 +63,6 @@ class NimState:
 
     def decision_message(self) -> str:
         return self.describe_decision()
-
-    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
-        return None
-
-    def win_estimate(self) -> list[float] | None:
-        return None
-
-    def stage(self) -> int:
-        return 0
 
     def view(self, player: int | None) -> JsonDict:
         return {"game": "nim", "stones": self.stones, "current_player": self.current_player(),

@@ -26,12 +26,12 @@ raises the undo floor (an action seen by a random draw can never be taken back).
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence
 from typing import Any, ClassVar, TypeVar
 
 from eixample.core.errors import IllegalActionError
 from eixample.core.messages import english, to_json
-from eixample.core.protocol import TERMINAL
+from eixample.core.protocol import TERMINAL, StateDefaults
 from eixample.core.rng import Rng, splitmix64
 
 Frame = tuple[int, ...]
@@ -51,7 +51,7 @@ MAX_ACTION_TEXT = 200
 _MASK = (1 << 64) - 1
 
 
-class DecisionStack:
+class DecisionStack(StateDefaults):
     """Base class of a game state whose turn is a stack of pending decisions.
 
     Subclasses declare their own `__slots__` for game fields, fill the class-level dispatch
@@ -179,21 +179,6 @@ class DecisionStack:
     def log_text(self) -> list[str]:
         """The log in English words (for terminals and tests)."""
         return [english(item) for item in _unlink(self._log)]
-
-    def describe_decision(self) -> str:
-        return english(self.decision_message())
-
-    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
-        """No shortcut unless the game has one."""
-        return None
-
-    def win_estimate(self) -> list[float] | None:
-        """No learned model unless the game has one."""
-        return None
-
-    def stage(self) -> int:
-        """No checkpoints unless the game has them."""
-        return 0
 
     def decision_message(self) -> Any:
         """The pending decision as a client renders it: a text or a structured entry (JSON)."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from eixample.core.messages import english
+
 Action = str
 """An action is its own stable text form."""
 
@@ -159,3 +161,29 @@ class Game(Protocol):
         """Every action text that can ever be legal in a game with these options, in a fixed
         order: the global action numbering of the research interfaces (`eixample.interop`)."""
         ...
+
+
+class StateDefaults:
+    """What a state may leave out of the protocol, for a game to inherit: the decision described
+    in English from its `decision_message()`, no shortcut for evaluations after actions, no
+    learned win estimate, no stages."""
+
+    __slots__ = ()
+
+    def decision_message(self) -> Any:
+        raise NotImplementedError
+
+    def describe_decision(self) -> str:
+        return english(self.decision_message())
+
+    def evaluations_after(self, actions: Sequence[Action]) -> list[list[float]] | None:
+        """No shortcut unless the game has one."""
+        return None
+
+    def win_estimate(self) -> list[float] | None:
+        """No learned model unless the game has one."""
+        return None
+
+    def stage(self) -> int:
+        """No checkpoints unless the game has them."""
+        return 0

@@ -200,6 +200,19 @@ class _Reader:
             out[n] = self.integer(value, str(n), f"{entry}.{key}", low, high)
         return out
 
+    def integers(
+        self, parent: dict[str, Any], key: str, entry: str, length: int, low: int, high: int, meaning: str
+    ) -> list[int]:
+        """`parent[key]`: a list of `length` whole numbers from `low` to `high`."""
+        value = parent.get(key)
+        if not (
+            isinstance(value, list)
+            and len(value) == length
+            and all(isinstance(x, int) and not isinstance(x, bool) and low <= x <= high for x in value)
+        ):
+            raise self.fail(entry, f"'{key}' must {meaning} ({low}..{high})")
+        return value
+
     def counts(
         self, parent: dict[str, Any], key: str, entry: str, names: tuple[str, ...], low: int
     ) -> tuple[int, ...]:
@@ -334,13 +347,8 @@ def _tracks(r: _Reader) -> dict[str, Any]:
     bomb_start = r.per_players(conflict, "start", "[conflict]", 0, anarchy - 1)
     if max(bomb_start.values()) >= min(events):
         raise r.fail("[conflict]", "the bomb must start before the first event space")
-    tokens = immigration.get("tokens")
-    if (
-        not isinstance(tokens, list)
-        or len(tokens) != 7
-        or not all(isinstance(x, int) and 0 <= x <= 9 for x in tokens)
-    ):
-        raise r.fail("[immigration]", "'tokens' must list the 7 immigration tokens' values (0..9)")
+    tokens = r.integers(immigration, "tokens", "[immigration]", 7, 0, 9,
+                        "list the 7 immigration tokens' values")
     excluded = r.integer(immigration, "excluded_before_last_phase", "[immigration]", 0, 9)
     if excluded not in tokens or sum(1 for x in tokens if x != excluded) < 4:
         raise r.fail(
@@ -348,13 +356,7 @@ def _tracks(r: _Reader) -> dict[str, Any]:
             "the excluded value must be a token, and 4 other tokens must remain for phases 1-4",
         )
     low, high = r.integer(auca, "min", "[auca]", -20, 0), r.integer(auca, "max", "[auca]", 1, 40)
-    unused = scoring.get("unused_tokens")
-    if (
-        not isinstance(unused, list)
-        or len(unused) != 7
-        or not all(isinstance(x, int) and 0 <= x <= 20 for x in unused)
-    ):
-        raise r.fail("[scoring]", "'unused_tokens' must give the VP for 0..6 unused tokens")
+    unused = r.integers(scoring, "unused_tokens", "[scoring]", 7, 0, 20, "give the VP for 0..6 unused tokens")
     if (unused[3], unused[5], unused[6]) != (1, 2, 3):
         raise r.fail("[scoring]", "'unused_tokens' must give 1, 2 and 3 VP for 3, 5 and 6 tokens (rulebook)")
     block_vp = r.counts(scoring, "normal", "[scoring]", HOUSES, 0)

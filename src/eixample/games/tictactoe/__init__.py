@@ -3,12 +3,10 @@ and command line must work with it unchanged) and serves as a fast fixture in te
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from eixample.core.errors import IllegalActionError
-from eixample.core.messages import english
-from eixample.core.protocol import TERMINAL, JsonDict
+from eixample.core.protocol import TERMINAL, JsonDict, StateDefaults
 from eixample.core.records import RecordedGame, make_record
 from eixample.core.registry import register
 
@@ -16,7 +14,7 @@ _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 
 _MARKS = "XO"
 
 
-class TicTacToeState:
+class TicTacToeState(StateDefaults):
     __slots__ = ("_actions", "board", "seed", "to_move", "winner")
 
     def __init__(self, seed: int = 0) -> None:
@@ -73,18 +71,6 @@ class TicTacToeState:
 
     def evaluation(self) -> list[float]:
         return [float(s) for s in self.scores()]
-
-    def describe_decision(self) -> str:
-        return english(self.decision_message())
-
-    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
-        return None
-
-    def win_estimate(self) -> list[float] | None:
-        return None
-
-    def stage(self) -> int:
-        return 0
 
     def decision_message(self) -> JsonDict:
         """The pending decision as a structured entry the clients translate (core/messages.py)."""
