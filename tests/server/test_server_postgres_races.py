@@ -20,7 +20,6 @@ import httpx
 import psycopg
 import pytest
 
-from tests.server import hiddencards  # noqa: F401  (registers the test game here too)
 from tests.server.harness import GENEROUS_LIMITS, HERE, ServerProcess, create_game, seat_headers, wait_for
 from tests.server.postgres import PostgresCluster
 from tests.server.test_server_postgres import conninfo, new_database, stored_actions
