@@ -14,9 +14,9 @@ changes a game's actions first locks the game's row (`SELECT ... FOR UPDATE`) an
 that lock, that the stored actions are exactly those the writing process's copy of the game holds
 (a move number alone repeats across an undo and a new move); on either database it checks the
 game's move number in the same transaction (compare-and-set), so the order of a game's moves is
-kept by the database, whichever process writes. A game is read in one snapshot (on PostgreSQL a
-REPEATABLE READ transaction), so a read never sees a move without its move number. On PostgreSQL
-each write that changes a game also notifies the other processes (`NOTIFY`, sent on commit: see
+kept by the database, whichever process writes. On PostgreSQL a game is read in one snapshot (a
+REPEATABLE READ transaction), so a read never sees a move without its move number, and each
+write that changes a game also notifies the other processes (`NOTIFY`, sent on commit: see
 `server.cluster`), and bot leases say which process plays a game's bots.
 """
 
@@ -176,7 +176,8 @@ Actions = Sequence[tuple[int, str]]
 
 
 class StaleWriteError(Exception):
-    """The stored game is not at the expected move (another writer got there first)."""
+    """The stored game is not at the expected move, or not the writer's copy of it (another
+    writer got there first)."""
 
 
 class DatabaseInUseError(Exception):

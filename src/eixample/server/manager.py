@@ -12,10 +12,11 @@ for. A rebuild that fails is tried again on a fresh read (a few times): only a g
 actions do not replay is logged once and answers 503 from then on.
 
 With a `Cluster` (several processes on one PostgreSQL database), the per-game lock only orders
-this process's requests: the database orders the writes of all processes (row lock, and a
-check that the stored actions are those of this copy). A game held here catches up from the
-database whenever another process has changed it (a notice, or a move that finds the game
-ahead), and its bots are played here only while this process holds the game's bot lease.
+this process's requests: the database orders the writes of all processes (row lock,
+compare-and-set on the move number, and a check that the stored actions are those of this copy).
+A game held here catches up from the database whenever another process has changed it (a notice,
+or a move that finds the game ahead), and its bots are played here only while this process holds
+the game's bot lease.
 """
 
 from __future__ import annotations
