@@ -140,9 +140,11 @@ def test_a_game_read_while_another_process_stores_its_moves_is_read_whole(proces
 def stale_rounds(stale: ServerProcess, current: ServerProcess, rounds: int) -> list[str]:
     """Each round: Ana plays a card through `stale`; through `current` she takes it back and
     decides anew; at once, through `stale` (which has not yet heard of that), she sends a decision
-    made on her first card. Odd rounds, she plays her second card again (illegal now: it is in
-    play); even rounds, she draws, and the stale process is asked to undo (a random draw, which
-    undo never takes back). Every stale request is refused as stale."""
+    made on her first card. In the first round and every other one after it, she took back her
+    first card to play her second, and the stale process is asked to play the second again
+    (illegal now: it is in play); in the others, she took it back to draw, and the stale process
+    is asked to undo (a random draw, which undo never takes back). Every stale request is refused
+    as stale, and the stored game is left as it was."""
     games = []
     with stale.client() as old, current.client() as new:
         for number in range(rounds):
