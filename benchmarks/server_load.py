@@ -1,6 +1,7 @@
 """Load on one web server process, measured from outside over loopback.
 
     python benchmarks/server_load.py [--games 20] [--seconds 20] [--game barcelona|rose-of-fire]
+                                     [--database-url postgresql+psycopg://...]
 
 Starts `eixample.server.app.run` in a subprocess on a free 127.0.0.1 port with a fresh data folder,
 then runs `--games` two-person games at once: each game has a driver that plays both seats over
@@ -14,6 +15,9 @@ the server's and the client's CPU time per move (the server's from /proc: the fi
 disturbed by other work on the machine), the bytes per message, and the load average. Client and
 server share the machine (the client's CPU is part of the figures). The client is made cheap the
 way a fast client would be: aiohttp (its HTTP parser in C) and orjson.
+
+The server stores its games in SQLite in the fresh data folder, or in the database that
+`--database-url` names (an empty PostgreSQL database, to measure the move path there).
 
 The server runs with the per-address limits raised: every client here has the address 127.0.0.1.
 """
@@ -89,10 +93,12 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(data_dir: Path, database_url: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     config = {"port": port, "data_dir": str(data_dir), "limits": LIMITS}
     env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    if database_url:
+        env["DATABASE_URL"] = database_url
     process = subprocess.Popen([sys.executable, "-c", LAUNCH, json.dumps(config)], env=env, cwd=data_dir)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -256,11 +262,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--game", default="barcelona")
+    parser.add_argument("--database-url", default=None, help="the server's DATABASE_URL (default: SQLite)")
     args = parser.parse_args()
     if not 1 <= args.games <= 200 or not 1 <= args.seconds <= 300:
         raise SystemExit("--games must be 1..200 and --seconds 1..300")
     with tempfile.TemporaryDirectory(prefix="eixample-load-") as folder:
-        process, url = start_server(Path(folder))
+        process, url = start_server(Path(folder), args.database_url)
         try:
             tally = asyncio.run(measure(url, process.pid, args.games, args.seconds, args.warmup, args.game))
         finally:
@@ -271,7 +278,9 @@ def main() -> None:
 
 def report(args: argparse.Namespace, tally: Tally) -> None:
     seconds = args.seconds
-    print(f"{args.games} {args.game} games, 2 people (REST) + 1 spectator (WebSocket) each, {seconds:g} s")
+    database = "PostgreSQL" if args.database_url else "SQLite"
+    print(f"{args.games} {args.game} games, 2 people (REST) + 1 spectator (WebSocket) each, {seconds:g} s, "
+          f"{database}")
     rate = tally.moves / seconds
     print(f"moves: {tally.moves} = {rate:.1f} moves/s; games finished: {tally.games_finished}")
     trips = [trip * 1000 for trip in tally.round_trips]

@@ -65,8 +65,11 @@ class ServerProcess:
         allowed_hosts: tuple[str, ...] = (),
         database_url: str | None = None,
         run_options: dict[str, Any] | None = None,
+        preload: tuple[Path, ...] = (),
     ) -> None:
         self.data_dir = data_dir
+        self.preload = preload
+        """Further modules run in the server process before it starts (a test's slowdowns)."""
         self.database_url = database_url
         self.run_options = run_options or {}
         self.bot_delay = bot_delay
@@ -94,7 +97,7 @@ class ServerProcess:
             "port": self.port,
             "data_dir": str(self.data_dir),
             "bot_delay": self.bot_delay,
-            "preload": [str(HIDDEN_CARDS)],
+            "preload": [str(HIDDEN_CARDS), *map(str, self.preload)],
             "limits": self.limits,
             "allowed_hosts": list(self.allowed_hosts),
             "run": self.run_options,

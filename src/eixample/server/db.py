@@ -10,10 +10,13 @@ Seat tokens are stored as SHA-256 digests only: the plain token exists in the in
 
 One server writes to an SQLite database: it is guarded by an exclusive lock file held for the
 life of the process. Any number of servers may share a PostgreSQL database: there every write that
-changes a game's actions first locks the game's row (`SELECT ... FOR UPDATE`), and on either
-database it checks the game's move number in the same transaction (compare-and-set), so the order
-of a game's moves is kept by the database, whichever process writes. On PostgreSQL each write
-that changes a game also notifies the other processes (`NOTIFY`, sent on commit: see
+changes a game's actions first locks the game's row (`SELECT ... FOR UPDATE`) and checks, under
+that lock, that the stored actions are exactly those the writing process's copy of the game holds
+(a move number alone repeats across an undo and a new move); on either database it checks the
+game's move number in the same transaction (compare-and-set), so the order of a game's moves is
+kept by the database, whichever process writes. On PostgreSQL a game is read in one snapshot (a
+REPEATABLE READ transaction), so a read never sees a move without its move number, and each
+write that changes a game also notifies the other processes (`NOTIFY`, sent on commit: see
 `server.cluster`), and bot leases say which process plays a game's bots.
 """
 
@@ -24,7 +27,7 @@ import os
 import queue
 import secrets
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -168,8 +171,13 @@ NOTIFY_CHANNEL = "eixample_games"
 "<origin> <game id> <move number>" (origin: the writing process's id)."""
 
 
+Actions = Sequence[tuple[int, str]]
+"""A game's actions in order, each with the seat that took it."""
+
+
 class StaleWriteError(Exception):
-    """The stored game is not at the expected move (another writer got there first)."""
+    """The stored game is not at the expected move, or not the writer's copy of it (another
+    writer got there first)."""
 
 
 class DatabaseInUseError(Exception):
@@ -284,6 +292,22 @@ class Store:
             games = Base.metadata.tables["games"]
             connection.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
 
+    def _check_held(self, connection: Connection, game_id: str, held: Actions | None) -> None:
+        """PostgreSQL, under the game's row lock: refuse (StaleWriteError) unless the stored actions
+        are exactly `held`, the actions of the writing process's copy of the game. Another process
+        may have undone a move and made another since that copy was read: the move number is then
+        the same again, but the copy's state is not the stored one."""
+        if not self.is_postgres or held is None:
+            return
+        seats, actions = connection.execute(
+            text("SELECT array_agg(seat ORDER BY idx), array_agg(action ORDER BY idx) "
+                 "FROM actions WHERE game_id = :game_id"),
+            {"game_id": game_id},
+        ).one()
+        stored = list(zip(seats or [], actions or [], strict=True))
+        if stored != list(held):
+            raise StaleWriteError(f"game {game_id} has changed since this copy of it was read")
+
     def announce_table(self, connection: Connection, game_id: str) -> None:
         """PostgreSQL: tell the other processes that the table around a game has changed."""
         self._notify(connection, game_id, TABLE_CHANGED)
@@ -347,10 +371,11 @@ class Store:
         to_move: int,
         result: dict[str, Any] | None,
         joined_seat: int | None = None,
+        held: Actions | None = None,
     ) -> Future[None]:
         """Store action number `idx` (0-based) through the group writer if the game holds exactly
-        `idx` actions: the future is done once committed (StaleWriteError if the game is not at
-        move `idx`)."""
+        `idx` actions (on PostgreSQL, exactly the actions `held`, when given): the future is done
+        once committed (StaleWriteError if the game is not at that move)."""
         stamp = now()
 
         def write(session: Session) -> None:
@@ -358,6 +383,7 @@ class Store:
             tables = Base.metadata.tables
             games, seats = tables["games"], tables["seats"]
             self._lock_game(connection, game_id)
+            self._check_held(connection, game_id, held)
             changed = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.move_count == idx)
@@ -374,13 +400,17 @@ class Store:
 
         return self.writer.submit(write)
 
-    def remove_last_action_later(self, game_id: str, idx: int, *, status: str, to_move: int) -> Future[None]:
-        """Delete action number `idx` through the group writer if it is the last one (the future
-        raises StaleWriteError otherwise)."""
+    def remove_last_action_later(
+        self, game_id: str, idx: int, *, status: str, to_move: int, held: Actions | None = None
+    ) -> Future[None]:
+        """Delete action number `idx` through the group writer if it is the last one (on
+        PostgreSQL, and the stored actions are exactly `held`, when given); the future raises
+        StaleWriteError otherwise."""
         stamp = now()
 
         def write(session: Session) -> None:
             self._lock_game(session.connection(), game_id)
+            self._check_held(session.connection(), game_id, held)
             changed = session.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.move_count == idx + 1)
@@ -494,8 +524,20 @@ class Store:
 
     # -- reads --------------------------------------------------------------------------------
 
-    def load_game(self, game_id: str) -> GameData | None:
+    @contextmanager
+    def _snapshot(self) -> Iterator[Session]:
+        """A session whose reads all see the database at one moment: on PostgreSQL a read-only
+        REPEATABLE READ transaction (its statements would otherwise each see the commits made
+        since the one before, by any process). On SQLite the one server process writes a game only
+        through the copy it holds in memory, and reads a game only while it holds none."""
         with self._sessions() as session:
+            if self.is_postgres:
+                session.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
+            yield session
+
+    def load_game(self, game_id: str) -> GameData | None:
+        """A game as stored, its row, seats and actions read in one snapshot."""
+        with self._snapshot() as session:
             row = session.get(GameRow, game_id)
             if row is None:
                 return None
@@ -518,7 +560,7 @@ class Store:
         self, status: str | None = None, limit: int = 100, ids: list[str] | None = None
     ) -> list[GameData]:
         """Games, most recently changed first (only those of `ids`, if given)."""
-        with self._sessions() as session:
+        with self._snapshot() as session:
             query = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
             if status is not None:
                 query = query.where(GameRow.status == status)

@@ -8,13 +8,15 @@ copies of the state and submit their choice through the same path as people.
 
 Memory stays bounded: finished games nobody watches and games idle for a while leave memory, and
 at most `ServerLimits.live_games` are held; any of them is rebuilt from the database when asked
-for. A game that cannot be rebuilt is logged once and answers 503 from then on.
+for. A rebuild that fails is tried again on a fresh read (a few times): only a game whose stored
+actions do not replay is logged once and answers 503 from then on.
 
 With a `Cluster` (several processes on one PostgreSQL database), the per-game lock only orders
-this process's requests: the database orders the writes of all processes (row lock and
-compare-and-set). A game held here catches up from the database whenever another process has
-changed it (a notice, or a move that finds the game ahead), and its bots are played here only
-while this process holds the game's bot lease.
+this process's requests: the database orders the writes of all processes (row lock,
+compare-and-set on the move number, and a check that the stored actions are those of this copy).
+A game held here catches up from the database whenever another process has changed it (a notice,
+or a move that finds the game ahead), and its bots are played here only while this process holds
+the game's bot lease.
 """
 
 from __future__ import annotations
@@ -78,6 +80,10 @@ def derived_seed(seed: int, *parts: object) -> int:
 
 CANNOT_LOAD = "this game cannot be loaded"
 BROKEN_REMEMBERED = 10_000
+READ_TRIES = 3
+"""How often a game is read and replayed before its stored actions are taken as not replaying."""
+Replayed = tuple[State, list[list[float] | None]]
+"""A game's state and the public scores after each of its moves."""
 
 
 def status_of(seats: list[SeatData], finished: bool) -> str:
@@ -366,23 +372,33 @@ class GameManager:
             live = self.games.get(game_id)
             if live is not None:
                 return live
-            data = await self._db(self.store.load_game, game_id)
-            if data is None:
-                raise not_found(f"no game '{game_id}'")
-            try:
-                live = await self._db(self._rebuild, data)
-            except Exception:
-                log.exception("game %s cannot be loaded; it answers 503 until the server restarts", game_id)
-                if len(self.broken) >= BROKEN_REMEMBERED:
-                    self.broken.pop()
-                self.broken.add(game_id)
-                raise unavailable(CANNOT_LOAD) from None
+            live = await self._load(game_id)
             self.games[game_id] = live
             self._evict_over_cap()
             if self.table is not None:
                 await self.table.loaded(live)
             self._schedule_bot(live)
             return live
+
+    async def _load(self, game_id: str) -> LiveGame:
+        """Read a stored game and rebuild it. A replay that fails is tried again on a fresh read
+        (another process may have been writing the game); a game whose stored actions fail every
+        time is remembered as broken and answers 503."""
+        failure: Exception | None = None
+        for _ in range(READ_TRIES):
+            data = await self._db(self.store.load_game, game_id)
+            if data is None:
+                raise not_found(f"no game '{game_id}'")
+            try:
+                return await self._db(self._rebuild, data)
+            except Exception as error:
+                failure = error
+        log.error("game %s cannot be loaded; it answers 503 until the server restarts", game_id,
+                  exc_info=failure)
+        if len(self.broken) >= BROKEN_REMEMBERED:
+            self.broken.pop()
+        self.broken.add(game_id)
+        raise unavailable(CANNOT_LOAD)
 
     @staticmethod
     def _evictable(live: LiveGame) -> bool:
@@ -550,6 +566,7 @@ class GameManager:
                     to_move=next_state.current_player(),
                     result=result_of(next_state),
                     joined_seat=joining,
+                    held=list(live.actions),
                 )
                 await asyncio.wrap_future(written)
             except StaleWriteError as error:
@@ -589,6 +606,7 @@ class GameManager:
                     live.move_number - 1,
                     status=status_of(live.seats, False),
                     to_move=previous.current_player(),
+                    held=list(live.actions),
                 )
                 await asyncio.wrap_future(written)
             except StaleWriteError as error:
@@ -681,25 +699,47 @@ class GameManager:
     async def _catch_up(self, live: LiveGame) -> tuple[bool, set[int]]:
         """Make this copy of the game the stored one (the caller holds its lock): whether its
         moves changed, and the seats whose claim changed."""
-        data = await self._db(self.store.load_game, live.id)
-        if data is None:
+        read = await self._read_stored(live)
+        if read is None:
             return False, set()
-        moved = data.actions != live.actions
-        if moved:
-            known = len(live.actions)
-            if data.actions[:known] == live.actions and data.move_count == len(data.actions):
-                state, history = await self._db(self._extend, live, data.actions[known:])
-            else:  # an undo, or a copy too far behind: replay the whole game
-                rebuilt = await self._db(self._rebuild, data)
-                state, history = rebuilt.state, rebuilt.history
-            live.state, live.actions, live.history = state, list(data.actions), history
+        data, replayed = read
+        if replayed is not None:
+            live.state, live.history = replayed
+            live.actions = list(data.actions)
         claims = set()
         for seat, stored in zip(live.seats, data.seats, strict=False):
             if seat.claim_hash != stored.claim_hash:
                 claims.add(seat.seat)
             seat.joined, seat.claim_hash = stored.joined, stored.claim_hash
         live.updated_at = data.updated_at
-        return moved, claims
+        return replayed is not None, claims
+
+    async def _read_stored(self, live: LiveGame) -> tuple[GameData, Replayed | None] | None:
+        """The stored game (None if it is gone) and, if its actions are not the copy's, its state
+        and score history. A replay that fails is tried again on a fresh read: only stored actions
+        that fail every time raise."""
+        failure: Exception | None = None
+        for _ in range(READ_TRIES):
+            data = await self._db(self.store.load_game, live.id)
+            if data is None:
+                return None
+            if data.actions == live.actions:
+                return data, None
+            try:
+                return data, await self._replay_onto(live, data)
+            except Exception as error:
+                failure = error
+        assert failure is not None
+        raise failure
+
+    async def _replay_onto(self, live: LiveGame, data: GameData) -> Replayed:
+        """The state and score history of the stored game, from the copy's own when it only lacks
+        some later actions."""
+        known = len(live.actions)
+        if data.actions[:known] == live.actions and data.move_count == len(data.actions):
+            return await self._db(self._extend, live, data.actions[known:])
+        rebuilt = await self._db(self._rebuild, data)  # an undo, or a copy too far behind
+        return rebuilt.state, rebuilt.history
 
     @staticmethod
     def _extend(live: LiveGame, actions: list[tuple[int, str]]) -> tuple[State, list[list[float] | None]]:
