@@ -159,3 +159,9 @@ class Game(Protocol):
         """Every action text that can ever be legal in a game with these options, in a fixed
         order: the global action numbering of the research interfaces (`eixample.interop`)."""
         ...
+
+    def rules_versions(self) -> list[int]:
+        """The game's rules versions, oldest first. With more than one, `new_game` takes the
+        option `rules` (the newest when left out) and every state's options include it; a game
+        made before versions is matched to its rules (`eixample.core.versions`)."""
+        ...
