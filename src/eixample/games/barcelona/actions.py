@@ -146,7 +146,11 @@ def resolve_crossing_actions(s: BarcelonaState, frame: Frame, i: int) -> None:
 
 
 def start_action(s: BarcelonaState, p: int, kind: int, granted: bool = False) -> None:
-    """Push the first decision of an action; a costly action `granted` by a benefit may be declined."""
+    """Push the first decision of an action; a costly action `granted` by a benefit may be declined
+    (rules 2 on; under rules 1 only the actions chosen at a crossing could be left out)."""
+    if s.rules_version < 2:
+        s.stack.append(ACTION_FIRST_FRAME[kind](p))
+        return
     declinable = int(granted)
     if kind == K_GAIN:
         s.stack.append((GAIN, p))
@@ -166,9 +170,14 @@ def start_action(s: BarcelonaState, p: int, kind: int, granted: bool = False) ->
         s.stack.append((TRAM, p, 0))
 
 
-def offer_decline(frame: Frame, flag: int, texts: list[str], payloads: list[Any]) -> None:
-    """A costly action granted by a benefit: `decline` beside its choices (frame[flag] set)."""
-    if texts and len(frame) > flag and frame[flag]:
+def offer_decline(
+    s: BarcelonaState, frame: Frame, flag: int, texts: list[str], payloads: list[Any], costless: bool
+) -> None:
+    """An action granted by a benefit (frame[flag] set): `decline` beside its choices. Rules 3:
+    only when every choice costs something ("If you cannot or are not willing to pay the costs of
+    performing an action, then you cannot take that action"); a choice that costs nothing
+    (`costless`) is a benefit gained like a free Street or Cobblestone. Rules 2: whatever it costs."""
+    if texts and len(frame) > flag and frame[flag] and not (costless and s.rules_version >= 3):
         texts.append(DECLINE)
         payloads.append(None)
 
@@ -357,14 +366,17 @@ def legal_intersection(s: BarcelonaState, frame: Frame, texts: list[str], payloa
     built = s.inters[p]
     if built >= len(s.t.intersection_cost):
         return
-    budget = s.coins[p] - (0 if free else s.t.intersection_cost[built])
+    board_cost = 0 if free else s.t.intersection_cost[built]
+    budget = s.coins[p] - board_cost
     if budget < 0:
         return
+    costless = False
     for x in range(25):
         if s.cross_owner[x] < 0 and (free or s.t.crossing_cost[x] <= budget):
             texts.append(INTERSECTION_TEXT[x])
             payloads.append(x)
-    offer_decline(frame, 3, texts, payloads)
+            costless = costless or bool(free) or board_cost + s.t.crossing_cost[x] == 0
+    offer_decline(s, frame, 3, texts, payloads, costless)
 
 
 def resolve_intersection(s: BarcelonaState, frame: Frame, x: int | None) -> None:
@@ -395,11 +407,13 @@ def say_intersection(s: BarcelonaState, p: int, x: int) -> None:
 def legal_improve(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list[Any]) -> None:
     p = frame[1]
     k = len(s.t.modernisme_improve)
+    costless = False
     for i in range(k):
         if not s.mod_top[p * k + i] and s.cloth[p] >= s.t.modernisme_improve[i]:
             texts.append(IMPROVE_TEXT[i])
             payloads.append(i)
-    offer_decline(frame, 2, texts, payloads)
+            costless = costless or s.t.modernisme_improve[i] == 0
+    offer_decline(s, frame, 2, texts, payloads, costless)
 
 
 def resolve_improve(s: BarcelonaState, frame: Frame, i: int | None) -> None:
@@ -424,7 +438,8 @@ def legal_take(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list
             for i in spaces:
                 texts.append(f"take {t.modernisme_ids[tile]} into {i + 1}")
                 payloads.append((tile, i))
-    offer_decline(frame, 3, texts, payloads)
+    costless = bool(free) or any(t.modernisme_take[i] == 0 for i in spaces)
+    offer_decline(s, frame, 3, texts, payloads, costless)
 
 
 def resolve_take(s: BarcelonaState, frame: Frame, payload: tuple[int, int] | None) -> None:
@@ -456,6 +471,7 @@ def service_tile(s: BarcelonaState, slot: int) -> int:
 def legal_service(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list[Any]) -> None:
     p = frame[1]
     t = s.t
+    costless = False
     for slot, service in enumerate(s.services):
         left = s.service_left[slot]
         if not left or s.services_built[p] >> service & 1:
@@ -464,7 +480,8 @@ def legal_service(s: BarcelonaState, frame: Frame, texts: list[str], payloads: l
         if s.coins[p] >= cost:
             texts.append(f"service {t.service_ids[service]}")
             payloads.append(slot)
-    offer_decline(frame, 2, texts, payloads)
+            costless = costless or cost == 0
+    offer_decline(s, frame, 2, texts, payloads, costless)
 
 
 def resolve_service(s: BarcelonaState, frame: Frame, slot: int | None) -> None:
