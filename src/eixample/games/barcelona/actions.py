@@ -8,10 +8,11 @@ Gains go to the Warehouse; what overflows it is settled by a discard (`DISCARD`,
 state's interrupt).
 
 "If you cannot or are not willing to pay the costs of performing an action, then you cannot take
-that action": an action that costs (Build an Intersection, Improve or Take a Modernisme Project,
-Build a Public Service) granted by a benefit (a Sidewalk or street space, an Intersection benefit)
-offers `decline` beside its choices. The actions a Public Service performs ignore their costs and
-stay part of its benefit.
+that action": an action granted by a benefit (a Sidewalk or street space, an Intersection benefit)
+offers `decline` beside its choices exactly when every one of them costs something (rules 3; rules
+2 offered it for Build an Intersection, Improve or Take a Modernisme Project and Build a Public
+Service whatever they cost, rules 1 never). An action that costs nothing is a benefit gained, like
+the actions a Public Service performs, which ignore their costs.
 """
 
 from __future__ import annotations
@@ -170,14 +171,12 @@ def start_action(s: BarcelonaState, p: int, kind: int, granted: bool = False) ->
         s.stack.append((TRAM, p, 0))
 
 
-def offer_decline(
-    s: BarcelonaState, frame: Frame, flag: int, texts: list[str], payloads: list[Any], costless: bool
-) -> None:
-    """An action granted by a benefit (frame[flag] set): `decline` beside its choices. Rules 3:
-    only when every choice costs something ("If you cannot or are not willing to pay the costs of
-    performing an action, then you cannot take that action"); a choice that costs nothing
-    (`costless`) is a benefit gained like a free Street or Cobblestone. Rules 2: whatever it costs."""
-    if texts and len(frame) > flag and frame[flag] and not (costless and s.rules_version >= 3):
+def offer_decline(s: BarcelonaState, texts: list[str], payloads: list[Any], costless: bool) -> None:
+    """`decline` beside the choices of a granted action. Rules 3: only when every choice costs
+    something ("If you cannot or are not willing to pay the costs of performing an action, then you
+    cannot take that action"); with a choice that costs nothing (`costless`) the action is a benefit
+    gained, as a free Street or Cobblestone is. Rules 2: whatever the choices cost."""
+    if not (costless and s.rules_version >= 3):
         texts.append(DECLINE)
         payloads.append(None)
 
@@ -370,13 +369,14 @@ def legal_intersection(s: BarcelonaState, frame: Frame, texts: list[str], payloa
     budget = s.coins[p] - board_cost
     if budget < 0:
         return
-    costless = False
     for x in range(25):
         if s.cross_owner[x] < 0 and (free or s.t.crossing_cost[x] <= budget):
             texts.append(INTERSECTION_TEXT[x])
             payloads.append(x)
-            costless = costless or bool(free) or board_cost + s.t.crossing_cost[x] == 0
-    offer_decline(s, frame, 3, texts, payloads, costless)
+    if len(frame) > 3 and frame[3] and texts:  # granted by a benefit
+        crossing_cost = s.t.crossing_cost
+        costless = bool(free) or (board_cost == 0 and any(crossing_cost[x] == 0 for x in payloads))
+        offer_decline(s, texts, payloads, costless)
 
 
 def resolve_intersection(s: BarcelonaState, frame: Frame, x: int | None) -> None:
@@ -407,13 +407,12 @@ def say_intersection(s: BarcelonaState, p: int, x: int) -> None:
 def legal_improve(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list[Any]) -> None:
     p = frame[1]
     k = len(s.t.modernisme_improve)
-    costless = False
     for i in range(k):
         if not s.mod_top[p * k + i] and s.cloth[p] >= s.t.modernisme_improve[i]:
             texts.append(IMPROVE_TEXT[i])
             payloads.append(i)
-            costless = costless or s.t.modernisme_improve[i] == 0
-    offer_decline(s, frame, 2, texts, payloads, costless)
+    if len(frame) > 2 and frame[2] and texts:  # granted by a benefit
+        offer_decline(s, texts, payloads, any(s.t.modernisme_improve[i] == 0 for i in payloads))
 
 
 def resolve_improve(s: BarcelonaState, frame: Frame, i: int | None) -> None:
@@ -438,8 +437,8 @@ def legal_take(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list
             for i in spaces:
                 texts.append(f"take {t.modernisme_ids[tile]} into {i + 1}")
                 payloads.append((tile, i))
-    costless = bool(free) or any(t.modernisme_take[i] == 0 for i in spaces)
-    offer_decline(s, frame, 3, texts, payloads, costless)
+    if len(frame) > 3 and frame[3] and texts:  # granted by a benefit
+        offer_decline(s, texts, payloads, bool(free) or any(t.modernisme_take[i] == 0 for i in spaces))
 
 
 def resolve_take(s: BarcelonaState, frame: Frame, payload: tuple[int, int] | None) -> None:
@@ -471,7 +470,6 @@ def service_tile(s: BarcelonaState, slot: int) -> int:
 def legal_service(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list[Any]) -> None:
     p = frame[1]
     t = s.t
-    costless = False
     for slot, service in enumerate(s.services):
         left = s.service_left[slot]
         if not left or s.services_built[p] >> service & 1:
@@ -480,8 +478,9 @@ def legal_service(s: BarcelonaState, frame: Frame, texts: list[str], payloads: l
         if s.coins[p] >= cost:
             texts.append(f"service {t.service_ids[service]}")
             payloads.append(slot)
-            costless = costless or cost == 0
-    offer_decline(s, frame, 2, texts, payloads, costless)
+    if len(frame) > 2 and frame[2] and texts:  # granted by a benefit
+        costs = [t.service_costs[s.services[slot]][service_tile(s, slot)] for slot in payloads]
+        offer_decline(s, texts, payloads, 0 in costs)
 
 
 def resolve_service(s: BarcelonaState, frame: Frame, slot: int | None) -> None:
