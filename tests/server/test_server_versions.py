@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from eixample.core.records import replay_exactly
 from eixample.games import barcelona
 from eixample.games.barcelona.versions import LATEST_RULES
 from eixample.server.db import GameData, SeatData, now
@@ -68,7 +67,9 @@ def store_as_before_versions(manager: GameManager, name: str) -> tuple[str, dict
 
 
 @pytest.mark.parametrize(
-    "name", ["rules1-p1-end-illegal.json", "rules1-p3-end-scores.json", "rules1-p4-end-illegal.json"]
+    "name",
+    ["rules1-p1-end-illegal.json", "rules1-p1-end-scores.json", "rules1-p3-end-scores.json",
+     "rules1-p4-end-illegal.json"],
 )
 def test_a_finished_game_stored_before_versions_shows_its_own_result(
     app: tuple[TestClient, GameManager], name: str
@@ -120,9 +121,3 @@ def test_a_new_game_takes_the_newest_rules_and_no_request_chooses_them(
     ttt = create_game(client, "tictactoe", PEOPLE)  # type: ignore[arg-type]
     assert manager.store.load_game(ttt["game_id"]).options == {}  # type: ignore[union-attr]
 
-
-def test_the_fixture_seats_are_those_the_first_release_stored() -> None:
-    """The harness above stores each action with the seat whose turn it was under rules 1."""
-    fixture = json.loads((BEFORE_VERSIONS / "rules1-p3-end-scores.json").read_text())
-    record = {**fixture["record"], "options": {**fixture["record"]["options"], "rules": 1}}
-    assert replay_exactly(barcelona.GAME, record).scores() == fixture["scores"]
