@@ -8,10 +8,10 @@ game, such as its stored final scores) wins."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from eixample.core.errors import MalformedRecordError
+from eixample.core.errors import IllegalActionError, MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 
 RULES_OPTION = "rules"
@@ -42,17 +42,17 @@ def match_rules(
     game: Game,
     record: JsonDict,
     fits: Callable[[State], bool] | None = None,
+    seats: Sequence[int] | None = None,
 ) -> tuple[int, State]:
     """The rules version an unversioned record was played under, with its state replayed under
-    that version: the newest candidate under which every action is legal and the replayed state
-    `fits` what else is known of the game. MalformedRecordError when none does."""
-    from eixample.core.records import replay_exactly
-
+    that version: the newest candidate under which every action is legal (made by the seat in
+    `seats`, when known) and the replayed state `fits` what else is known of the game.
+    MalformedRecordError when none does."""
     problems = []
     for version in candidates(game):
         versioned = {**record, "options": {**record.get("options", {}), RULES_OPTION: version}}
         try:
-            state = replay_exactly(game, versioned)
+            state = _replay_by_seats(game, versioned, seats)
         except MalformedRecordError as error:
             problems.append(f"rules {version}: {error}")
             continue
@@ -60,6 +60,22 @@ def match_rules(
             return version, state
         problems.append(f"rules {version}: the replayed game differs from the stored one")
     raise MalformedRecordError("no rules version of the game replays this record: " + "; ".join(problems))
+
+
+def _replay_by_seats(game: Game, record: JsonDict, seats: Sequence[int] | None) -> State:
+    from eixample.core.records import replay_exactly
+
+    if seats is None:
+        return replay_exactly(game, record)
+    state = replay_exactly(game, record, upto=0)
+    for index, (seat, action) in enumerate(zip(seats, record["actions"], strict=True)):
+        if state.current_player() != seat:
+            raise MalformedRecordError(f"action {index} was made by seat {seat}, not by the seat to move")
+        try:
+            state.apply(action)
+        except IllegalActionError as error:
+            raise MalformedRecordError(f"action {index} '{action[:60]}' is illegal: {error}") from error
+    return state
 
 
 def with_rules(game: Game, record: JsonDict, fits: Callable[[State], bool] | None = None) -> JsonDict:

@@ -365,12 +365,13 @@ class GameManager:
 
     def _keep_rules(self, game: Game, data: GameData) -> None:
         """A game stored before rules versions: matched to the rules it was played under (every
-        stored action legal, and its stored result or the seat to move the same), which it keeps."""
+        stored action legal and made by the seat to move, and its stored result or the seat to
+        move at the end the same), which it keeps."""
         if not needs_matching(game, data.options):
             return
         record = make_record(game.name, data.players, data.seed, data.options, [a for _, a in data.actions])
         fits = result_fits(data.result, None if data.result else data.to_move)
-        version, _ = match_rules(game, record, fits)
+        version, _ = match_rules(game, record, fits, [seat for seat, _ in data.actions])
         data.options = {**data.options, RULES_OPTION: version}
         self.store.keep_options(data.id, data.options)
 

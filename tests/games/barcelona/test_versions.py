@@ -225,3 +225,19 @@ def test_playing_the_game_rules_3_a_granted_action_whose_every_choice_costs_may_
     s.apply("decline")
     assert at_rest(s)
     assert (s.coins, s.cloth, s.vp, s.inters, s.mod_top, s.mod_tile, s.services_built) == before
+
+
+def test_a_stored_game_is_matched_with_the_seat_of_each_action() -> None:
+    """The server knows who made each stored action: a version under which another seat was to move
+    does not match."""
+    path = BEFORE_VERSIONS[0].parent / "rules1-p2-end-illegal.json"
+    record = stored(path)["record"]
+    state = new_game(record["players"], record["seed"], **{**record["options"], "rules": 1})
+    seats = []
+    for action in record["actions"]:
+        seats.append(state.current_player())
+        state.apply(action)
+    assert match_rules(barcelona.GAME, record, seats=seats)[0] == 1
+    wrong = [*seats[:-1], 1 - seats[-1]] if seats[-1] in (0, 1) else [*seats[:-1], 0]
+    with pytest.raises(MalformedRecordError, match="made by seat"):
+        match_rules(barcelona.GAME, record, seats=wrong)
