@@ -5,7 +5,7 @@ code behind `state.rules_version`."""
 from __future__ import annotations
 
 RULES_VERSIONS: dict[int, str] = {
-    1: "the first release's rules (2026-11-25): only actions chosen at a crossing may be left out, "
+    1: "the first release's rules (to 2026-11-26): only actions chosen at a crossing may be left out, "
     "the Modernisme stack is rebuilt when a tile is drawn from it empty, the idle end scores no "
     "Cerdà tile",
     2: "2026-11-26: costly granted actions (Intersection, Improve, Take, Public Service) offer "
