@@ -75,3 +75,17 @@ def test_bad_files(runner: CliRunner, tmp_path: Path, content: str, args: tuple[
 
 def test_a_missing_file(runner: CliRunner, tmp_path: Path) -> None:
     assert_clear_failure(invoke(runner, "replay", str(tmp_path / "nowhere.json")), "cannot read")
+
+
+def test_replaying_a_record_made_before_rules_versions(runner: CliRunner, tmp_path: Path) -> None:
+    """A Barcelona record of the first release (no `rules`; today's rules refuse one of its actions)
+    replays under its own rules to its own final scores."""
+    folder = Path(__file__).parents[1] / "games" / "barcelona" / "before_versions"
+    fixture = folder / "rules1-p2-end-illegal.json"
+    data = json.loads(fixture.read_text())
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data["record"]))
+    result = invoke(runner, "replay", str(path), "--index", str(len(data["record"]["actions"])), input="q\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert all(str(score) in out for score in data["scores"]), out[-600:]

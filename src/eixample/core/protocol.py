@@ -162,6 +162,12 @@ class Game(Protocol):
         order: the global action numbering of the research interfaces (`eixample.interop`)."""
         ...
 
+    def rules_versions(self) -> list[int]:
+        """The game's rules versions, oldest first. With more than one, `new_game` takes the
+        option `rules` (the newest when left out) and every state's options include it; a game
+        made before versions is matched to its rules (`eixample.core.versions`)."""
+        ...
+
 
 class StateDefaults:
     """What a state may leave out of the protocol, for a game to inherit: the decision described

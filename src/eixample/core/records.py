@@ -47,7 +47,18 @@ def check_record(record: Any, game: Game) -> JsonDict:
 
 
 def replay(game: Game, record: Any, upto: int | None = None) -> State:
-    """Rebuild a state from a record (optionally only its first `upto` actions)."""
+    """Rebuild a state from a record (optionally only its first `upto` actions), under the rules
+    version it was played under (matched for a record made before versions: core.versions)."""
+    from eixample.core.versions import needs_matching, with_rules
+
+    record = check_record(record, game)
+    if needs_matching(game, record.get("options", {})):
+        record = with_rules(game, record)
+    return replay_exactly(game, record, upto)
+
+
+def replay_exactly(game: Game, record: Any, upto: int | None = None) -> State:
+    """`replay` with the record's options as they are (no rules version matched)."""
     record = check_record(record, game)
     try:
         state = game.new_game(record["players"], record["seed"], **record.get("options", {}))
@@ -126,3 +137,6 @@ class RecordedGame(Generic[S]):
 
     def bot_levels(self) -> dict[str, str]:
         return {}
+
+    def rules_versions(self) -> list[int]:
+        return [1]

@@ -423,6 +423,11 @@ class Store:
 
         return self.writer.submit(write)
 
+    def keep_options(self, game_id: str, options: dict[str, Any]) -> None:
+        """Store a game's options as completed on loading (a rules version matched)."""
+        with self._transaction() as session:
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(options=options))
+
     def mark_joined(self, game_id: str, seat: int, status: str) -> None:
         with self._transaction() as session:
             session.execute(

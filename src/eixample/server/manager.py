@@ -34,9 +34,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from eixample.core.errors import EixampleError, IllegalActionError
 from eixample.core.protocol import Game, JsonDict, State
+from eixample.core.records import make_record
 from eixample.core.records import replay as replay_record
 from eixample.core.records import undo as undo_state
 from eixample.core.registry import game_names, get_game
+from eixample.core.versions import RULES_OPTION, match_rules, needs_matching, result_fits
 from eixample.server import bots, views
 from eixample.server.cluster import Cluster
 from eixample.server.db import TABLE_CHANGED, GameData, SeatData, StaleWriteError, Store, now, token_digest
@@ -61,8 +63,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-SERVER_ONLY_OPTIONS = frozenset({"data_dir"})
-"""Game options that name files or folders on the server: never accepted from a request."""
+SERVER_ONLY_OPTIONS = frozenset({"data_dir", RULES_OPTION})
+"""Game options never accepted from a request: files or folders on the server, and the rules
+version (a new game takes the newest; a stored game keeps its own)."""
 
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -109,6 +112,12 @@ def solo_opponents(game: Game) -> list[str]:
             names = []
         _SOLO_OPPONENTS[game.name] = names
     return list(_SOLO_OPPONENTS[game.name])
+
+
+def with_rules_of(state: State, options: dict[str, Any]) -> dict[str, Any]:
+    """The options to store for a new game: those asked for, and its rules version if it has one."""
+    rules = state.record().get("options", {}).get(RULES_OPTION)
+    return dict(options) if rules is None else {**options, RULES_OPTION: rules}
 
 
 def result_of(state: State) -> dict[str, Any] | None:
@@ -302,7 +311,7 @@ class GameManager:
             game=game.name,
             players=players,
             seed=seed,
-            options=dict(request.options),
+            options=with_rules_of(state, request.options),
             status=status_of(seats, state.is_terminal()),
             move_count=0,
             to_move=state.current_player(),
@@ -348,6 +357,7 @@ class GameManager:
         """Replay a stored game: its setup and every stored action, in order, each by the seat
         whose turn it was; any other stored action list is refused."""
         game = get_game(data.game)
+        self._keep_rules(game, data)
         state = game.new_game(data.players, data.seed, **data.options)
         history = [views.public_scores(state)]
         for index, (seat, action) in enumerate(data.actions):
@@ -358,6 +368,18 @@ class GameManager:
         if len(data.actions) != data.move_count:
             raise ValueError(f"{len(data.actions)} stored actions, but the game is at move {data.move_count}")
         return self._live(data, game, state, history)
+
+    def _keep_rules(self, game: Game, data: GameData) -> None:
+        """A game stored before rules versions: matched to the rules it was played under (every
+        stored action legal and made by the seat to move, and its stored result or the seat to
+        move at the end the same), which it keeps."""
+        if not needs_matching(game, data.options):
+            return
+        record = make_record(game.name, data.players, data.seed, data.options, [a for _, a in data.actions])
+        fits = result_fits(data.result, None if data.result else data.to_move)
+        version, _ = match_rules(game, record, fits, [seat for seat, _ in data.actions])
+        data.options = {**data.options, RULES_OPTION: version}
+        self.store.keep_options(data.id, data.options)
 
     async def get(self, game_id: str) -> LiveGame:
         live = self.games.get(game_id)

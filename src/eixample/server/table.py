@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import JSON, DateTime, Integer, String, delete, func, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from eixample.core.versions import RULES_OPTION
 from eixample.server import bots
 from eixample.server.db import Store, now, token_digest
 from eixample.server.errors import bad_request, conflict, forbidden, too_many
@@ -448,7 +449,7 @@ class TableService:
                 request = CreateGame(
                     game=live.game_name,
                     seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in people],  # type: ignore[arg-type]
-                    options=dict(live.options),
+                    options={k: v for k, v in live.options.items() if k != RULES_OPTION},  # the newest rules
                     clock_seconds=table.clock_seconds,
                     hints_allowed=live.hints_allowed,
                 )

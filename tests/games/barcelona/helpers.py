@@ -83,9 +83,10 @@ def random_playout(
         yield state
 
 
-def scenario(players: int = 4, seed: int = 1) -> BarcelonaState:
-    """A fresh game with the printed action map, for rule tests that arrange the table by hand."""
-    return new_game(players, seed, action_tiles="printed")
+def scenario(players: int = 4, seed: int = 1, rules: int | None = None) -> BarcelonaState:
+    """A fresh game with the printed action map, for rule tests that arrange the table by hand
+    (under the newest rules, or rules version `rules`)."""
+    return new_game(players, seed, action_tiles="printed", **({} if rules is None else {"rules": rules}))
 
 
 def decide(state: BarcelonaState, frame: tuple[int, ...]) -> BarcelonaState:

@@ -767,10 +767,11 @@ COSTLY = ("intersection", "improve_modernisme", "take_modernisme", "public_servi
 @pytest.mark.parametrize("kind", COSTLY)
 def test_playing_the_game_a_costly_action_granted_by_a_benefit_can_be_declined(kind: str) -> None:
     """Playing the Game: "If you cannot or are not willing to pay the costs of performing an
-    action, then you cannot take that action" (issue 14, point 1)."""
+    action, then you cannot take that action" (issue 14, point 1), as rules 2 has it: whatever
+    the choices cost (rules 3: test_versions.py)."""
     from eixample.games.barcelona import actions
 
-    s = scenario()
+    s = scenario(rules=2)
     s.coins[0], s.cloth[0] = 3, 1
     s.stack = [(ACTIONS, 0, 0, 0)]
     actions.gain(s, 0, Benefit(action=kind))

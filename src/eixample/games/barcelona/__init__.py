@@ -24,6 +24,7 @@ from eixample.games.barcelona.setup import (
     option_ranges,
 )
 from eixample.games.barcelona.state import BarcelonaState
+from eixample.games.barcelona.versions import RULES_VERSIONS, UNVERSIONED_RULES
 
 
 class Barcelona:
@@ -32,6 +33,8 @@ class Barcelona:
     min_players = 1
     max_players = 4
     speed_ratio = 0.5
+    unversioned_rules = UNVERSIONED_RULES
+    """A game stored without its rules version was played under this one or an older one."""
 
     def new_game(self, players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
         return new_game(players, seed, **options)
@@ -58,6 +61,9 @@ class Barcelona:
 
     def bot_levels(self) -> dict[str, str]:
         return {}
+
+    def rules_versions(self) -> list[int]:
+        return sorted(RULES_VERSIONS)
 
     def all_actions(self, players: int, **options: Any) -> list[str]:
         from eixample.games.barcelona.catalog import all_actions

@@ -8,10 +8,11 @@ Gains go to the Warehouse; what overflows it is settled by a discard (`DISCARD`,
 state's interrupt).
 
 "If you cannot or are not willing to pay the costs of performing an action, then you cannot take
-that action": an action that costs (Build an Intersection, Improve or Take a Modernisme Project,
-Build a Public Service) granted by a benefit (a Sidewalk or street space, an Intersection benefit)
-offers `decline` beside its choices. The actions a Public Service performs ignore their costs and
-stay part of its benefit.
+that action": an action granted by a benefit (a Sidewalk or street space, an Intersection benefit)
+offers `decline` beside its choices exactly when every one of them costs something (rules 3; rules
+2 offered it for Build an Intersection, Improve or Take a Modernisme Project and Build a Public
+Service whatever they cost, rules 1 never). An action that costs nothing is a benefit gained, like
+the actions a Public Service performs, which ignore their costs.
 """
 
 from __future__ import annotations
@@ -146,7 +147,11 @@ def resolve_crossing_actions(s: BarcelonaState, frame: Frame, i: int) -> None:
 
 
 def start_action(s: BarcelonaState, p: int, kind: int, granted: bool = False) -> None:
-    """Push the first decision of an action; a costly action `granted` by a benefit may be declined."""
+    """Push the first decision of an action; a costly action `granted` by a benefit may be declined
+    (rules 2 on; under rules 1 only the actions chosen at a crossing could be left out)."""
+    if s.rules_version < 2:
+        s.stack.append(ACTION_FIRST_FRAME[kind](p))
+        return
     declinable = int(granted)
     if kind == K_GAIN:
         s.stack.append((GAIN, p))
@@ -166,9 +171,12 @@ def start_action(s: BarcelonaState, p: int, kind: int, granted: bool = False) ->
         s.stack.append((TRAM, p, 0))
 
 
-def offer_decline(frame: Frame, flag: int, texts: list[str], payloads: list[Any]) -> None:
-    """A costly action granted by a benefit: `decline` beside its choices (frame[flag] set)."""
-    if texts and len(frame) > flag and frame[flag]:
+def offer_decline(s: BarcelonaState, texts: list[str], payloads: list[Any], costless: bool) -> None:
+    """`decline` beside the choices of a granted action. Rules 3: only when every choice costs
+    something ("If you cannot or are not willing to pay the costs of performing an action, then you
+    cannot take that action"); with a choice that costs nothing (`costless`) the action is a benefit
+    gained, as a free Street or Cobblestone is. Rules 2: whatever the choices cost."""
+    if not (costless and s.rules_version >= 3):
         texts.append(DECLINE)
         payloads.append(None)
 
@@ -357,14 +365,18 @@ def legal_intersection(s: BarcelonaState, frame: Frame, texts: list[str], payloa
     built = s.inters[p]
     if built >= len(s.t.intersection_cost):
         return
-    budget = s.coins[p] - (0 if free else s.t.intersection_cost[built])
+    board_cost = 0 if free else s.t.intersection_cost[built]
+    budget = s.coins[p] - board_cost
     if budget < 0:
         return
     for x in range(25):
         if s.cross_owner[x] < 0 and (free or s.t.crossing_cost[x] <= budget):
             texts.append(INTERSECTION_TEXT[x])
             payloads.append(x)
-    offer_decline(frame, 3, texts, payloads)
+    if len(frame) > 3 and frame[3] and texts:  # granted by a benefit
+        crossing_cost = s.t.crossing_cost
+        costless = bool(free) or (board_cost == 0 and any(crossing_cost[x] == 0 for x in payloads))
+        offer_decline(s, texts, payloads, costless)
 
 
 def resolve_intersection(s: BarcelonaState, frame: Frame, x: int | None) -> None:
@@ -399,7 +411,8 @@ def legal_improve(s: BarcelonaState, frame: Frame, texts: list[str], payloads: l
         if not s.mod_top[p * k + i] and s.cloth[p] >= s.t.modernisme_improve[i]:
             texts.append(IMPROVE_TEXT[i])
             payloads.append(i)
-    offer_decline(frame, 2, texts, payloads)
+    if len(frame) > 2 and frame[2] and texts:  # granted by a benefit
+        offer_decline(s, texts, payloads, any(s.t.modernisme_improve[i] == 0 for i in payloads))
 
 
 def resolve_improve(s: BarcelonaState, frame: Frame, i: int | None) -> None:
@@ -424,7 +437,8 @@ def legal_take(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list
             for i in spaces:
                 texts.append(f"take {t.modernisme_ids[tile]} into {i + 1}")
                 payloads.append((tile, i))
-    offer_decline(frame, 3, texts, payloads)
+    if len(frame) > 3 and frame[3] and texts:  # granted by a benefit
+        offer_decline(s, texts, payloads, bool(free) or any(t.modernisme_take[i] == 0 for i in spaces))
 
 
 def resolve_take(s: BarcelonaState, frame: Frame, payload: tuple[int, int] | None) -> None:
@@ -464,7 +478,9 @@ def legal_service(s: BarcelonaState, frame: Frame, texts: list[str], payloads: l
         if s.coins[p] >= cost:
             texts.append(f"service {t.service_ids[service]}")
             payloads.append(slot)
-    offer_decline(frame, 2, texts, payloads)
+    if len(frame) > 2 and frame[2] and texts:  # granted by a benefit
+        costs = [t.service_costs[s.services[slot]][service_tile(s, slot)] for slot in payloads]
+        offer_decline(s, texts, payloads, 0 in costs)
 
 
 def resolve_service(s: BarcelonaState, frame: Frame, slot: int | None) -> None:

@@ -70,9 +70,10 @@ def next_modernisme(s: BarcelonaState) -> int:
     """Reveal the top tile of the Modernisme stack (-1 when there is none). "If at any point the
     Modernisme tiles stack would become empty, reshuffle the discarded tiles to create a new
     stack": the drawn tile empties it, the discards become the new stack at once."""
-    rebuild_modernisme_stack(s)  # only for a state arranged by hand with an empty stack
+    rebuild_modernisme_stack(s)  # only for a state arranged by hand with an empty stack (rules 1: always)
     tile = s.mod_stack.pop() if s.mod_stack else -1
-    rebuild_modernisme_stack(s)
+    if s.rules_version >= 2:  # rules 1 rebuilt the stack only when a tile was drawn from it empty
+        rebuild_modernisme_stack(s)
     return tile
 
 

@@ -12,6 +12,7 @@ from eixample.games.barcelona.components import DIFFICULTIES
 from eixample.games.barcelona.house_rules import MAX_SEAT_VP, balanced_seats_vp
 from eixample.games.barcelona.state import FIELDS, NSRC, TUPLE_ITEM_FIELDS, BarcelonaState
 from eixample.games.barcelona.tables import Tables, tables_for
+from eixample.games.barcelona.versions import LATEST_RULES, RULES_VERSIONS
 
 # difficulty: solo only; first_player_vp, turn_order_vp, rotate_first_player, seat_vp,
 # balanced_seats: optional house rules, never in a solo game
@@ -117,8 +118,17 @@ def option_ranges(players: int) -> dict[str, tuple[int, int]]:
     return {} if players == 1 else {name: (0, limit) for name, limit in HOUSE_RULE_LIMITS.items()}
 
 
+def check_rules(options: dict[str, Any]) -> int:
+    """The rules version of the game (versions.py): given, or the newest for a new game."""
+    rules = options.get("rules", LATEST_RULES)
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules not in RULES_VERSIONS:
+        known = ", ".join(map(str, RULES_VERSIONS))
+        raise ValueError(f"rules must be a Barcelona rules version ({known}), not {rules!r}")
+    return rules
+
+
 def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
-    unknown = set(options) - set(OPTIONS)
+    unknown = set(options) - set(OPTIONS) - {"rules"}
     if unknown:
         raise ValueError(f"unknown option(s): {', '.join(sorted(unknown))}; known: {', '.join(OPTIONS)}")
     if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
@@ -136,7 +146,12 @@ def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     data_dir = options.get("data_dir")
     if data_dir is not None and not isinstance(data_dir, str):
         raise ValueError("data_dir must be a folder path")
-    checked = {"action_tiles": mode, "first_player": first, **({"data_dir": data_dir} if data_dir else {})}
+    checked: dict[str, Any] = {
+        "rules": check_rules(options),
+        "action_tiles": mode,
+        "first_player": first,
+        **({"data_dir": data_dir} if data_dir else {}),
+    }
     for name in HOUSE_RULE_LIMITS:
         extra = _check_house_rule(name, players, options)
         if extra:  # left out at 0, so a game by the printed rules keeps the same record
@@ -170,6 +185,7 @@ def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
     rng = Rng(seed)
     s = object.__new__(BarcelonaState)
     s.t, s.n, s.seed, s.options = t, players, seed, options
+    s.rules_version = options["rules"]
     s.solo = players == 1
     if s.solo:  # the Assistant takes seat 1 with a player board of its own
         s.n = players = 2
@@ -280,13 +296,14 @@ def from_json(data: Any) -> BarcelonaState:
     from eixample.games.barcelona.state_schema import validate_saved_state
 
     data = _with_house_rule_source(data)
-    validate_saved_state(data)  # every field, piece counts and history: MalformedRecordError naming it
+    # every field, piece counts and history (MalformedRecordError naming it); the rules version
+    options = validate_saved_state(data)
     try:
-        options = check_options(data["players"], data.get("options", {}))
         raw = data["state"]
         s = object.__new__(BarcelonaState)
         s.t = tables_for(options.get("data_dir"))
         s.n, s.seed, s.options = data["players"], data["seed"], options
+        s.rules_version = options["rules"]
         if data["players"] == 1:  # solo: two seats inside
             s.n = 2
         for name in FIELDS:

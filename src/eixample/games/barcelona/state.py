@@ -206,7 +206,14 @@ _DECISION_FIELDS = frozenset(DecisionStack.__slots__)
 class BarcelonaState(DecisionStack):
     """A game of Barcelona in progress (see the module docstring)."""
 
-    __slots__ = (*(name for name in FIELDS if name not in _DECISION_FIELDS), "n", "options", "seed", "t")
+    __slots__ = (
+        *(name for name in FIELDS if name not in _DECISION_FIELDS),
+        "n",
+        "options",
+        "rules_version",
+        "seed",
+        "t",
+    )
 
     LEGAL: ClassVar[dict[int, LegalFn]]
     RESOLVE: ClassVar[dict[int, ResolveFn]]
@@ -218,6 +225,8 @@ class BarcelonaState(DecisionStack):
     n: int
     seed: int
     options: dict[str, Any]
+    rules_version: int
+    """The game's rules version (versions.py), from its `rules` option: rule code branches on it."""
     bag: list[int]
     hands: list[tuple[int, ...]]
     cross_cit: list[tuple[int, ...]]
@@ -281,6 +290,7 @@ class BarcelonaState(DecisionStack):
         o.n = self.n
         o.seed = self.seed
         o.options = self.options
+        o.rules_version = self.rules_version
         o.bag = self.bag[:]
         o.hands = self.hands[:]
         o.cross_cit = self.cross_cit[:]

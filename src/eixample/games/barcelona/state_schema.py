@@ -26,6 +26,7 @@ from eixample.games.barcelona import board
 from eixample.games.barcelona.components import ACTION_KINDS
 from eixample.games.barcelona.state import AUTOMA, BUILD_PHASE, DECISION_NAMES, END_TURN, FIELDS, NSRC
 from eixample.games.barcelona.tables import BUILDING_TYPES, Tables, tables_for
+from eixample.games.barcelona.versions import UNVERSIONED_RULES
 
 SAVED_FORMAT = 1
 MAX_ACTIONS = 100_000
@@ -348,20 +349,43 @@ def _check_history(data: dict[str, Any], options: dict[str, Any]) -> None:
         if name in data["state"] and data["state"][name] != replayed["state"][name]:
             raise _fail(f"state.{name}", "is not what the state's own actions lead to")
     written_in_english = [english(entry) for entry in replayed["log"]]  # saved before structured entries
-    if "log" in data and data["log"] != replayed["log"] and data["log"] != written_in_english:
+    # a log saved as plain lines is the wording of the release that wrote it, kept as written
+    as_written = all(isinstance(line, str) for line in data.get("log", []))
+    if "log" in data and not as_written and data["log"] not in (replayed["log"], written_in_english):
         raise _fail("log", "is not the log of the state's own actions")
 
 
-def validate_saved_state(data: Any) -> None:
+def _match_history(data: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The options of a state saved before versions, with the first rules version (newest first)
+    under which its own actions lead to it."""
+    first_failure: MalformedRecordError | None = None
+    for version in range(UNVERSIONED_RULES, 0, -1):
+        matched = {**options, "rules": version}
+        try:
+            _check_history(data, matched)
+        except MalformedRecordError as error:
+            first_failure = first_failure or error
+            continue
+        return matched
+    assert first_failure is not None
+    raise first_failure
+
+
+def validate_saved_state(data: Any) -> dict[str, Any]:
     """Raise MalformedRecordError naming the field if `data` is not a saved Barcelona state that
-    its own seed, options and actions lead to."""
+    its own seed, options and actions lead to. Returns its checked options, with the rules version
+    it is played under: a state saved before versions (no `rules`) is matched to the newest rules
+    its own actions lead to it under."""
     try:
         players, n, options = _check_header(data)
         t = tables_for(options.get("data_dir"))
         raw = data["state"]
         _check_fields(raw, t, n, solo=players == 1)
         _check_pieces(raw, t, n, len(data.get("actions", [])))
-        _check_history(data, options)
+        if "rules" in data.get("options", {}):
+            _check_history(data, options)
+            return options
+        return _match_history(data, options)
     except MalformedRecordError:
         raise
     except Exception as error:  # a shape the checks above missed: still the documented error

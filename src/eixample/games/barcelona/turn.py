@@ -55,8 +55,11 @@ def idle_end(s: BarcelonaState) -> None:
     """A whole round in which nobody placed citizens or built: nothing can change any more (no
     citizens, no actions, no coins), so the game ends after that round as if its end had been
     triggered. Every Cerdà Scoring tile not scored yet is scored now, in section order, as the
-    rulebook's game always scores three (the disks go back after the first and second only)."""
+    rulebook's game always scores three (the disks go back after the first and second only).
+    Rules 1 scored none of them."""
     s._say(("bcn.idleEnd", {}))
+    if s.rules_version < 2:
+        return
     for section in range(3):
         if not s.cerda_scored[section]:
             cerda_scoring.score_section(s, section)

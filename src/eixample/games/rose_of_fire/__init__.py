@@ -63,6 +63,9 @@ class RoseOfFire:
     def bot_levels(self) -> dict[str, str]:
         return dict(BOT_LEVELS)
 
+    def rules_versions(self) -> list[int]:
+        return [1]
+
     def all_actions(self, players: int, **options: Any) -> list[str]:
         """Every action text that can ever be legal with these options, in a fixed order."""
         options = check_options(players, options)
