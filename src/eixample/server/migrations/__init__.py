@@ -1,0 +1,70 @@
+"""The database schema's history: Alembic revisions in `versions/`, applied at server start.
+
+`upgrade` brings a database to this code's newest revision, in the caller's transaction (on
+PostgreSQL under the advisory lock that makes processes starting together migrate once). It first
+reads the revision the database is at: one this code does not know (written by a newer release)
+is refused with SchemaTooNewError before anything is changed.
+
+A database made before migrations existed has no `alembic_version` table: revision 0001 brings it
+to that revision's schema (adding what the earlier releases lacked) and it is stamped like any other.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection
+
+HERE = Path(__file__).resolve().parent
+VERSION_TABLE = "alembic_version"
+
+
+class SchemaTooNewError(Exception):
+    """The database is at a revision this release does not know: a newer release upgraded it."""
+
+
+def config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration, without an alembic.ini: the scripts ship inside the package."""
+    settings = Config()
+    settings.set_main_option("script_location", str(HERE))
+    if connection is not None:
+        settings.attributes["connection"] = connection
+    return settings
+
+
+def scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(config())
+
+
+def head() -> str:
+    """The newest revision this code knows."""
+    revision = scripts().get_current_head()
+    assert revision is not None
+    return revision
+
+
+def current(connection: Connection) -> tuple[str, ...]:
+    """The revisions the database is at (none before its first migration)."""
+    return tuple(MigrationContext.configure(connection).get_current_heads())
+
+
+def check_known(connection: Connection, where: str) -> None:
+    """Refuse a database at a revision this code does not know (SchemaTooNewError)."""
+    known = {script.revision for script in scripts().walk_revisions()}
+    unknown = [revision for revision in current(connection) if revision not in known]
+    if unknown:
+        raise SchemaTooNewError(
+            f"the database {where} is at schema revision {', '.join(unknown)}, which this release of "
+            f"Eixample does not know (its newest is {head()}): a newer release has upgraded it. "
+            "Run that release (or newer), or restore a backup made before the upgrade"
+        )
+
+
+def upgrade(connection: Connection, where: str) -> None:
+    """Bring the database to the newest revision, inside the connection's transaction."""
+    check_known(connection, where)
+    command.upgrade(config(connection), "head")
