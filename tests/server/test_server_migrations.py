@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -109,6 +110,41 @@ def test_a_database_of_the_first_release_keeps_its_game_and_gains_the_later_colu
     assert {"seed_shown", "creator_hash", "hints_allowed"} <= games_columns
 
 
+REBUILD_GAMES = '''
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002"
+down_revision = "0001"
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games", recreate="always") as games:
+        games.alter_column("status", existing_type=sa.String(16), type_=sa.String(20))
+'''
+"""A revision that changes `games` the way SQLite must: a new table, the rows copied, the old dropped."""
+
+
+def test_a_revision_that_rebuilds_the_games_table_keeps_every_seat_and_action(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "games.sqlite3"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(FIRST_RELEASE_SCHEMA)
+    connection.close()
+    Store(f"sqlite:///{path}").close()
+    scripts = tmp_path / "migrations"
+    shutil.copytree(migrations.HERE, scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    (scripts / "versions" / "0002_rebuild_games.py").write_text(REBUILD_GAMES)
+    monkeypatch.setattr(migrations, "HERE", scripts)
+    store = Store(f"sqlite:///{path}")
+    game = store.load_game("g1")
+    store.close()
+    assert revisions(path) == ["0002"]
+    assert game is not None and game.actions == [(0, "mark 4"), (1, "mark 0")]
+    assert [seat.name for seat in game.seats] == ["Ana", "Biel"]
+
+
 def stamp(path: Path, revision: str) -> None:
     with sqlite3.connect(path) as connection:
         connection.execute("UPDATE alembic_version SET version_num = ?", (revision,))
@@ -153,3 +189,14 @@ def test_serve_refuses_a_database_a_newer_release_has_upgraded(tmp_path: Path) -
     assert "Eixample serving" not in done.stdout
     assert digest(path) == before
     assert revisions(path) == ["0999"]
+
+
+def test_a_draft_revision_follows_the_newest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scripts = tmp_path / "migrations"
+    shutil.copytree(migrations.HERE, scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(migrations, "HERE", scripts)
+    written = migrations.draft("add a column")
+    assert written == scripts / "versions" / "0002_add_a_column.py"
+    text = written.read_text()
+    assert "revision = '0002'" in text and "down_revision = '0001'" in text
+    assert migrations.head() == "0002"

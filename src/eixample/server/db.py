@@ -160,6 +160,7 @@ class BotLeaseRow(Base):
 
 SCHEMA_LOCK_KEY = 0x45697861
 """The PostgreSQL advisory lock held while a starting server migrates the schema."""
+SCHEMA_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
 SEATS_CHANGED = -1
 """The move number notified for a change of a game's seats (a claim, a release, a join)."""
 TABLE_CHANGED = -2
@@ -253,10 +254,23 @@ class Store:
         """Bring the schema to this code's newest revision (server/migrations); refuse a database
         a newer release has upgraded (migrations.SchemaTooNewError), changing nothing."""
         where = make_url(self.url).render_as_string(hide_password=True)
-        with self.engine.begin() as connection:
-            if self.is_postgres:  # servers starting together migrate once, one after the other
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
-            migrations.upgrade(connection, where)
+        sqlite = make_url(self.url).get_backend_name() == "sqlite"
+        with self.engine.connect() as connection:
+            if sqlite:  # SQLite changes a table by copying it: dropping the old `games` must not
+                # delete every seat and action (ON DELETE CASCADE), so foreign keys wait till the end
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                connection.commit()
+            try:
+                with connection.begin():
+                    if self.is_postgres:  # servers starting together migrate once, one after the other
+                        connection.execute(SCHEMA_LOCK, {"key": SCHEMA_LOCK_KEY})
+                    migrations.upgrade(connection, where)
+                    if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                        raise RuntimeError(f"the database {where} has rows that refer to missing games")
+            finally:
+                if sqlite:
+                    connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    connection.commit()
 
     def close(self) -> None:
         self.writer.close()

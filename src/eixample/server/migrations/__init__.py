@@ -5,18 +5,23 @@ PostgreSQL under the advisory lock that makes processes starting together migrat
 reads the revision the database is at: one this code does not know (written by a newer release)
 is refused with SchemaTooNewError before anything is changed.
 
+To change the schema, change the models and add a revision (`draft` writes one from the difference,
+to review and complete): docs/deploy.md, "Changing the schema".
+
 A database made before migrations existed has no `alembic_version` table: revision 0001 brings it
 to that revision's schema (adding what the earlier releases lacked) and it is stamped like any other.
 """
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection
 
 HERE = Path(__file__).resolve().parent
@@ -68,3 +73,19 @@ def upgrade(connection: Connection, where: str) -> None:
     """Bring the database to the newest revision, inside the connection's transaction."""
     check_known(connection, where)
     command.upgrade(config(connection), "head")
+
+
+def draft(message: str) -> Path:
+    """Write versions/<next number>_<message>.py: the operations that take a database at the newest
+    revision to the models as they are now (Alembic's autogenerate), to review and complete."""
+    with tempfile.TemporaryDirectory() as folder:
+        engine = create_engine(f"sqlite:///{Path(folder) / 'draft.sqlite3'}")
+        try:
+            with engine.begin() as connection:
+                upgrade(connection, "draft")
+                number = f"{int(head()) + 1:04d}"
+                command.revision(config(connection), message, autogenerate=True, rev_id=number)
+        finally:
+            engine.dispose()
+    [written] = HERE.joinpath("versions").glob(f"{number}_*.py")
+    return written
