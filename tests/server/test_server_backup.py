@@ -15,6 +15,7 @@ from typer.testing import CliRunner, Result
 from eixample.cli.main import app
 from eixample.server.db import SQLITE_FILE, Store
 from tests.server.harness import ServerProcess, create_game, seat_headers
+from tests.server.test_server_upgrade import release_folder, release_games
 
 PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 
@@ -172,3 +173,15 @@ def test_backup_and_restore_point_postgresql_to_its_own_tools(tmp_path: Path) ->
 def test_the_commands_say_what_they_do(verb: str) -> None:
     shown = cli(verb, "--help")
     assert shown.exit_code == 0 and "--data-dir" in shown.output
+
+
+def test_a_backup_of_the_release_before_migrations_is_restored_and_upgraded_at_start(tmp_path: Path) -> None:
+    old = release_folder(tmp_path / "old") / SQLITE_FILE
+    data = tmp_path / "data"
+    done = cli("restore", "--data-dir", str(data), str(old))
+    assert done.exit_code == 0, done.output
+    store = Store(f"sqlite:///{data / SQLITE_FILE}")
+    try:
+        assert sorted(game.id for game in store.list_games()) == sorted(release_games())
+    finally:
+        store.close()
