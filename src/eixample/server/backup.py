@@ -60,8 +60,7 @@ def check_database(path: Path) -> str | None:
             connection.close()
     except sqlite3.DatabaseError as error:
         raise BackupError(f"{path} is not an Eixample database ({error})") from None
-    known = {script.revision for script in migrations.scripts().walk_revisions()}
-    unknown = [revision for revision in revisions if revision not in known]
+    unknown = [revision for revision in revisions if revision not in migrations.known()]
     if unknown:
         raise BackupError(
             f"{path} was made by a newer release of Eixample (schema revision {', '.join(unknown)}; "

@@ -52,6 +52,11 @@ def head() -> str:
     return revision
 
 
+def known() -> set[str]:
+    """Every revision this code knows."""
+    return {script.revision for script in scripts().walk_revisions()}
+
+
 def current(connection: Connection) -> tuple[str, ...]:
     """The revisions the database is at (none before its first migration)."""
     return tuple(MigrationContext.configure(connection).get_current_heads())
@@ -59,8 +64,7 @@ def current(connection: Connection) -> tuple[str, ...]:
 
 def check_known(connection: Connection, where: str) -> None:
     """Refuse a database at a revision this code does not know (SchemaTooNewError)."""
-    known = {script.revision for script in scripts().walk_revisions()}
-    unknown = [revision for revision in current(connection) if revision not in known]
+    unknown = [revision for revision in current(connection) if revision not in known()]
     if unknown:
         raise SchemaTooNewError(
             f"the database {where} is at schema revision {', '.join(unknown)}, which this release of "
