@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from typer.testing import CliRunner, Result
 
 from eixample.cli.main import app
 from eixample.server.db import SQLITE_FILE, Store
-from tests.server.harness import ServerProcess, create_game, seat_headers
+from tests.server.harness import ServerProcess, create_game, seat_headers, wait_for
 from tests.server.test_server_upgrade import release_folder, release_games
 
 PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
@@ -185,3 +186,36 @@ def test_a_backup_of_the_release_before_migrations_is_restored_and_upgraded_at_s
         assert sorted(game.id for game in store.list_games()) == sorted(release_games())
     finally:
         store.close()
+
+
+def test_backups_taken_while_bots_play_are_each_consistent(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    server = ServerProcess(data).start()
+    bots = [{"kind": "bot", "bot": "random"}] * 4
+    copies = []
+    try:
+        with server.client() as api:
+            gid = create_game(api, "barcelona", bots)["game_id"]
+
+            def moved_past(number: int) -> bool:
+                return int(api.get(f"/api/games/{gid}/state").json()["move_number"]) > number
+
+            for number in range(3):  # the bots write move after move meanwhile
+                wait_for(partial(moved_past, 10 * number), 60, "bot moves")
+                copy = tmp_path / f"during{number}.sqlite3"
+                made = cli("backup", "--data-dir", str(data), str(copy))
+                assert made.exit_code == 0, made.output
+                copies.append(copy)
+    finally:
+        server.stop()
+    moves = []
+    for copy in copies:
+        with sqlite3.connect(copy) as connection:
+            [(move_count,)] = connection.execute("SELECT move_count FROM games WHERE id = ?", (gid,))
+            numbers = [row[0] for row in connection.execute(
+                "SELECT idx FROM actions WHERE game_id = ? ORDER BY idx", (gid,))]
+        connection.close()
+        assert numbers == list(range(move_count))  # the game and its actions from one moment
+        moves.append(move_count)
+    assert all(count > 10 * number for number, count in enumerate(moves))
