@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from eixample.cli.analyze import analyze_command
+from eixample.cli.backup import backup_command, restore_command
 from eixample.cli.bench import bench_command
 from eixample.cli.common import package_version
 from eixample.cli.demo import demo_command
@@ -48,6 +49,8 @@ app.command("bench")(bench_command)
 app.command("demo")(demo_command)
 app.command("serve")(serve_command)
 app.command("analyze")(analyze_command)
+app.command("backup")(backup_command)
+app.command("restore")(restore_command)
 
 
 if __name__ == "__main__":

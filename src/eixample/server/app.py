@@ -35,6 +35,7 @@ from eixample.server.guard import Guard, host_names
 from eixample.server.limits import RateKind, RateLimits, ServerLimits
 from eixample.server.live import Connection, LiveGame, encode
 from eixample.server.manager import WEB_DIR, GameManager
+from eixample.server.migrations import SchemaTooNewError
 from eixample.server.pages import page_html
 from eixample.server.schemas import (
     CLIENT_MESSAGE,
@@ -636,7 +637,7 @@ def run(
             allowed_hosts=host_names(host, allowed_hosts),
             bot_lease_seconds=bot_lease_seconds,
         )
-    except DatabaseInUseError as error:
+    except (DatabaseInUseError, SchemaTooNewError) as error:
         print(f"Eixample cannot start: {error}", file=sys.stderr, flush=True)
         raise SystemExit(2) from None
     gc.set_threshold(*GC_THRESHOLDS)

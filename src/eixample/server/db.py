@@ -3,7 +3,8 @@
 An embedded SQLite file (WAL journal, full sync) in the data folder by default; the environment
 variable DATABASE_URL switches to another SQLAlchemy URL (PostgreSQL) with no code change. Every
 write is one transaction; a move is acknowledged only after its transaction has committed, so a
-crash loses nothing that a player was told had happened.
+crash loses nothing that a player was told had happened. The schema changes only through the
+migrations in server/migrations, applied when a store opens the database.
 
 Seat tokens are stored as SHA-256 digests only: the plain token exists in the invitation link
 (and, once a browser has claimed the seat, in that browser alone).
@@ -48,7 +49,6 @@ from sqlalchemy import (
     delete,
     event,
     insert,
-    inspect,
     select,
     text,
     update,
@@ -56,6 +56,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from eixample.server import migrations
 
 SQLITE_FILE = "eixample.sqlite3"
 
@@ -160,7 +162,8 @@ class BotLeaseRow(Base):
 
 
 SCHEMA_LOCK_KEY = 0x45697861
-"""The PostgreSQL advisory lock held while a starting server creates missing tables."""
+"""The PostgreSQL advisory lock held while a starting server migrates the schema."""
+SCHEMA_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
 SEATS_CHANGED = -1
 """The move number notified for a change of a game's seats (a claim, a release, a join)."""
 TABLE_CHANGED = -2
@@ -182,14 +185,6 @@ class StaleWriteError(Exception):
 
 class DatabaseInUseError(Exception):
     """Another server process holds the database's lock file."""
-
-
-# Columns added after the first release: added to an existing database on start.
-LATER_COLUMNS = {
-    "games": {"seed_shown": "BOOLEAN DEFAULT FALSE", "creator_hash": "VARCHAR(64)",
-              "hints_allowed": "BOOLEAN DEFAULT FALSE"},
-    "seats": {"claim_hash": "VARCHAR(64)"},
-}
 
 
 def database_url(data_dir: str | os.PathLike[str], explicit: str | None = None) -> str:
@@ -229,16 +224,6 @@ def sqlite_path(url: str) -> Path | None:
     return Path(database).resolve() if database and database != ":memory:" else None
 
 
-def _add_later_columns(engine: Engine) -> None:
-    inspector = inspect(engine)
-    with engine.begin() as connection:
-        for table, columns in LATER_COLUMNS.items():
-            present = {column["name"] for column in inspector.get_columns(table)}
-            for name, declaration in columns.items():
-                if name not in present:
-                    connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {declaration}"))
-
-
 class Store:
     """Synchronous data access; the server calls it from worker threads, and moves and undos go
     through one writer thread that commits those arriving together at once (`GroupWriter`).
@@ -267,11 +252,33 @@ class Store:
         self.engine = _make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.writer = GroupWriter(self._sessions)
-        with self.engine.begin() as connection:
-            if self.is_postgres:  # servers starting together create the tables once
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
-            Base.metadata.create_all(connection)
-        _add_later_columns(self.engine)
+        try:
+            self._migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    def _migrate(self) -> None:
+        """Bring the schema to this code's newest revision (server/migrations); refuse a database
+        a newer release has upgraded (migrations.SchemaTooNewError), changing nothing."""
+        where = make_url(self.url).render_as_string(hide_password=True)
+        sqlite = make_url(self.url).get_backend_name() == "sqlite"
+        with self.engine.connect() as connection:
+            if sqlite:  # SQLite changes a table by copying it: dropping the old `games` must not
+                # delete every seat and action (ON DELETE CASCADE), so foreign keys wait till the end
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                connection.commit()
+            try:
+                with connection.begin():
+                    if self.is_postgres:  # servers starting together migrate once, one after the other
+                        connection.execute(SCHEMA_LOCK, {"key": SCHEMA_LOCK_KEY})
+                    migrations.upgrade(connection, where)
+                    if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                        raise RuntimeError(f"the database {where} has rows that refer to missing games")
+            finally:
+                if sqlite:
+                    connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    connection.commit()
 
     def close(self) -> None:
         self.writer.close()

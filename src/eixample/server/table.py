@@ -87,12 +87,12 @@ class Table:
 
 
 class TableStore:
-    """The two tables, next to the game database (same engine, tables of their own)."""
+    """The two tables, next to the game database (same engine, tables of their own, made by the
+    store's migrations)."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
-        TableBase.metadata.create_all(store.engine)
 
     def save(self, table: Table) -> None:
         with self._sessions() as session, session.begin():

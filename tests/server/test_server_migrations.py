@@ -1,0 +1,202 @@
+"""The schema changes only through migrations (server/migrations): a new database is made by them
+and matches the models, a database of an earlier release is brought up to date keeping its rows,
+and one a newer release has upgraded is refused, changed in nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from filelock import FileLock
+from sqlalchemy import MetaData, create_engine
+
+from eixample.server import migrations
+from eixample.server.db import SQLITE_FILE, Base, Store
+from eixample.server.migrations import SchemaTooNewError
+from eixample.server.table import TableBase
+from tests.server.harness import free_port
+
+FIRST_RELEASE_SCHEMA = """
+CREATE TABLE games (id VARCHAR(32) NOT NULL, game VARCHAR(64) NOT NULL, players INTEGER NOT NULL,
+    seed BIGINT NOT NULL, options JSON NOT NULL, status VARCHAR(16) NOT NULL,
+    move_count INTEGER NOT NULL, to_move INTEGER NOT NULL, result JSON,
+    created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL, PRIMARY KEY (id));
+CREATE INDEX ix_games_status ON games (status);
+CREATE TABLE seats (game_id VARCHAR(32) NOT NULL, seat INTEGER NOT NULL, kind VARCHAR(16) NOT NULL,
+    name VARCHAR(64) NOT NULL, bot VARCHAR(128), token_hash VARCHAR(64), joined BOOLEAN NOT NULL,
+    PRIMARY KEY (game_id, seat), FOREIGN KEY(game_id) REFERENCES games (id) ON DELETE CASCADE);
+CREATE INDEX ix_seats_token_hash ON seats (token_hash);
+CREATE TABLE actions (game_id VARCHAR(32) NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL,
+    action VARCHAR(512) NOT NULL, created_at DATETIME NOT NULL, PRIMARY KEY (game_id, idx),
+    FOREIGN KEY(game_id) REFERENCES games (id) ON DELETE CASCADE);
+INSERT INTO games VALUES ('g1', 'tictactoe', 2, 7, '{}', 'running', 2, 0, NULL,
+    '2026-01-01 10:00:00.000000', '2026-01-01 10:01:00.000000');
+INSERT INTO seats VALUES ('g1', 0, 'person', 'Ana', NULL, 'aaaa', 1);
+INSERT INTO seats VALUES ('g1', 1, 'person', 'Biel', NULL, 'bbbb', 1);
+INSERT INTO actions VALUES ('g1', 0, 0, 'mark 4', '2026-01-01 10:00:30.000000');
+INSERT INTO actions VALUES ('g1', 1, 1, 'mark 0', '2026-01-01 10:01:00.000000');
+"""
+"""The tables as the first release of the server made them (before seeds could be shown, hints,
+claims, bot leases and the table around a game), with one game in play."""
+
+
+def models() -> MetaData:
+    """Every table the code maps, in one MetaData."""
+    combined = MetaData()
+    for metadata in (Base.metadata, TableBase.metadata):
+        for table in metadata.tables.values():
+            table.to_metadata(combined)
+    return combined
+
+
+def schema_differences(url: str) -> list[object]:
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        differences: list[object] = compare_metadata(MigrationContext.configure(connection), models())
+    engine.dispose()
+    return differences
+
+
+def revisions(path: Path) -> list[str]:
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute("SELECT version_num FROM alembic_version").fetchall()
+    connection.close()
+    return [row[0] for row in rows]
+
+
+def test_a_new_database_is_made_by_the_migrations_and_matches_the_models(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    Store(f"sqlite:///{path}").close()
+    assert revisions(path) == [migrations.head()]
+    assert schema_differences(f"sqlite:///{path}") == []
+    Store(f"sqlite:///{path}").close()  # opening it again changes nothing
+    assert revisions(path) == [migrations.head()]
+
+
+def test_the_migrations_know_one_line_of_revisions() -> None:
+    scripts = migrations.scripts()
+    assert len(scripts.get_heads()) == 1  # two revisions on the same parent must be merged
+    assert [script.revision for script in scripts.walk_revisions()][-1] == "0001"
+
+
+def test_a_database_of_the_first_release_keeps_its_game_and_gains_the_later_columns(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(FIRST_RELEASE_SCHEMA)
+    connection.close()
+    store = Store(f"sqlite:///{path}")
+    game = store.load_game("g1")
+    store.close()
+    assert game is not None
+    assert (game.game, game.seed, game.status, game.move_count) == ("tictactoe", 7, "running", 2)
+    assert game.actions == [(0, "mark 4"), (1, "mark 0")]
+    assert [(seat.name, seat.token_hash, seat.joined, seat.claim_hash) for seat in game.seats] == [
+        ("Ana", "aaaa", True, None), ("Biel", "bbbb", True, None)]
+    assert (game.seed_shown, game.hints_allowed, game.creator_hash) == (False, False, None)
+    assert revisions(path) == [migrations.head()]
+    with sqlite3.connect(path) as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        games_columns = {row[1] for row in connection.execute("PRAGMA table_info(games)")}
+    connection.close()
+    assert {"bot_leases", "game_tables", "chat_lines"} <= tables
+    assert {"seed_shown", "creator_hash", "hints_allowed"} <= games_columns
+
+
+REBUILD_GAMES = '''
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002"
+down_revision = "0001"
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games", recreate="always") as games:
+        games.alter_column("status", existing_type=sa.String(16), type_=sa.String(20))
+'''
+"""A revision that changes `games` the way SQLite must: a new table, the rows copied, the old dropped."""
+
+
+def test_a_revision_that_rebuilds_the_games_table_keeps_every_seat_and_action(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "games.sqlite3"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(FIRST_RELEASE_SCHEMA)
+    connection.close()
+    Store(f"sqlite:///{path}").close()
+    scripts = tmp_path / "migrations"
+    shutil.copytree(migrations.HERE, scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    (scripts / "versions" / "0002_rebuild_games.py").write_text(REBUILD_GAMES)
+    monkeypatch.setattr(migrations, "HERE", scripts)
+    store = Store(f"sqlite:///{path}")
+    game = store.load_game("g1")
+    store.close()
+    assert revisions(path) == ["0002"]
+    assert game is not None and game.actions == [(0, "mark 4"), (1, "mark 0")]
+    assert [seat.name for seat in game.seats] == ["Ana", "Biel"]
+
+
+def stamp(path: Path, revision: str) -> None:
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = ?", (revision,))
+        connection.execute("ALTER TABLE games ADD COLUMN made_by_a_newer_release INTEGER")
+    connection.close()
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_store_refuses_a_database_a_newer_release_has_upgraded(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    Store(f"sqlite:///{path}").close()
+    stamp(path, "0999")
+    before = digest(path)
+    with pytest.raises(SchemaTooNewError, match=r"schema revision 0999, which this release .* does not know"):
+        Store(f"sqlite:///{path}", exclusive=True)
+    assert digest(path) == before
+    lock = FileLock(f"{path}.lock")  # the refused store let its lock go
+    lock.acquire(timeout=0)
+    lock.release()
+
+
+def test_serve_refuses_a_database_a_newer_release_has_upgraded(tmp_path: Path) -> None:
+    path = tmp_path / SQLITE_FILE
+    Store(f"sqlite:///{path}").close()
+    stamp(path, "0999")
+    before = digest(path)
+    environment = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    environment["PYTHONPATH"] = os.pathsep.join(sys.path)
+    done = subprocess.run(
+        [sys.executable, "-c", "from eixample.cli.main import app; app()", "serve",
+         "--data-dir", str(tmp_path), "--port", str(free_port())],
+        capture_output=True, text=True, timeout=120, env=environment, check=False,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("Eixample cannot start: the database ")
+    assert "is at schema revision 0999, which this release of Eixample does not know" in lines[0]
+    assert "Eixample serving" not in done.stdout
+    assert digest(path) == before
+    assert revisions(path) == ["0999"]
+
+
+def test_a_draft_revision_follows_the_newest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scripts = tmp_path / "migrations"
+    shutil.copytree(migrations.HERE, scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(migrations, "HERE", scripts)
+    written = migrations.draft("add a column")
+    assert written == scripts / "versions" / "0002_add_a_column.py"
+    text = written.read_text()
+    assert "revision = '0002'" in text and "down_revision = '0001'" in text
+    assert migrations.head() == "0002"
