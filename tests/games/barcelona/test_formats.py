@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from eixample.core.errors import MalformedRecordError
 from eixample.games import barcelona
 from eixample.games.barcelona.state import FIELDS, BarcelonaState
 from tests.games.barcelona.helpers import random_playout
@@ -249,3 +250,46 @@ def test_a_solo_record_with_a_house_rule_breaks_the_record_schema() -> None:
     record = barcelona.new_game(1, 28).record()
     record["options"]["seat_vp"] = [3, 0]
     assert problems("record", record)
+
+
+# ------------------------------------------------------------------- the code refuses what they refuse
+@pytest.mark.parametrize("key", ["format", "game", "players", "seed", "options", "actions"])
+def test_replay_refuses_a_record_without_a_key_the_schema_requires(key: str) -> None:
+    record = copy.deepcopy(sampled_states()[1].record())
+    del record[key]
+    assert problems("record", record)
+    with pytest.raises(MalformedRecordError, match=f"'{key}' is missing"):
+        barcelona.replay(record)
+
+
+@pytest.mark.parametrize("key", ["format", "players", "seed", "options", "state", "actions", "log"])
+def test_from_json_refuses_a_saved_state_without_a_key_the_schema_requires(key: str) -> None:
+    saved = copy.deepcopy(sampled_states()[1].to_json())
+    del saved[key]
+    assert problems("state", saved)
+    with pytest.raises(MalformedRecordError, match=f"{key}: is missing"):
+        barcelona.from_json(saved)
+
+
+@pytest.mark.parametrize("seed", [0, 2**63 - 1])
+def test_a_game_of_any_seed_in_range_saves_restores_and_validates(seed: int) -> None:
+    state = barcelona.new_game(2, seed)
+    state.apply(state.legal_actions()[0])
+    assert problems("record", state.record()) == []
+    assert problems("state", state.to_json()) == []
+    assert barcelona.replay(state.record()).to_json() == state.to_json()
+    assert barcelona.from_json(state.to_json()).to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 2**64])
+def test_a_seed_out_of_range_is_refused_everywhere_with_the_range(seed: int) -> None:
+    with pytest.raises(ValueError, match=r"seed must be an integer from 0 to 2\*\*63 - 1"):
+        barcelona.new_game(2, seed)
+    record = {**sampled_states()[1].record(), "seed": seed}
+    assert problems("record", record)
+    with pytest.raises(MalformedRecordError, match=r"seed must be an integer from 0 to 2\*\*63 - 1"):
+        barcelona.replay(record)
+    saved = {**sampled_states()[1].to_json(), "seed": seed}
+    assert problems("state", saved)
+    with pytest.raises(MalformedRecordError, match="seed: must be from 0 to 9223372036854775807"):
+        barcelona.from_json(saved)
