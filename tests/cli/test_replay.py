@@ -75,3 +75,33 @@ def test_bad_files(runner: CliRunner, tmp_path: Path, content: str, args: tuple[
 
 def test_a_missing_file(runner: CliRunner, tmp_path: Path) -> None:
     assert_clear_failure(invoke(runner, "replay", str(tmp_path / "nowhere.json")), "cannot read")
+
+
+def _saved_barcelona_state(tmp_path: Path, corrupt: bool) -> Path:
+    from eixample.games import barcelona
+
+    state = barcelona.new_game(2, 5)
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    saved = state.to_json()
+    if corrupt:
+        saved["state"]["coins"][0] += 7
+    path = tmp_path / "saved-state.json"
+    path.write_text(json.dumps(saved))
+    return path
+
+
+def test_a_saved_state_replays_from_its_own_actions(runner: CliRunner, tmp_path: Path) -> None:
+    path = _saved_barcelona_state(tmp_path, corrupt=False)
+    result = invoke(runner, "replay", str(path), "--index", "3", input="q\n")
+    assert result.exit_code == 0, result.output
+    assert _moves_shown(result.output) == [3]
+
+
+@pytest.mark.parametrize("command", ["replay", "play"])
+def test_a_corrupted_saved_state_is_refused_not_ignored(runner: CliRunner, tmp_path: Path,
+                                                        command: str) -> None:
+    path = _saved_barcelona_state(tmp_path, corrupt=True)
+    args = (str(path),) if command == "replay" else ("--load", str(path))
+    assert_clear_failure(invoke(runner, command, *args, input="q\nquit\n"),
+                         "cannot restore the saved state", "state.coins")

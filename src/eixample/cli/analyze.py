@@ -26,9 +26,8 @@ from eixample.cli.common import (
     console,
     error_console,
     fail,
+    game_file,
     read_json,
-    record_game,
-    unwrap_record,
 )
 from eixample.cli.tables import player_name
 from eixample.core.errors import MalformedRecordError
@@ -62,8 +61,7 @@ def analyze_command(
     preferred move and the win probability the move played gave away."""
     if seconds is not None and not 0 < seconds <= MAX_SECONDS:
         fail(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}, not {seconds:g}")
-    record, seats = unwrap_record(read_json(file, line))
-    game = record_game(record, game_name)
+    game, record, seats = game_file(read_json(file, line), game_name)
     if iterations is None and seconds is None:
         iterations = COACH_SETTINGS.iterations
     settings = replace(COACH_SETTINGS, seconds=seconds, iterations=iterations)

@@ -29,12 +29,11 @@ from eixample.cli.common import (
     console,
     default_players,
     fail,
+    game_file,
     load_game,
     read_json,
-    record_game,
     replay_or_fail,
     seat_label,
-    unwrap_record,
 )
 from eixample.cli.render import game_help, log_lines, render, render_choices, render_details
 from eixample.cli.tables import breakdown_table, outcome_line
@@ -364,7 +363,6 @@ def play_command(
 
 
 def _resume(path: Path, game_name: str | None) -> tuple[Game, State, list[str] | None]:
-    record, seats = unwrap_record(read_json(path))
-    game = record_game(record, game_name)
+    game, record, seats = game_file(read_json(path), game_name)
     state = replay_or_fail(game, record)
     return game, state, saved_seats(seats, state.num_players)

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from eixample.cli.common import GAME_HELP, console, fail, read_json, record_game, unwrap_record
+from eixample.cli.common import GAME_HELP, console, fail, game_file, read_json
 from eixample.cli.render import render
 from eixample.cli.tables import breakdown_table, outcome_line, player_name
 from eixample.core.errors import IllegalActionError, MalformedRecordError
@@ -109,8 +109,7 @@ def replay_command(
     game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
 ) -> None:
     """Step through a saved game: n, p, first, last, a move number, q (read from standard input)."""
-    record, seats = unwrap_record(read_json(file, line))
-    game = record_game(record, game_name)
+    game, record, seats = game_file(read_json(file, line), game_name)
     states = positions(game, record)
     if index >= len(states):
         fail(f"the game has {len(states) - 1} moves; there is no move {index}")
