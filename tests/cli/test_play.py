@@ -138,7 +138,8 @@ def test_an_unknown_game(runner: CliRunner) -> None:
     (json.dumps(_record(["mark 4", "mark 4"])), ["cannot replay the record", "action 1 'mark 4' is illegal"]),
     (json.dumps({"record": _record(["mark 1"]), "seats": ["human"]}), ["'seats' must list 2 players"]),
     (json.dumps({"record": _record([]), "seats": ["human", "robot"]}), ["unknown bot 'robot'"]),
-    (json.dumps({"players": 2}), ["'seed' is missing"]),
+    (json.dumps({"players": 2}), ["'format' is missing"]),
+    (json.dumps({"format": 1, "game": "tictactoe", "players": 2}), ["'seed' is missing"]),
 ])
 def test_bad_saved_games_get_a_clear_message(runner: CliRunner, tmp_path: Path, content: str,
                                              phrases: list[str]) -> None:
