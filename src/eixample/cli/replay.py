@@ -12,7 +12,7 @@ from rich.text import Text
 
 from eixample.cli.common import GAME_HELP, console, fail, game_file, read_json
 from eixample.cli.render import render
-from eixample.cli.tables import breakdown_table, outcome_line, player_name
+from eixample.cli.tables import breakdown_table, outcome_line, player_name, seat_names
 from eixample.core.errors import IllegalActionError, MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.records import replay
@@ -113,11 +113,5 @@ def replay_command(
     states = positions(game, record)
     if index >= len(states):
         fail(f"the game has {len(states) - 1} moves; there is no move {index}")
-    names = _names(seats, states[0].num_players)
+    names = seat_names(record, seats, states[0].num_players)
     Replayer(game, record, states, names, console()).run(index)
-
-
-def _names(seats: object, players: int) -> list[str]:
-    if isinstance(seats, list) and len(seats) == players and all(isinstance(s, str) for s in seats):
-        return list(seats)
-    return [""] * players
