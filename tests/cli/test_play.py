@@ -165,7 +165,7 @@ def test_a_bare_record_resumes_with_the_default_seats(runner: CliRunner, tmp_pat
     path.write_text(json.dumps(_record(["mark 4", "mark 0"])))
     result = invoke(runner, "play", "--load", str(path), "--seat", "2=human", input=_lines("quit"))
     assert result.exit_code == 0, result.output
-    assert "Recent moves:" in result.output
+    assert "X marks cell 4. O marks cell 0." in " ".join(result.output.split())  # the last moves
 
 
 def test_a_seat_may_be_given_by_level(runner: CliRunner) -> None:
