@@ -105,3 +105,22 @@ def test_a_corrupted_saved_state_is_refused_not_ignored(runner: CliRunner, tmp_p
     args = (str(path),) if command == "replay" else ("--load", str(path))
     assert_clear_failure(invoke(runner, command, *args, input="q\nquit\n"),
                          "cannot restore the saved state", "state.coins")
+
+
+def test_a_barcelona_replay_is_compact_in_words_with_the_whole_table_on_request(
+        runner: CliRunner, tmp_path: Path) -> None:
+    from eixample.games import barcelona
+
+    state = barcelona.new_game(2, 3)
+    state.apply("place C12")
+    while not state.legal_actions()[0].startswith("act "):
+        state.apply(state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(state.record()))
+    moves = len(state.record()["actions"])
+    result = invoke(runner, "replay", str(path), "--index", str(moves), input="table\nq\n")
+    assert result.exit_code == 0, result.output
+    compact, whole = result.output.split("replay> ", 1)
+    assert "played: Street " in compact and "act " not in compact
+    assert "Citizen tracks" not in compact and "Citizen tracks" in whole
