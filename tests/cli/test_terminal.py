@@ -13,8 +13,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from eixample.cli.play import KeyboardGame
-from eixample.cli.render import render, render_choices
+from eixample.cli.play import HELP, KeyboardGame
+from eixample.cli.render import game_help, render, render_choices, render_compact
 from eixample.cli.render.words import say
 from eixample.core.protocol import Game, State
 from eixample.core.registry import get_game
@@ -47,7 +47,7 @@ def _screens(game_name: str, players: int, seed: int, moves: int) -> Iterator[tu
         state.apply(legal[rng.below(len(legal))])
 
 
-@pytest.mark.parametrize(("game_name", "players"), [("barcelona", 2), ("rose-of-fire", 2)])
+@pytest.mark.parametrize(("game_name", "players"), [("barcelona", 2), ("barcelona", 1), ("rose-of-fire", 2)])
 def test_a_decision_fits_80_by_24_for_the_common_decisions(game_name: str, players: int) -> None:
     tall = []
     for state, screen in _screens(game_name, players, seed=5, moves=60):
@@ -55,7 +55,17 @@ def test_a_decision_fits_80_by_24_for_the_common_decisions(game_name: str, playe
         assert max(len(line) for line in lines) <= WIDTH, screen
         if len(lines) + 1 > HEIGHT:  # and the prompt
             tall.append((state.view(None)["decision_kind"], len(lines)))
+        wide = Console(file=io.StringIO(), width=200, record=True)  # what would wrap at 80
+        wide.print(render_compact(game_name, state.view(state.current_player())))
+        lines = [line.rstrip() for line in wide.export_text().split("\n") if not line.startswith("Your hand")]
+        assert max(len(line) for line in lines) <= WIDTH, lines  # a hand may take two lines
     assert len(tall) <= 6, tall  # a long choice list may scroll; the table itself never does
+
+
+@pytest.mark.parametrize("game_name", ["barcelona", "rose-of-fire"])
+def test_help_fits_80_columns(game_name: str) -> None:
+    text = f"{HELP}\n{game_help(game_name)}"
+    assert max(len(line) for line in text.split("\n")) <= WIDTH
 
 
 def test_barcelona_street_actions_are_whole_words_at_80_columns() -> None:

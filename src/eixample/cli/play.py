@@ -57,12 +57,12 @@ SOLO = "solo"
 """The seats of a solo game's own opponent: the game plays them, nobody is asked."""
 HUMAN_WORDS = ("human", "you", "me")
 SAVE_FORMAT = 1
-RECENT_LOG = 3
+RECENT_LOG = 2
 """Log lines shown with each decision (the log command shows them all)."""
 
 HELP = """\
-Choose by number (e.g. 3) or by typing the move itself (e.g. the text shown after the number;
-choices listed under a word, like "place  1) C00", are typed with it: place C00).
+Choose by number (e.g. 3) or type the move itself (see the game's moves below);
+a near miss gets the nearest legal move as a suggestion.
 Commands:
   help         this text
   show         draw the table (compact) and the choices again
@@ -237,7 +237,7 @@ class KeyboardGame:
             self.out.rule(f"{self.game.title}: {self.name(seat)}")
         self.out.print(render_compact(self.game.name, view))
         for line in log_lines(view)[-RECENT_LOG:]:
-            self.out.print(Text(line, style="dim", overflow="ellipsis", no_wrap=True))
+            self.out.print(Text(line, style="dim"), overflow="ellipsis", no_wrap=True)  # log: all of it
         self.out.print(Text(self.state.describe_decision(), style="bold"))
         self.out.print(render_choices(self.game.name, view, self.state.legal_actions()))
 

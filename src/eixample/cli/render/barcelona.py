@@ -573,6 +573,8 @@ def _status(view: JsonDict) -> Text:
             segments += [("turn of ", ""), (seat_name(turn), seat_style(turn)), ("  ", "")]
     if view.get("end_triggered") and not view.get("terminal"):
         segments.append(("last round  ", "bold"))
+    if isinstance(solo, dict) and not view.get("terminal"):
+        return _assemble(segments)  # the scores are on the solo line, and the line fits 80 columns
     segments.append(("VP ", "dim"))
     for seat, score in enumerate(view.get("scores", [])):
         segments += [(seat_name(seat), seat_style(seat)), (f" {score}  ", "")]
@@ -754,9 +756,24 @@ def render_barcelona_compact(view: JsonDict) -> RenderableType:
         _status(view),
         *_CompactCity(view).lines(),
         *(_compact_player(view, player) for player in view.get("player_list", [])),
-        *([solo] if solo is not None else []),
+        *([_compact_solo(view)] if solo is not None else []),
     ]
     return Group(*parts)
+
+
+def _compact_solo(view: JsonDict) -> Text:
+    """The solo opponent in one line: its card, meeple, deck and score."""
+    solo = view["solo"]
+    seat = solo.get("seat", 1)
+    segments: list[Segment] = [(f"{solo['opponent']} ", seat_style(seat))]
+    card = solo.get("card")
+    if card:
+        segments.append((f"card {card['number']} ({card['direction']}) ", ""))
+    segments.append((f"meeple {solo['meeple']} deck {solo['deck_left']} ", "dim"))
+    segments.append((f"{solo['automa_vp']} VP, margin {solo['margin']:+d}", "bold"))
+    if solo.get("result"):
+        segments.append((f"; you {solo['result']}", "bold"))
+    return _assemble(segments)
 
 
 # -- the choices ----------------------------------------------------------------------------------
@@ -869,23 +886,30 @@ register_help("barcelona", """\
 Barcelona moves, as typed (or choose them by number):
   place C23             your two citizens on crossing C23 (row 2, column 3)
   top M                 which citizen goes on top (W, M or U)
-  act V2 streets        the action of street V2 (shown at its end); end actions: stop
-  benefits 1+3          benefits of your 1st and 3rd Intersections; benefits none
+  act V2 streets        the action of street V2 (at its end); end actions: stop
+  benefits 1+3          your 1st and 3rd Intersections' benefits; benefits none
   gain cloth            1 cloth and 3 VP (gain coins: 2 coins)
   cobble S12            a cobblestone on sidewalk space S12
-  streets wide          then: street V2.1 (street V2 between rows 1 and 2); streets narrow: 2 tiles
+  streets wide          then: street V2.1 (V2 between rows 1 and 2);
+                        streets narrow: 2 tiles
   intersection C12      an Intersection on crossing C12
   improve 3             Modernisme project space 3 to its top position
   take MT07 into 2      Modernisme tile MT07 into your project space 2
   service station       a Public Service, by its id
-  decline               refuse a costly action granted by a benefit (intersection, improve, take, service)
-  tram H1.2             place or move your Tram; then passenger / no passenger; then act .. / skip action
+  decline               refuse a costly action a benefit granted
+  tram H1.2             place or move your Tram; then passenger / no passenger;
+                        then act .. / skip action
   sagrada SF05          a Sagrada Família tile
-  mix coin 2 cloth 1    how to take resources; discard coin / discard cloth when over capacity
-  build L2 B12          a Building; then use C12+C13: the crossings whose top citizens it takes
-Names: Cxy crossing; Vc.r and Hr.c street spaces; D.i the diagonal; Bxy block (BxxU/BxxL beside
-the diagonal); Sxy sidewalk; MTnn Modernisme tile; SFnn Sagrada Família tile.
-The compact table: $cost and citizens (bottom first) of each crossing, ■n an Intersection of Pn;
-─ │ narrow, ═ ║ wide street spaces: Pn a Street tile, Tn a Tram, ●n a Passenger, +benefit of an
-empty space; L1..L3 and C a Building with its markers' seat numbers; each street's action at its
-end (V0..V4 at the top, H0..H4 at the right, D the diagonal); "table" shows everything.""")
+  mix coin 2 cloth 1    how to take resources; discard coin / discard cloth
+                        when over capacity
+  build L2 B12          a Building; then use C12+C13: the crossings whose top
+                        citizens it takes
+Names: Cxy crossing; Vc.r and Hr.c street spaces; D.i the diagonal; Bxy block
+(BxxU/BxxL beside the diagonal); Sxy sidewalk; MTnn Modernisme tile; SFnn
+Sagrada Família tile.
+The compact table: $cost and citizens (bottom first) of each crossing, ■n an
+Intersection of Pn; ─ │ narrow, ═ ║ wide street spaces: Pn a Street tile, Tn a
+Tram, ●n a Passenger, +benefit of an empty space; L1..L3 and C a Building with
+its markers' seats; each street's action at its end (V0..V4 at the top, H0..H4
+at the right, D the diagonal). "table" shows everything.""")
+

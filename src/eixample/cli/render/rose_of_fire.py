@@ -31,14 +31,17 @@ PLAYER_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7")
 TILE_STYLES = {"yellow": "bold #F0E442", "lilac": "bold #B39DDB", "green": "bold #66BB6A"}
 SYMBOL_LETTERS = {"crown": "K", "colonies": "C", "personalities": "P"}
 
-register_help(
-    "rose-of-fire",
-    "card c07 | event p29 | both p29 | discard c07 | tile LB3 Y | house M | keep 1 | drop 4 | "
-    "block LB3 | buy K2 with 2K1C | done | reward | extra none. Spaces: district L/R/S, row A-E, "
-    "column; colours Y/L/G; houses U/M/W/L; symbols K crown, C colonies, P personalities. "
-    "A family's line: h houses left U/M/W/L, str strikers in supply/Raval/barricades, tok influence "
-    "tokens, conv conviction token, infl influence cards. \"table\" shows everything.",
-)
+register_help("rose-of-fire", """\
+The Rose of Fire moves, as typed (or choose by number): card c07, event p29,
+both p29, discard c07, tile LB3 Y, house M, keep 1, drop 4, block LB3,
+buy K2 with 2K1C, done, reward, extra none.
+Spaces: district L/R/S, row A-E, column; colours Y/L/G; houses U/M/W/L; symbols
+K crown, C colonies, P personalities. Influence cards are named by symbol and
+level ("personalities 1": P1 in a typed move).
+A family's line: prest prestige, h houses left U/M/W/L, str strikers in
+supply/Raval/barricades, tok influence tokens, conv conviction token, infl
+influence cards.
+"table" shows everything.""")
 
 
 def _space(cell: dict[str, Any] | None) -> Text:
@@ -218,11 +221,21 @@ def _compact_player(view: JsonDict, p: dict[str, Any]) -> Text:
     if p["token_symbols"] and p["tokens"]:
         tokens += " " + "".join(f"{n}{SYMBOL_LETTERS[k]}" for k, n in p["token_symbols"].items() if n)
     text.append(f" {p['vp']}VP", style="bold")
-    text.append(f" prestige {p['prestige']} h {'/'.join(str(p['houses_left'][h]) for h in 'UMWL')}"
+    text.append(f" prest {p['prestige']} h {'/'.join(str(p['houses_left'][h]) for h in 'UMWL')}"
                 f" str {s['supply']}/{s['raval']}/{s['barricades']} tok {tokens}"
-                f" conv {p['conviction'] or '-'}")
+                f" conv {SHORT_SYMBOLS.get(p['conviction'], p['conviction'] or '-')}")
     if p["influence_cards"]:
-        text.append(" infl " + ", ".join(influence_short(card) for card in p["influence_cards"]), style="dim")
+        cards = (influence_short(card) for card in p["influence_cards"])
+        text.append(" infl " + ", ".join(_shorter(card) for card in cards), style="dim")
+    return text
+
+
+SHORT_SYMBOLS = {"personalities": "pers.", "colonies": "colon."}
+
+
+def _shorter(text: str) -> str:
+    for word, short in SHORT_SYMBOLS.items():
+        text = text.replace(word, short)
     return text
 
 
