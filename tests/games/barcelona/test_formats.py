@@ -293,3 +293,28 @@ def test_a_seed_out_of_range_is_refused_everywhere_with_the_range(seed: int) -> 
     assert problems("state", saved)
     with pytest.raises(MalformedRecordError, match="seed: must be from 0 to 9223372036854775807"):
         barcelona.from_json(saved)
+
+
+def _saved_before_the_solo_mode_and_the_house_rule_source(saved: dict[str, Any]) -> dict[str, Any]:
+    old = copy.deepcopy(saved)
+    for field in ("solo", "solo_meeple", "solo_deck", "solo_drawn"):
+        del old["state"][field]
+    sources = len(old["state"]["vp_src"]) // len(old["state"]["vp"])
+    old["state"]["vp_src"] = [value for index, value in enumerate(old["state"]["vp_src"])
+                              if index % sources != sources - 1]  # house_rule: the last source
+    return old
+
+
+def test_a_state_saved_by_an_older_release_validates_and_loads() -> None:
+    state = sampled_states()[1]
+    old = _saved_before_the_solo_mode_and_the_house_rule_source(state.to_json())
+    assert problems("state", old) == []
+    assert barcelona.from_json(old).to_json() == state.to_json()
+
+
+def test_a_solo_state_needs_its_solo_fields_in_the_schema_and_the_code() -> None:
+    solo = next(state for state in sampled_states() if state.record()["players"] == 1).to_json()
+    del solo["state"]["solo_deck"]
+    assert problems("state", solo)
+    with pytest.raises(MalformedRecordError, match="solo_deck: is missing"):
+        barcelona.from_json(solo)
