@@ -69,9 +69,14 @@ def test_schema_is_valid_draft_2020_12(name: str) -> None:
 
 def test_state_schema_names_every_field_of_the_state() -> None:
     state = schema("state")["properties"]["state"]
+    solo_fields = ["solo", "solo_meeple", "solo_deck", "solo_drawn"]
     assert list(state["properties"]) == list(FIELDS)
-    assert state["required"] == list(FIELDS)
+    assert state["required"] == [field for field in FIELDS if field not in solo_fields]
     assert state["additionalProperties"] is False
+    solo_branch = next(branch for branch in schema("state")["allOf"]
+                       if branch["if"]["properties"]["players"].get("const") == 1
+                       and "state" in branch["then"]["properties"])
+    assert solo_branch["then"]["properties"]["state"]["required"] == solo_fields
 
 
 def test_view_schema_requires_every_key_a_view_has() -> None:
