@@ -163,3 +163,13 @@ def test_analyze_names_the_seats_as_the_record_does(runner: CliRunner, tmp_path:
     assert result.exit_code == 0, result.output
     assert "Player 1 (Ana)" in result.output and "Player 2 (greedy)" in result.output
     assert "Ana win" in result.output
+
+
+def test_the_compact_city_keeps_its_columns_whatever_lies_on_it() -> None:
+    """Every block line has its street bars under the crossings, however full the spaces get."""
+    for state, _ in _screens("barcelona", 4, seed=21, moves=300):
+        console = Console(file=io.StringIO(), width=200, record=True)
+        console.print(render_compact("barcelona", state.view(None)))
+        block_lines = console.export_text().split("\n")[2:11][1::2]
+        for line in block_lines:
+            assert all(line[column] in "│║" for column in (2, 17, 32, 47, 62)), line

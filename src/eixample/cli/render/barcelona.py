@@ -692,11 +692,13 @@ class _CompactCity(_City):
     def _block_line(self, row: int) -> Text:
         segments: list[Segment] = [("  ", "")]
         for column in range(SIZE):
-            cell = self._compact_space(self.spaces[f"V{column}.{row}"], horizontal=False)
+            cell = _clip(self._compact_space(self.spaces[f"V{column}.{row}"], horizontal=False),
+                         COMPACT_CROSSING - 1)
             used = sum(len(text) for text, _ in cell)
             segments += [*cell, (" " * max(1, COMPACT_CROSSING - used), "")]
             if column < BLOCKS:
                 block = self._compact_diagonal(row) if row == column else self._compact_block(row, column)
+                block = _clip(block, COMPACT_SPACE)
                 used = sum(len(text) for text, _ in block)
                 segments += [*block, (" " * max(0, COMPACT_SPACE - used), "")]
         bonus = self.row_bonus[row] if row < len(self.row_bonus) else 0
@@ -718,8 +720,23 @@ class _CompactCity(_City):
             (benefit_text(space.get("benefit"), short=True), "")]
         corners = [(str(seat + 1), seat_style(seat)) for corner in "UL"
                    for seat in self.buildings[f"B{index}{index}{corner}"]["markers"]]
+        riders = _riders(space, self.trams)
+        if owner is None and (riders or corners):  # the pieces before the printed benefit
+            content = []
         return [("╲", colour(owner) if owner is not None else "dim"), *content,
-                *_riders(space, self.trams), *([(" ", "")] if corners else []), *corners]
+                *riders, *([(" ", "")] if corners else []), *corners]
+
+
+def _clip(segments: list[Segment], width: int) -> list[Segment]:
+    """The segments cut to `width` characters, so that the columns of the map stay aligned."""
+    out: list[Segment] = []
+    left = width
+    for text, style in segments:
+        if left <= 0:
+            break
+        out.append((text[:left], style))
+        left -= len(text[:left])
+    return out
 
 
 def _compact_player(view: JsonDict, player: dict[str, Any]) -> Text:
