@@ -173,3 +173,14 @@ def test_the_compact_city_keeps_its_columns_whatever_lies_on_it() -> None:
         block_lines = console.export_text().split("\n")[2:11][1::2]
         for line in block_lines:
             assert all(line[column] in "│║" for column in (2, 17, 32, 47, 62)), line
+
+
+def test_the_end_of_a_game_fits_80_columns_with_the_scores_by_source() -> None:
+    game = get_game("barcelona")
+    out = io.StringIO()
+    console = Console(file=out, width=WIDTH, force_terminal=False, highlight=False)
+    KeyboardGame(game, game.new_game(2, 8), ["random", "random"], console, lambda: "").run()
+    text = out.getvalue()
+    assert "game over" in text and "Final scores by source" in text
+    assert "Citizen tracks" not in text  # the whole table is 120 columns wide
+    assert max(len(line) for line in text.split("\n")) <= WIDTH

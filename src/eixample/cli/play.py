@@ -25,6 +25,7 @@ from eixample.ai.match import derive_seed
 from eixample.ai.specs import make_bot
 from eixample.cli.common import (
     GAME_HELP,
+    TABLE_WIDTH,
     check_bot,
     check_players,
     console,
@@ -244,7 +245,10 @@ class KeyboardGame:
     def show_end(self) -> None:
         names = [self.who(seat) for seat in range(self.state.num_players)]
         self.out.rule(f"{self.game.title}: game over")
-        self.out.print(render(self.game.name, self.state.view(None)))
+        view = self.state.view(None)
+        # the whole table where it fits (a wide terminal, a file), else the compact one
+        whole = self.out.width >= TABLE_WIDTH
+        self.out.print(render(self.game.name, view) if whole else render_compact(self.game.name, view))
         self.out.print(Text(outcome_line(self.state, names), style="bold green"))
         self.out.print(breakdown_table(self.state, names))
 
