@@ -18,7 +18,7 @@ from eixample.core.errors import IllegalActionError, MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.records import replay
 
-HELP = "n: next move   p: previous   first   last   NUMBER: go to that move   table: all of it   q: quit"
+HELP = "n: next  p: previous  first  last  NUMBER: that move  table: all of it  q: quit"
 
 
 def positions(game: Game, record: JsonDict) -> list[State]:
