@@ -184,3 +184,13 @@ def test_the_end_of_a_game_fits_80_columns_with_the_scores_by_source() -> None:
     assert "game over" in text and "Final scores by source" in text
     assert "Citizen tracks" not in text  # the whole table is 120 columns wide
     assert max(len(line) for line in text.split("\n")) <= WIDTH
+
+
+def test_a_bought_influence_card_is_named_by_its_symbol_not_like_a_seat() -> None:
+    from eixample.cli.render.words import action_words
+
+    view = get_game("rose-of-fire").new_game(2, 3).view(0)
+    assert action_words("rose-of-fire", "buy P1 with 2P", view) == (
+        "Buy Antoni Gaudi (personalities 1) with 2 personalities")
+    assert action_words("rose-of-fire", "buy K2 with 2K1C+conv", view) == (
+        "Buy Alfons XII (crown 2) with 2 crown, 1 colonies, your conviction token")
