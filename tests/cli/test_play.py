@@ -138,7 +138,8 @@ def test_an_unknown_game(runner: CliRunner) -> None:
     (json.dumps(_record(["mark 4", "mark 4"])), ["cannot replay the record", "action 1 'mark 4' is illegal"]),
     (json.dumps({"record": _record(["mark 1"]), "seats": ["human"]}), ["'seats' must list 2 players"]),
     (json.dumps({"record": _record([]), "seats": ["human", "robot"]}), ["unknown bot 'robot'"]),
-    (json.dumps({"players": 2}), ["'seed' is missing"]),
+    (json.dumps({"players": 2}), ["'format' is missing"]),
+    (json.dumps({"format": 1, "game": "tictactoe", "players": 2}), ["'seed' is missing"]),
 ])
 def test_bad_saved_games_get_a_clear_message(runner: CliRunner, tmp_path: Path, content: str,
                                              phrases: list[str]) -> None:
@@ -164,7 +165,7 @@ def test_a_bare_record_resumes_with_the_default_seats(runner: CliRunner, tmp_pat
     path.write_text(json.dumps(_record(["mark 4", "mark 0"])))
     result = invoke(runner, "play", "--load", str(path), "--seat", "2=human", input=_lines("quit"))
     assert result.exit_code == 0, result.output
-    assert "Recent moves:" in result.output
+    assert "X marks cell 4. O marks cell 0." in " ".join(result.output.split())  # the last moves
 
 
 def test_a_seat_may_be_given_by_level(runner: CliRunner) -> None:

@@ -89,3 +89,52 @@ def test_replaying_a_record_made_before_rules_versions(runner: CliRunner, tmp_pa
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
     assert all(str(score) in out for score in data["scores"]), out[-600:]
+
+
+def _saved_barcelona_state(tmp_path: Path, corrupt: bool) -> Path:
+    from eixample.games import barcelona
+
+    state = barcelona.new_game(2, 5)
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    saved = state.to_json()
+    if corrupt:
+        saved["state"]["coins"][0] += 7
+    path = tmp_path / "saved-state.json"
+    path.write_text(json.dumps(saved))
+    return path
+
+
+def test_a_saved_state_replays_from_its_own_actions(runner: CliRunner, tmp_path: Path) -> None:
+    path = _saved_barcelona_state(tmp_path, corrupt=False)
+    result = invoke(runner, "replay", str(path), "--index", "3", input="q\n")
+    assert result.exit_code == 0, result.output
+    assert _moves_shown(result.output) == [3]
+
+
+@pytest.mark.parametrize("command", ["replay", "play"])
+def test_a_corrupted_saved_state_is_refused_not_ignored(runner: CliRunner, tmp_path: Path,
+                                                        command: str) -> None:
+    path = _saved_barcelona_state(tmp_path, corrupt=True)
+    args = (str(path),) if command == "replay" else ("--load", str(path))
+    assert_clear_failure(invoke(runner, command, *args, input="q\nquit\n"),
+                         "cannot restore the saved state", "state.coins")
+
+
+def test_a_barcelona_replay_is_compact_in_words_with_the_whole_table_on_request(
+        runner: CliRunner, tmp_path: Path) -> None:
+    from eixample.games import barcelona
+
+    state = barcelona.new_game(2, 3)
+    state.apply("place C12")
+    while not state.legal_actions()[0].startswith("act "):
+        state.apply(state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(state.record()))
+    moves = len(state.record()["actions"])
+    result = invoke(runner, "replay", str(path), "--index", str(moves), input="table\nq\n")
+    assert result.exit_code == 0, result.output
+    compact, whole = result.output.split("replay> ", 1)
+    assert "played: Street " in compact and "act " not in compact
+    assert "Citizen tracks" not in compact and "Citizen tracks" in whole

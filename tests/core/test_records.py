@@ -22,18 +22,29 @@ def test_replay_rebuilds_the_state() -> None:
     assert again.view(None) == state.view(None)
 
 
+GOOD = {"format": 1, "game": "tictactoe", "players": 2, "seed": 0, "options": {}, "actions": []}
+
+
 @pytest.mark.parametrize(
     ("record", "message"),
     [
         ([], "JSON object"),
-        ({"players": 2, "seed": 0}, "actions"),
+        ({"actions": None}, "actions"),
         ({"players": "two", "seed": 0, "actions": []}, "players"),
         ({"players": 2, "seed": 0, "actions": [1]}, "string"),
         ({"players": 2, "seed": 0, "actions": ["mark 9"]}, "action 0"),
         ({"game": "barcelona", "players": 2, "seed": 0, "actions": []}, "not 'tictactoe'"),
+        ({"format": None}, "'format' is missing or not 1"),
+        ({"format": 2}, "'format' is missing or not 1"),
+        ({"game": None}, "'game' is missing or not a text"),
+        ({"options": None}, "'options' is missing or not an object"),
+        ({"seed": 2**63}, r"seed must be an integer from 0 to 2\*\*63 - 1, not 9223372036854775808"),
+        ({"seed": -1}, r"seed must be an integer from 0 to 2\*\*63 - 1, not -1"),
     ],
 )
 def test_malformed_records_are_refused_clearly(record: object, message: str) -> None:
+    if isinstance(record, dict):  # the fields not under test are those of a good record
+        record = {key: value for key, value in {**GOOD, **record}.items() if value is not None}
     with pytest.raises(MalformedRecordError, match=message):
         replay(get_game("tictactoe"), record)
 

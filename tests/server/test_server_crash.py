@@ -97,7 +97,9 @@ def test_kill_9_and_restart_loses_nothing(new_server: Callable[..., ServerProces
         assert restarted["view"]["log"][:seen] == bots_before["view"]["log"]
         actions = [line.split(": ", 1)[1] for line in restarted["view"]["log"]]
         game = get_game("hiddencards")
-        engine = replay(game, {"players": 3, "seed": 13, "options": {"turns_each": 2}, "actions": actions})
+        record = {"format": 1, "game": "hiddencards", "players": 3, "seed": 13, "options": {"turns_each": 2},
+                  "actions": actions}
+        engine = replay(game, record)
         assert engine.view(None) == restarted["view"]
         wait_for(
             lambda: (

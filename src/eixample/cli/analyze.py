@@ -26,11 +26,10 @@ from eixample.cli.common import (
     console,
     error_console,
     fail,
+    game_file,
     read_json,
-    record_game,
-    unwrap_record,
 )
-from eixample.cli.tables import player_name
+from eixample.cli.tables import player_name, seat_names
 from eixample.core.errors import MalformedRecordError
 from eixample.core.protocol import JsonDict
 
@@ -62,8 +61,7 @@ def analyze_command(
     preferred move and the win probability the move played gave away."""
     if seconds is not None and not 0 < seconds <= MAX_SECONDS:
         fail(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}, not {seconds:g}")
-    record, seats = unwrap_record(read_json(file, line))
-    game = record_game(record, game_name)
+    game, record, seats = game_file(read_json(file, line), game_name)
     if iterations is None and seconds is None:
         iterations = COACH_SETTINGS.iterations
     settings = replace(COACH_SETTINGS, seconds=seconds, iterations=iterations)
@@ -79,13 +77,13 @@ def analyze_command(
                                      progress=lambda done, total: bar.update(task, completed=done))
     except MalformedRecordError as error:
         fail(str(error))
+    names = seat_names(record, seats, int(record["players"]))
     if curve:
-        _print_curve(game.name, game.title, points, _names(seats, int(record["players"])), as_json)
+        _print_curve(game.name, game.title, points, names, as_json)
         return
     if as_json:
         typer.echo(json.dumps(analysis_json(game.name, notes)))
         return
-    names = _names(seats, int(record["players"]))
     out = console()
     out.print(Text(f"{game.title}: {len(notes)} decisions analysed", style="bold"))
     out.print(mistakes_table(notes, names))
@@ -100,7 +98,7 @@ def _print_curve(game: str, title: str, points: Sequence[CurvePoint], names: Seq
     table = Table(title=f"{title}: win probability at every position", title_justify="left")
     table.add_column("move", justify="right")
     for seat in range(len(names)):
-        table.add_column(f"{player_name(seat, names)} win", justify="right")
+        table.add_column(Text(f"{player_name(seat, names)} win"), justify="right")
     for point in points:
         table.add_row(str(point.move), *(f"{p:.0%}" for p in point.win_probability))
     console().print(table)
@@ -118,7 +116,7 @@ def mistakes_table(notes: Sequence[MoveNote], names: Sequence[str]) -> Table | T
     for column in ("move", "player", "played", "better", "loss"):
         table.add_column(column, justify="right" if column in ("move", "loss") else "left")
     for note in mistakes:
-        table.add_row(str(note.move), player_name(note.seat, names), note.action, note.best,
+        table.add_row(str(note.move), Text(player_name(note.seat, names)), note.action, note.best,
                       f"{note.loss:.1%}")
     return table
 
@@ -132,16 +130,10 @@ def moves_table(notes: Sequence[MoveNote], names: Sequence[str]) -> Table:
     table.add_column("bot's choice")
     table.add_column("loss", justify="right")
     for seat in range(seats):
-        table.add_column(f"P{seat + 1} win", justify="right")
+        table.add_column(Text(f"{names[seat] or f'P{seat + 1}'} win"), justify="right")
     for note in notes:
         best = "" if note.best == note.action else note.best
         loss = f"{note.loss:.1%}" if note.loss >= 0.0005 else ""
-        table.add_row(str(note.move), player_name(note.seat, names), note.action, best, loss,
+        table.add_row(str(note.move), Text(player_name(note.seat, names)), note.action, best, loss,
                       *(f"{p:.0%}" for p in note.win_probability))
     return table
-
-
-def _names(seats: object, players: int) -> list[str]:
-    if isinstance(seats, list) and len(seats) == players and all(isinstance(s, str) for s in seats):
-        return list(seats)
-    return [""] * players

@@ -138,6 +138,19 @@ def record_game(record: JsonDict, name: str | None) -> Game:
     return load_game(name or (recorded if isinstance(recorded, str) else None))
 
 
+def game_file(data: Any, name: str | None) -> tuple[Game, JsonDict, Any]:
+    """(game, record, seats) from what `unwrap_record` takes or a saved state (`to_json()`). A
+    saved state is restored, so one whose `state` its own actions do not lead to is refused."""
+    record, seats = unwrap_record(data)
+    game = record_game(record, name)
+    if "state" in record:
+        try:
+            record = game.from_json(record).record()
+        except (MalformedRecordError, ValueError, TypeError, KeyError) as error:
+            fail(f"cannot restore the saved state: {error}")
+    return game, record, seats
+
+
 def replay_or_fail(game: Game, record: JsonDict) -> State:
     try:
         return game.replay(record)

@@ -6,6 +6,7 @@ choice number, a move in its text form, or a command (see HELP).
 
 from __future__ import annotations
 
+import difflib
 import json
 import secrets
 import sys
@@ -24,19 +25,29 @@ from eixample.ai.match import derive_seed
 from eixample.ai.specs import make_bot
 from eixample.cli.common import (
     GAME_HELP,
+    TABLE_WIDTH,
     check_bot,
     check_players,
     console,
     default_players,
     fail,
+    game_file,
     load_game,
     read_json,
-    record_game,
     replay_or_fail,
     seat_label,
-    unwrap_record,
 )
-from eixample.cli.render import game_help, log_lines, render, render_choices, render_details
+from eixample.cli.render import (
+    decision_hint,
+    game_help,
+    has_compact,
+    log_lines,
+    render,
+    render_choices,
+    render_compact,
+    render_details,
+)
+from eixample.cli.render.words import action_words
 from eixample.cli.tables import breakdown_table, outcome_line
 from eixample.core.errors import IllegalActionError
 from eixample.core.protocol import Action, Game, JsonDict, State
@@ -47,14 +58,16 @@ SOLO = "solo"
 """The seats of a solo game's own opponent: the game plays them, nobody is asked."""
 HUMAN_WORDS = ("human", "you", "me")
 SAVE_FORMAT = 1
-RECENT_LOG = 8
+RECENT_LOG = 2
+"""Log lines shown with each decision (the log command shows them all)."""
 
 HELP = """\
-Choose by number (e.g. 3) or by typing the move itself (e.g. the text shown after the number;
-choices listed under a word, like "place  1) C00", are typed with it: place C00).
+Choose by number (e.g. 3) or type the move itself (see the game's moves below);
+a near miss gets the nearest legal move as a suggestion.
 Commands:
   help         this text
-  show         draw the table and the choices again
+  show         draw the table (compact) and the choices again
+  table        the whole table: every track, tile and player board
   log          the whole game log
   details      the long texts of the table (tile texts), if the game has them
   undo         take back your last decision (only within your own turn)
@@ -103,7 +116,7 @@ class KeyboardGame:
 
     def bot_turn(self, seat: int) -> None:
         action = self.bots[seat].choose(self.state, seat)
-        self.out.print(Text(f"{self.name(seat)} plays: {action}", style="cyan"))
+        self.out.print(Text(f"{self.name(seat)} plays: {self.words(action)}", style="cyan"))
         self.state.apply(action)
 
     def human_turn(self, seat: int) -> Outcome:
@@ -128,7 +141,7 @@ class KeyboardGame:
         legal = self.state.legal_actions()
         action = _match_action(line, legal)
         if action is not None:
-            self.out.print(Text(f"{self.name(seat)} plays: {action}", style="green"))
+            self.out.print(Text(f"{self.name(seat)} plays: {self.words(action, seat)}", style="green"))
             self.state.apply(action)
             return Outcome.DONE
         word, _, argument = line.partition(" ")
@@ -140,8 +153,15 @@ class KeyboardGame:
     def bad_choice(self, line: str, legal: list[Action]) -> Outcome:
         if line.lstrip("-").isdigit():
             self.say(f"There is no choice {line}: pick a number from 1 to {len(legal)}.")
-        else:
+            return Outcome.STAY
+        nearest = nearest_action(line, legal)
+        seat = self.state.current_player()
+        if nearest is None:
             self.say(f"'{line}' is not a legal move now, nor a command. Type help for the commands.")
+        else:
+            number = legal.index(nearest) + 1
+            self.say(f"'{line}' is not a legal move now. Did you mean {number}) {nearest} "
+                     f"({self.words(nearest, seat)})? Type {number} or the move; help for the commands.")
         return Outcome.STAY
 
     # -- commands -----------------------------------------------------------------------------
@@ -151,6 +171,9 @@ class KeyboardGame:
         extra = game_help(self.game.name)
         if extra:
             self.out.print(Text(extra))
+        hint = decision_hint(self.game.name, self.state.view(seat).get("decision_kind"))
+        if hint:
+            self.out.print(Text(f"This decision: {hint}", style="bold"))
         return Outcome.STAY
 
     def cmd_details(self, seat: int, argument: str) -> Outcome:
@@ -163,6 +186,11 @@ class KeyboardGame:
 
     def cmd_show(self, seat: int, argument: str) -> Outcome:
         self.show_decision(seat)
+        return Outcome.STAY
+
+    def cmd_table(self, seat: int, argument: str) -> Outcome:
+        self.out.rule(f"{self.game.title}: the whole table")
+        self.out.print(render(self.game.name, self.state.view(seat)))
         return Outcome.STAY
 
     def cmd_log(self, seat: int, argument: str) -> Outcome:
@@ -203,22 +231,30 @@ class KeyboardGame:
     # -- display ------------------------------------------------------------------------------
 
     def show_decision(self, seat: int) -> None:
+        """What the decision needs, on a screen of 80 x 24: the compact table, the last moves,
+        the decision and its choices (`table` draws the whole table)."""
         view = self.state.view(seat)
-        self.out.rule(f"{self.game.title}: {self.name(seat)}")
-        self.out.print(render(self.game.name, view))
-        recent = log_lines(view)[-RECENT_LOG:]
-        if recent:
-            self.out.print(Text("Recent moves:", style="bold"))
-            self.out.print(Text("\n".join(f"  {line}" for line in recent)))
+        if not has_compact(self.game.name):  # a compact table leaves no line to spare
+            self.out.rule(f"{self.game.title}: {self.name(seat)}")
+        self.out.print(render_compact(self.game.name, view))
+        for line in log_lines(view)[-RECENT_LOG:]:
+            self.out.print(Text(line, style="dim"), overflow="ellipsis", no_wrap=True)  # log: all of it
         self.out.print(Text(self.state.describe_decision(), style="bold"))
         self.out.print(render_choices(self.game.name, view, self.state.legal_actions()))
 
     def show_end(self) -> None:
         names = [self.who(seat) for seat in range(self.state.num_players)]
         self.out.rule(f"{self.game.title}: game over")
-        self.out.print(render(self.game.name, self.state.view(None)))
+        view = self.state.view(None)
+        # the whole table where it fits (a wide terminal, a file), else the compact one
+        whole = self.out.width >= TABLE_WIDTH
+        self.out.print(render(self.game.name, view) if whole else render_compact(self.game.name, view))
         self.out.print(Text(outcome_line(self.state, names), style="bold green"))
         self.out.print(breakdown_table(self.state, names))
+
+    def words(self, action: Action, seat: int | None = None) -> str:
+        """`action` in the web app's words, as `seat` sees the table (None: a spectator)."""
+        return action_words(self.game.name, action, self.state.view(seat))
 
     def say(self, message: str) -> None:
         self.out.print(Text(message, style="red"), soft_wrap=True)
@@ -247,6 +283,7 @@ _COMMANDS: dict[str, Callable[[KeyboardGame, int, str], Outcome]] = {
     "help": KeyboardGame.cmd_help,
     "?": KeyboardGame.cmd_help,
     "show": KeyboardGame.cmd_show,
+    "table": KeyboardGame.cmd_table,
     "log": KeyboardGame.cmd_log,
     "details": KeyboardGame.cmd_details,
     "undo": KeyboardGame.cmd_undo,
@@ -267,6 +304,20 @@ def _match_action(line: str, legal: list[Action]) -> Action | None:
         if " ".join(action.split()).casefold() == wanted:
             return action
     return None
+
+
+def nearest_action(line: str, legal: list[Action]) -> Action | None:
+    """The legal action `line` most likely means: the only one ending with it or starting with
+    it ("C12" for "place C12"), else the closest text; None when nothing is close."""
+    wanted = " ".join(line.split()).casefold()
+    texts = {" ".join(action.split()).casefold(): action for action in legal}
+    for test in (lambda text: text.endswith(" " + wanted), lambda text: text.startswith(wanted + " "),
+                 lambda text: wanted in text.split()):
+        found = [action for text, action in texts.items() if test(text)]
+        if found:
+            return found[0]
+    close = difflib.get_close_matches(wanted, list(texts), n=1, cutoff=0.6)
+    return texts[close[0]] if close else None
 
 
 # -- setting up -----------------------------------------------------------------------------------
@@ -364,7 +415,6 @@ def play_command(
 
 
 def _resume(path: Path, game_name: str | None) -> tuple[Game, State, list[str] | None]:
-    record, seats = unwrap_record(read_json(path))
-    game = record_game(record, game_name)
+    game, record, seats = game_file(read_json(path), game_name)
     state = replay_or_fail(game, record)
     return game, state, saved_seats(seats, state.num_players)

@@ -10,14 +10,15 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from eixample.cli.common import GAME_HELP, console, fail, read_json, record_game, unwrap_record
-from eixample.cli.render import render
-from eixample.cli.tables import breakdown_table, outcome_line, player_name
+from eixample.cli.common import GAME_HELP, console, fail, game_file, read_json
+from eixample.cli.render import render, render_compact
+from eixample.cli.render.words import action_words
+from eixample.cli.tables import breakdown_table, outcome_line, player_name, seat_names
 from eixample.core.errors import IllegalActionError, MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.records import replay
 
-HELP = "n: next move   p: previous   first   last   NUMBER: go to that move   q: quit"
+HELP = "n: next  p: previous  first  last  NUMBER: that move  table: all of it  q: quit"
 
 
 def positions(game: Game, record: JsonDict) -> list[State]:
@@ -54,9 +55,10 @@ class Replayer:
         self.out.rule(f"{self.game.title}: move {index} of {self.last}")
         if index > 0:
             mover = self.states[index - 1].current_player()
-            played = f"{player_name(mover, self.names)} played: {self.actions[index - 1]}"
+            words = action_words(self.game.name, self.actions[index - 1], self.states[index - 1].view(None))
+            played = f"{player_name(mover, self.names)} played: {words}"
             self.out.print(Text(played, style="cyan"))
-        self.out.print(render(self.game.name, state.view(None)))
+        self.out.print(render_compact(self.game.name, state.view(None)))
         if state.is_terminal():
             self.out.print(Text(outcome_line(state, self.names), style="bold green"))
             self.out.print(breakdown_table(state, self.names))
@@ -69,6 +71,9 @@ class Replayer:
                  "first": 0, "last": self.last}
         if command in ("q", "quit", "exit"):
             return None
+        if command == "table":
+            self.out.print(render(self.game.name, self.states[index].view(None)))
+            return index
         if command in moves:
             return max(0, min(self.last, moves[command]))
         if command.isdigit() and int(command) <= self.last:
@@ -109,16 +114,9 @@ def replay_command(
     game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
 ) -> None:
     """Step through a saved game: n, p, first, last, a move number, q (read from standard input)."""
-    record, seats = unwrap_record(read_json(file, line))
-    game = record_game(record, game_name)
+    game, record, seats = game_file(read_json(file, line), game_name)
     states = positions(game, record)
     if index >= len(states):
         fail(f"the game has {len(states) - 1} moves; there is no move {index}")
-    names = _names(seats, states[0].num_players)
+    names = seat_names(record, seats, states[0].num_players)
     Replayer(game, record, states, names, console()).run(index)
-
-
-def _names(seats: object, players: int) -> list[str]:
-    if isinstance(seats, list) and len(seats) == players and all(isinstance(s, str) for s in seats):
-        return list(seats)
-    return [""] * players

@@ -9,6 +9,26 @@ from rich.table import Table
 from eixample.cli.common import seat_label
 from eixample.core.protocol import State
 
+MAX_NAME = 40
+
+
+def seat_names(record: object, seats: object, players: int) -> list[str]:
+    """Who played each seat ("" where unknown): the seats of a saved game or of a JSON Lines entry
+    (names or bot specs), else the seats of a server's record (each one's name, else its bot)."""
+    if seats is None and isinstance(record, dict):
+        seats = record.get("seats")
+    if isinstance(seats, list) and len(seats) == players:
+        return [_seat_name(seat) for seat in seats]
+    return [""] * players
+
+
+def _seat_name(seat: object) -> str:
+    if isinstance(seat, dict):
+        seat = seat.get("name") or seat.get("bot")
+    if not isinstance(seat, str):
+        return ""
+    return "".join(char for char in seat if char.isprintable())[:MAX_NAME]
+
 
 def player_name(seat: int, names: Sequence[str]) -> str:
     """"Player 2 (mcts)", or just "Player 2" when who played is unknown (empty name)."""

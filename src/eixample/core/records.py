@@ -9,6 +9,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from eixample.core.errors import IllegalActionError, MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
+from eixample.core.rng import check_seed
 
 RECORD_FORMAT = 1
 MAX_RECORD_ACTIONS = 100_000
@@ -26,17 +27,27 @@ def make_record(game: str, players: int, seed: int, options: dict[str, Any], act
 
 
 def check_record(record: Any, game: Game) -> JsonDict:
-    """Validate the shape of a record; raise MalformedRecordError naming the problem."""
+    """Validate the shape of a record; raise MalformedRecordError naming the problem. Every
+    field of `make_record` is required (every record ever written has them); which options a
+    record holds is the game's to judge."""
     if not isinstance(record, dict):
         raise MalformedRecordError("a game record must be a JSON object")
+    if record.get("format") != RECORD_FORMAT or isinstance(record.get("format"), bool):
+        raise MalformedRecordError(f"game record: 'format' is missing or not {RECORD_FORMAT}")
+    if not isinstance(record.get("game"), str):
+        raise MalformedRecordError("game record: 'game' is missing or not a text")
+    if record["game"] != game.name:
+        raise MalformedRecordError(f"game record is for '{record['game'][:40]}', not '{game.name}'")
     for key, kind in (("players", int), ("seed", int), ("actions", list)):
         if not isinstance(record.get(key), kind) or isinstance(record.get(key), bool):
             raise MalformedRecordError(f"game record: '{key}' is missing or not a {kind.__name__}")
-    if record.get("game", game.name) != game.name:
-        raise MalformedRecordError(f"game record is for '{record.get('game')}', not '{game.name}'")
-    options = record.get("options", {})
+    try:
+        check_seed(record["seed"])
+    except ValueError as error:
+        raise MalformedRecordError(f"game record: {error}") from None
+    options = record.get("options")
     if not isinstance(options, dict):
-        raise MalformedRecordError("game record: 'options' must be an object")
+        raise MalformedRecordError("game record: 'options' is missing or not an object")
     if not all(isinstance(a, str) for a in record["actions"]):
         raise MalformedRecordError("game record: every action must be a string")
     if len(record["actions"]) > MAX_RECORD_ACTIONS:
@@ -61,7 +72,7 @@ def replay_exactly(game: Game, record: Any, upto: int | None = None) -> State:
     """`replay` with the record's options as they are (no rules version matched)."""
     record = check_record(record, game)
     try:
-        state = game.new_game(record["players"], record["seed"], **record.get("options", {}))
+        state = game.new_game(record["players"], record["seed"], **record["options"])
     except MalformedRecordError:
         raise
     except Exception as error:  # whatever the options hold, the answer is the documented error

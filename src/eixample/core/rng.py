@@ -14,6 +14,17 @@ _GAMMA = 0x9E3779B97F4A7C15
 
 T = TypeVar("T")
 
+SEED_LIMIT = 1 << 63
+"""Every game takes a seed from 0 to SEED_LIMIT - 1: the range a signed 64-bit column stores."""
+
+
+def check_seed(seed: object) -> int:
+    """`seed` if it is a game seed; ValueError saying the range otherwise."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < SEED_LIMIT:
+        shown = repr(seed) if len(repr(seed)) <= 40 else f"{repr(seed)[:40]}…"
+        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1, not {shown}")
+    return seed
+
 
 def splitmix64(state: int) -> tuple[int, int]:
     """Advance `state`; return (new_state, 64-bit output)."""

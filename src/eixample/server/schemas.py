@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, model_validator
 
+from eixample.core.rng import SEED_LIMIT
 from eixample.server.live import MAX_SEATS
 
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f<>]*$")]
@@ -55,7 +56,7 @@ class CreateGame(Strict):
         int | None,
         Field(
             ge=0,
-            lt=2**63,
+            lt=SEED_LIMIT,
             description="random seed; drawn by the server if omitted. With two or more people "
             "only together with seed_shown",
         ),

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from eixample.core.errors import MalformedRecordError
 from eixample.games import barcelona
 from eixample.games.barcelona.state import FIELDS, BarcelonaState
 from tests.games.barcelona.helpers import random_playout
@@ -68,9 +69,14 @@ def test_schema_is_valid_draft_2020_12(name: str) -> None:
 
 def test_state_schema_names_every_field_of_the_state() -> None:
     state = schema("state")["properties"]["state"]
+    solo_fields = ["solo", "solo_meeple", "solo_deck", "solo_drawn"]
     assert list(state["properties"]) == list(FIELDS)
-    assert state["required"] == list(FIELDS)
+    assert state["required"] == [field for field in FIELDS if field not in solo_fields]
     assert state["additionalProperties"] is False
+    solo_branch = next(branch for branch in schema("state")["allOf"]
+                       if branch["if"]["properties"]["players"].get("const") == 1
+                       and "state" in branch["then"]["properties"])
+    assert solo_branch["then"]["properties"]["state"]["required"] == solo_fields
 
 
 def test_view_schema_requires_every_key_a_view_has() -> None:
@@ -249,3 +255,71 @@ def test_a_solo_record_with_a_house_rule_breaks_the_record_schema() -> None:
     record = barcelona.new_game(1, 28).record()
     record["options"]["seat_vp"] = [3, 0]
     assert problems("record", record)
+
+
+# ------------------------------------------------------------------- the code refuses what they refuse
+@pytest.mark.parametrize("key", ["format", "game", "players", "seed", "options", "actions"])
+def test_replay_refuses_a_record_without_a_key_the_schema_requires(key: str) -> None:
+    record = copy.deepcopy(sampled_states()[1].record())
+    del record[key]
+    assert problems("record", record)
+    with pytest.raises(MalformedRecordError, match=f"'{key}' is missing"):
+        barcelona.replay(record)
+
+
+@pytest.mark.parametrize("key", ["format", "players", "seed", "options", "state", "actions", "log"])
+def test_from_json_refuses_a_saved_state_without_a_key_the_schema_requires(key: str) -> None:
+    saved = copy.deepcopy(sampled_states()[1].to_json())
+    del saved[key]
+    assert problems("state", saved)
+    with pytest.raises(MalformedRecordError, match=f"{key}: is missing"):
+        barcelona.from_json(saved)
+
+
+@pytest.mark.parametrize("seed", [0, 2**63 - 1])
+def test_a_game_of_any_seed_in_range_saves_restores_and_validates(seed: int) -> None:
+    state = barcelona.new_game(2, seed)
+    state.apply(state.legal_actions()[0])
+    assert problems("record", state.record()) == []
+    assert problems("state", state.to_json()) == []
+    assert barcelona.replay(state.record()).to_json() == state.to_json()
+    assert barcelona.from_json(state.to_json()).to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 2**64])
+def test_a_seed_out_of_range_is_refused_everywhere_with_the_range(seed: int) -> None:
+    with pytest.raises(ValueError, match=r"seed must be an integer from 0 to 2\*\*63 - 1"):
+        barcelona.new_game(2, seed)
+    record = {**sampled_states()[1].record(), "seed": seed}
+    assert problems("record", record)
+    with pytest.raises(MalformedRecordError, match=r"seed must be an integer from 0 to 2\*\*63 - 1"):
+        barcelona.replay(record)
+    saved = {**sampled_states()[1].to_json(), "seed": seed}
+    assert problems("state", saved)
+    with pytest.raises(MalformedRecordError, match="seed: must be from 0 to 9223372036854775807"):
+        barcelona.from_json(saved)
+
+
+def _saved_before_the_solo_mode_and_the_house_rule_source(saved: dict[str, Any]) -> dict[str, Any]:
+    old = copy.deepcopy(saved)
+    for field in ("solo", "solo_meeple", "solo_deck", "solo_drawn"):
+        del old["state"][field]
+    sources = len(old["state"]["vp_src"]) // len(old["state"]["vp"])
+    old["state"]["vp_src"] = [value for index, value in enumerate(old["state"]["vp_src"])
+                              if index % sources != sources - 1]  # house_rule: the last source
+    return old
+
+
+def test_a_state_saved_by_an_older_release_validates_and_loads() -> None:
+    state = sampled_states()[1]
+    old = _saved_before_the_solo_mode_and_the_house_rule_source(state.to_json())
+    assert problems("state", old) == []
+    assert barcelona.from_json(old).to_json() == state.to_json()
+
+
+def test_a_solo_state_needs_its_solo_fields_in_the_schema_and_the_code() -> None:
+    solo = next(state for state in sampled_states() if state.record()["players"] == 1).to_json()
+    del solo["state"]["solo_deck"]
+    assert problems("state", solo)
+    with pytest.raises(MalformedRecordError, match="solo_deck: is missing"):
+        barcelona.from_json(solo)

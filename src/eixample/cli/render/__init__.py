@@ -19,6 +19,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from eixample.cli.render.words import action_words, group_words
 from eixample.core.messages import english
 from eixample.core.protocol import Action, JsonDict
 
@@ -28,7 +29,9 @@ ChoicesRenderer = Callable[[JsonDict, list[Action]], RenderableType]
 _RENDERERS: dict[str, Renderer] = {}
 _CHOICES: dict[str, ChoicesRenderer] = {}
 _DETAILS: dict[str, Renderer] = {}
+_COMPACT: dict[str, Renderer] = {}
 _HELP: dict[str, str] = {}
+_HINTS: dict[str, dict[str, str]] = {}
 _SKIPPED_KEYS = {"log", "game", "viewer"}
 GROUP_AT = 3
 """Choices sharing their first word are listed together from this many on."""
@@ -70,15 +73,38 @@ def register_help(game: str, text: str) -> None:
     _HELP[game] = text
 
 
+def compact_renderer(game: str) -> Callable[[Renderer], Renderer]:
+    """Decorator: register the compact table of `game`: what a decision needs, on a screen of
+    80 x 24 (the whole table stays `render`)."""
+
+    def register(function: Renderer) -> Renderer:
+        _COMPACT[game] = function
+        return function
+
+    return register
+
+
 def render(game: str, view: JsonDict) -> RenderableType:
     """The table of `game` as `view` shows it."""
     return _find(game)(view)
 
 
-def render_choices(game: str, view: JsonDict, actions: list[Action]) -> RenderableType:
-    """The legal choices, numbered from 1 in the order of `actions`."""
+def has_compact(game: str) -> bool:
     _load(game)
-    return _CHOICES.get(game, numbered_choices)(view, actions)
+    return game in _COMPACT
+
+
+def render_compact(game: str, view: JsonDict) -> RenderableType:
+    """The compact table of `game` (the whole table for a game without one)."""
+    _load(game)
+    return _COMPACT.get(game, _find(game))(view)
+
+
+def render_choices(game: str, view: JsonDict, actions: list[Action]) -> RenderableType:
+    """The legal choices, numbered from 1 in the order of `actions`, in the game's words."""
+    _load(game)
+    function = _CHOICES.get(game)
+    return function(view, actions) if function is not None else numbered_choices(view, actions, game)
 
 
 def render_details(game: str, view: JsonDict) -> RenderableType | None:
@@ -86,6 +112,16 @@ def render_details(game: str, view: JsonDict) -> RenderableType | None:
     _load(game)
     function = _DETAILS.get(game)
     return None if function is None else function(view)
+
+
+def register_hints(game: str, hints: dict[str, str]) -> None:
+    """What each decision kind of `game` means (shown by help, to keep the table short)."""
+    _HINTS[game] = hints
+
+
+def decision_hint(game: str, kind: object) -> str | None:
+    _load(game)
+    return _HINTS.get(game, {}).get(str(kind))
 
 
 def game_help(game: str) -> str | None:
@@ -108,24 +144,32 @@ def _load(game: str) -> None:
                 raise
 
 
-def numbered_choices(view: JsonDict, actions: list[Action]) -> RenderableType:
-    """Every choice as "N) action"; runs of choices sharing their first word (at least GROUP_AT
-    of them) are listed once under that word, e.g. "place  1) C00  2) C01 ..."."""
+def numbered_choices(view: JsonDict, actions: list[Action], game: str = "") -> RenderableType:
+    """Every choice as "N) action", in the words of `game` where the web app has them; runs of
+    choices sharing their first word (at least GROUP_AT of them) are listed under a heading (the
+    group's words, else the word), by the rest of their text, e.g. "Place citizens  1) C00
+    2) C01 ..."."""
     groups = group_choices(actions)
+
+    def label(number: int, word: str, rest: str) -> Text:
+        action = f"{word} {rest}".rstrip()
+        return Text(f"{number:>2}) {action_words(game, action, view)}")
+
     if all(len(items) < GROUP_AT for _, items in groups):
-        return Columns([Text(f"{number:>2}) {action}") for number, action in enumerate(actions, 1)],
-                       padding=(0, 3))
-    table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column()
+        cells = [label(number, *action.partition(" ")[::2]) for number, action in enumerate(actions, 1)]
+        return Columns(cells, padding=(0, 3))
+    parts: list[RenderableType] = []
     for word, items in groups:
         if len(items) >= GROUP_AT:
-            table.add_row(word, Columns([Text(f"{number:>2}) {rest}") for number, rest in items],
-                                        padding=(0, 2)))
+            # under their heading the texts are short enough, unless they hold internal names
+            worded = any("_" in rest for _, rest in items)
+            heading = group_words(game, word) or word
+            cells = [label(number, word, rest) if worded else Text(f"{number:>2}) {rest}")
+                     for number, rest in items]
+            parts += [Text(heading, style="bold"), Columns(cells, padding=(0, 2))]
         else:
-            for number, rest in items:
-                table.add_row("", Text(f"{number:>2}) {word} {rest}".rstrip()))
-    return table
+            parts += [label(number, word, rest) for number, rest in items]
+    return Group(*parts)
 
 
 def group_choices(actions: list[Action]) -> list[tuple[str, list[tuple[int, str]]]]:

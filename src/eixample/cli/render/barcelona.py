@@ -25,12 +25,15 @@ from rich.text import Text
 
 from eixample.cli.render import (
     choices_renderer,
+    compact_renderer,
     details_renderer,
     group_choices,
     numbered_choices,
     register_help,
+    register_hints,
     renderer,
 )
+from eixample.cli.render.words import has, say
 from eixample.core.protocol import Action, JsonDict
 from eixample.games.barcelona.board import BLOCKS, SIZE
 
@@ -42,23 +45,6 @@ SPACE_WIDTH = 14
 RIGHT_WIDTH = 13
 LEFT_WIDTH = 53
 SIDEWALK_WIDTH = 12
-
-ACTION_LABELS = {
-    "cloth_or_coins": "cloth/coin",
-    "cobblestone": "cobble",
-    "streets": "streets",
-    "intersection": "intersect.",
-    "improve_modernisme": "improve M.",
-    "take_modernisme": "take M.",
-    "public_service": "service",
-    "tram": "tram",
-}
-
-SHORT_ACTION_LABELS = {
-    "cloth_or_coins": "clo/coin",
-    "intersection": "inters.",
-    "improve_modernisme": "improve",
-}
 
 BENEFIT_UNITS = (("coin", "$"), ("cloth", "cl"), ("vp", "VP"), ("cerda", "Ce"), ("sagrada", "SF"),
                  ("resource", "r"))
@@ -123,9 +109,9 @@ def seats_text(seats: Iterable[int], separator: str = " ") -> Text:
 
 
 def action_label(kind: str, short: bool = False) -> str:
-    if short and kind in SHORT_ACTION_LABELS:
-        return SHORT_ACTION_LABELS[kind]
-    return ACTION_LABELS.get(kind, kind)
+    """An action kind in the web app's words: "Cloth / Coins", or short "$/Cl"."""
+    key = f"bcn.{'actionShort' if short else 'action'}.{kind}"
+    return say(key) if has(key) else kind
 
 
 def benefit_text(benefit: dict[str, Any] | None, short: bool = False) -> str:
@@ -134,7 +120,7 @@ def benefit_text(benefit: dict[str, Any] | None, short: bool = False) -> str:
         return ""
     parts = [f"+{benefit[key]}{unit}" for key, unit in BENEFIT_UNITS if benefit.get(key)]
     if benefit.get("action"):
-        parts.append("+" + action_label(benefit["action"], short))
+        parts.append("+" + action_label(benefit["action"], short=True))
     return "".join(parts)
 
 
@@ -231,7 +217,7 @@ class _City:
         return _assemble([(label, "bold"), (" " + street["width"], "dim")])
 
     def _action(self, street: dict[str, Any], prefix: str) -> Text:
-        return Text(prefix + action_label(street["action"]), style="bold")
+        return Text(prefix + action_label(street["action"], short=True), style="bold")
 
     def _top_row(self) -> list[Text]:
         cells: list[Text] = []
@@ -587,6 +573,8 @@ def _status(view: JsonDict) -> Text:
             segments += [("turn of ", ""), (seat_name(turn), seat_style(turn)), ("  ", "")]
     if view.get("end_triggered") and not view.get("terminal"):
         segments.append(("last round  ", "bold"))
+    if isinstance(solo, dict) and not view.get("terminal"):
+        return _assemble(segments)  # the scores are on the solo line, and the line fits 80 columns
     segments.append(("VP ", "dim"))
     for seat, score in enumerate(view.get("scores", [])):
         segments += [(seat_name(seat), seat_style(seat)), (f" {score}  ", "")]
@@ -630,6 +618,181 @@ def render_barcelona(view: JsonDict) -> RenderableType:
     return Group(*parts)
 
 
+# -- the compact table: what a decision needs, on 80 x 24 ------------------------------------------
+
+COMPACT_CROSSING = 8
+COMPACT_SPACE = 7
+
+
+class _CompactCity(_City):
+    """The city in 10 lines of at most 80 columns: a row of crossings, then a row of blocks."""
+
+    def lines(self) -> list[Text]:
+        head: list[Segment] = [("  ", "")]
+        for column in range(SIZE):
+            street = self.streets[f"V{column}"]
+            label = f"V{column} {action_label(street['action'], short=True)}"
+            if column < BLOCKS:
+                label = f"{label:<{COMPACT_CROSSING + COMPACT_SPACE}}"[:COMPACT_CROSSING + COMPACT_SPACE]
+            head.append((label, "bold" if street["width"] == "wide" else ""))
+        diagonal = self.streets.get("D")
+        if diagonal:
+            head.append((f" D {action_label(diagonal['action'], short=True)}",
+                         "bold" if diagonal["width"] == "wide" else ""))
+        lines = [_assemble(head)]
+        for row in range(SIZE):
+            lines.append(self._crossing_line(row))
+            if row < BLOCKS:
+                lines.append(self._block_line(row))
+        return lines
+
+    def _crossing_line(self, row: int) -> Text:
+        segments: list[Segment] = [(f"{row} ", "dim")]
+        for column in range(SIZE):
+            segments += self._compact_crossing(self.crossings[f"C{row}{column}"])
+            if column < BLOCKS:
+                segments += self._compact_space(self.spaces[f"H{row}.{column}"], horizontal=True)
+        street = self.streets[f"H{row}"]
+        segments.append((f"H{row} {action_label(street['action'], short=True)}",
+                         "bold" if street["width"] == "wide" else ""))
+        return _assemble(segments)
+
+    def _compact_crossing(self, crossing: dict[str, Any]) -> list[Segment]:
+        citizens = "".join(crossing["citizens"][-3:])
+        segments: list[Segment] = [(f"${crossing['cost']}", "dim"),
+                                   (citizens or "·", "bold" if citizens else "dim")]
+        owner = crossing.get("intersection")
+        if owner is not None:
+            segments.append((f"■{owner + 1}", seat_style(owner)))
+        used = sum(len(text) for text, _ in segments)
+        return [*segments, (" " * max(1, COMPACT_CROSSING - used), "")]
+
+    def _compact_space(self, space: dict[str, Any], horizontal: bool) -> list[Segment]:
+        owner = space.get("tile")
+        content: list[Segment]
+        if owner is not None:
+            content = [(seat_name(owner), seat_style(owner))]
+        else:
+            benefit = benefit_text(space.get("benefit"), short=True)
+            content = [(benefit, "")] if benefit else []
+        riders = _riders(space, self.trams)
+        if riders and owner is None:  # room for the Tram and the Passenger before the benefit
+            content = []
+        content += riders
+        if horizontal:
+            fill = "═" if space["wide"] else "─"
+            used = sum(len(text) for text, _ in content)
+            left = max(0, (COMPACT_SPACE - used) // 2)
+            fill_style = colour(owner) if owner is not None else "dim"
+            right = max(0, COMPACT_SPACE - used - left)
+            return [(fill * left, fill_style), *content, (fill * right, fill_style)]
+        bar = "║" if space["wide"] else "│"
+        return [(bar, colour(owner) if owner is not None else "dim"), *content]
+
+    def _block_line(self, row: int) -> Text:
+        segments: list[Segment] = [("  ", "")]
+        for column in range(SIZE):
+            cell = _clip(self._compact_space(self.spaces[f"V{column}.{row}"], horizontal=False),
+                         COMPACT_CROSSING - 1)
+            used = sum(len(text) for text, _ in cell)
+            segments += [*cell, (" " * max(1, COMPACT_CROSSING - used), "")]
+            if column < BLOCKS:
+                block = self._compact_diagonal(row) if row == column else self._compact_block(row, column)
+                block = _clip(block, COMPACT_SPACE)
+                used = sum(len(text) for text, _ in block)
+                segments += [*block, (" " * max(0, COMPACT_SPACE - used), "")]
+        bonus = self.row_bonus[row] if row < len(self.row_bonus) else 0
+        if bonus:
+            segments.append((f" bonus {bonus}", ""))
+        return _assemble(segments)
+
+    def _compact_block(self, row: int, column: int) -> list[Segment]:
+        building = self.buildings[f"B{row}{column}"]
+        if not building.get("type"):
+            return []
+        return [(say(f"bcn.buildingShort.{building['type']}") + " ", "bold"),
+                *[(str(seat + 1), seat_style(seat)) for seat in building["markers"]]]
+
+    def _compact_diagonal(self, index: int) -> list[Segment]:
+        space = self.spaces[f"D.{index}"]
+        owner = space.get("tile")
+        content = [(seat_name(owner), seat_style(owner))] if owner is not None else [
+            (benefit_text(space.get("benefit"), short=True), "")]
+        corners = [(str(seat + 1), seat_style(seat)) for corner in "UL"
+                   for seat in self.buildings[f"B{index}{index}{corner}"]["markers"]]
+        riders = _riders(space, self.trams)
+        if owner is None and (riders or corners):  # the pieces before the printed benefit
+            content = []
+        return [("╲", colour(owner) if owner is not None else "dim"), *content,
+                *riders, *([(" ", "")] if corners else []), *corners]
+
+
+def _clip(segments: list[Segment], width: int) -> list[Segment]:
+    """The segments cut to `width` characters, so that the columns of the map stay aligned."""
+    out: list[Segment] = []
+    left = width
+    for text, style in segments:
+        if left <= 0:
+            break
+        out.append((text[:left], style))
+        left -= len(text[:left])
+    return out
+
+
+def _compact_player(view: JsonDict, player: dict[str, Any]) -> Text:
+    seat = player["seat"]
+    hand = player.get("hand")
+    hand_text = ("".join(hand) or "-") if hand is not None else f"{player.get('hand_size', 0)} hidden"
+    built = sum(1 for slot in player.get("intersections", []) if slot["built"])
+    placed = sum(1 for slot in player.get("passengers", []) if slot["placed"])
+    segments: list[Segment] = [(seat_name(seat), seat_style(seat))]
+    if view.get("viewer") == seat:
+        segments.append((" you", "bold"))
+    solo = view.get("solo")
+    vp = solo["automa_vp"] if isinstance(solo, dict) and solo.get("seat") == seat else player["vp"]
+    segments += [
+        (f" {vp}VP", "bold"),
+        (f" ${player['coins']} cl{player['cloth']}", ""),
+        (f" ({player['coins'] + player['cloth']}/{player['capacity']})", "dim"),
+        (f" hand {hand_text}", "bold" if hand is not None else "dim"),
+        (f" Ce{player['cerda']}x{player['cerda_multiplier']} SF{player['sagrada']}", ""),
+        (f" cob{player['cobblestones_left']} int{built} pas{placed}", "dim"),
+        (f" tram {player.get('tram') or '-'}", "dim"),
+    ]
+    if view.get("first_player") == seat:
+        segments.append((" 1st", "dim"))
+    return _assemble(segments)
+
+
+@compact_renderer("barcelona")
+def render_barcelona_compact(view: JsonDict) -> RenderableType:
+    """The status, the city in 10 lines and a line per player; `render_barcelona` is the whole
+    table (tracks, tiles, services, player boards)."""
+    solo = _solo(view)
+    parts: list[RenderableType] = [
+        _status(view),
+        *_CompactCity(view).lines(),
+        *(_compact_player(view, player) for player in view.get("player_list", [])),
+        *([_compact_solo(view)] if solo is not None else []),
+    ]
+    return Group(*parts)
+
+
+def _compact_solo(view: JsonDict) -> Text:
+    """The solo opponent in one line: its card, meeple, deck and score."""
+    solo = view["solo"]
+    seat = solo.get("seat", 1)
+    segments: list[Segment] = [(f"{solo['opponent']} ", seat_style(seat))]
+    card = solo.get("card")
+    if card:
+        segments.append((f"card {card['number']} ({card['direction']}) ", ""))
+    segments.append((f"meeple {solo['meeple']} deck {solo['deck_left']} ", "dim"))
+    segments.append((f"{solo['automa_vp']} VP, margin {solo['margin']:+d}", "bold"))
+    if solo.get("result"):
+        segments.append((f"; you {solo['result']}", "bold"))
+    return _assemble(segments)
+
+
 # -- the choices ----------------------------------------------------------------------------------
 
 
@@ -664,22 +827,21 @@ HINTS = {
                          "score the lowest visible value after they do.",
 }
 
+register_hints("barcelona", HINTS)
+
 _GRID_ARGUMENT = re.compile(r"^([CS])(\d)(\d)$")
 _SPACE_ARGUMENT = re.compile(r"^([VH]\d|D)\.\d$")
 
 
 @choices_renderer("barcelona")
 def render_barcelona_choices(view: JsonDict, actions: list[Action]) -> RenderableType:
-    """The hint for the decision, then the choices: crossings and sidewalk spaces laid out as on
-    the board, street spaces by street, anything else grouped by its first word."""
+    """The choices: crossings and sidewalk spaces laid out as on the board, street spaces by
+    street, anything else grouped by its first word (what the decision means: help)."""
     parts: list[RenderableType] = []
-    hint = HINTS.get(str(view.get("decision_kind")))
     me = view.get("viewer")
     if isinstance(me, int) and view.get("decision_kind") == "place":
         hand = view["player_list"][me].get("hand") or []
         parts.append(Text(f"Your citizens: {' and '.join(hand) or 'none'}.", style="bold"))
-    if hint:
-        parts.append(Text(hint, style="dim"))
     groups = group_choices(actions)
     arguments = [rest for _, items in groups for _, rest in items]
     if len(groups) == 1 and all(_GRID_ARGUMENT.match(rest) for rest in arguments) and len(actions) > 4:
@@ -687,7 +849,7 @@ def render_barcelona_choices(view: JsonDict, actions: list[Action]) -> Renderabl
     elif len(groups) == 1 and all(_SPACE_ARGUMENT.match(rest) for rest in arguments) and len(actions) > 4:
         parts.append(_street_choices(*groups[0]))
     else:
-        parts.append(numbered_choices(view, actions))
+        parts.append(numbered_choices(view, actions, "barcelona"))
     return Group(*parts)
 
 
@@ -707,16 +869,15 @@ def _grid_choices(view: JsonDict, word: str, items: list[tuple[int, str]]) -> Re
         cells = [placed.get((row, column), Text("   ·", style="dim")) for column in range(SIZE)]
         if any(cell.plain.strip() != "·" for cell in cells):
             grid.add_row(*cells)
-    return Group(Text(word, style="bold"), grid)
+    return grid  # the decision's own line says what they are
 
 
 def _street_choices(word: str, items: list[tuple[int, str]]) -> RenderableType:
     streets: dict[str, list[tuple[int, str]]] = {}
     for number, rest in items:
         streets.setdefault(rest.split(".")[0], []).append((number, rest))
-    cells = [Text(f"{street:<3}", style="bold") + Text("  ".join(f"{n:>2}) {rest}" for n, rest in entries))
-             for street, entries in streets.items()]
-    return Group(Text(word, style="bold"), Columns(cells, padding=(0, 4)))
+    cells = [Text(" ".join(f"{n:>2}) {rest:<4}" for n, rest in entries)) for entries in streets.values()]
+    return Columns(cells, padding=(0, 3))  # one street a cell; the decision's line says what they are
 
 
 # -- long texts and help --------------------------------------------------------------------------
@@ -742,19 +903,30 @@ register_help("barcelona", """\
 Barcelona moves, as typed (or choose them by number):
   place C23             your two citizens on crossing C23 (row 2, column 3)
   top M                 which citizen goes on top (W, M or U)
-  act V2 streets        the action of street V2 (shown at its end); end actions: stop
-  benefits 1+3          benefits of your 1st and 3rd Intersections; benefits none
+  act V2 streets        the action of street V2 (at its end); end actions: stop
+  benefits 1+3          your 1st and 3rd Intersections' benefits; benefits none
   gain cloth            1 cloth and 3 VP (gain coins: 2 coins)
   cobble S12            a cobblestone on sidewalk space S12
-  streets wide          then: street V2.1 (street V2 between rows 1 and 2); streets narrow: 2 tiles
+  streets wide          then: street V2.1 (V2 between rows 1 and 2);
+                        streets narrow: 2 tiles
   intersection C12      an Intersection on crossing C12
   improve 3             Modernisme project space 3 to its top position
   take MT07 into 2      Modernisme tile MT07 into your project space 2
   service station       a Public Service, by its id
-  decline               refuse a costly action granted by a benefit (intersection, improve, take, service)
-  tram H1.2             place or move your Tram; then passenger / no passenger; then act .. / skip action
+  decline               refuse a costly action a benefit granted
+  tram H1.2             place or move your Tram; then passenger / no passenger;
+                        then act .. / skip action
   sagrada SF05          a Sagrada Família tile
-  mix coin 2 cloth 1    how to take resources; discard coin / discard cloth when over capacity
-  build L2 B12          a Building; then use C12+C13: the crossings whose top citizens it takes
-Names: Cxy crossing; Vc.r and Hr.c street spaces; D.i the diagonal; Bxy block (BxxU/BxxL beside
-the diagonal); Sxy sidewalk; MTnn Modernisme tile; SFnn Sagrada Família tile.""")
+  mix coin 2 cloth 1    how to take resources; discard coin / discard cloth
+                        when over capacity
+  build L2 B12          a Building; then use C12+C13: the crossings whose top
+                        citizens it takes
+Names: Cxy crossing; Vc.r and Hr.c street spaces; D.i the diagonal; Bxy block
+(BxxU/BxxL beside the diagonal); Sxy sidewalk; MTnn Modernisme tile; SFnn
+Sagrada Família tile.
+The compact table: $cost and citizens (bottom first) of each crossing, ■n an
+Intersection of Pn; ─ │ narrow, ═ ║ wide street spaces: Pn a Street tile, Tn a
+Tram, ●n a Passenger, +benefit of an empty space; L1..L3 and C a Building with
+its markers' seats; each street's action at its end (V0..V4 at the top, H0..H4
+at the right, D the diagonal). "table" shows everything.""")
+

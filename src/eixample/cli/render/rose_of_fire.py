@@ -23,19 +23,25 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from eixample.cli.render import register_help, renderer
+from eixample.cli.render import compact_renderer, register_help, renderer
+from eixample.cli.render.words import influence_label, influence_short, say
 from eixample.core.protocol import JsonDict
 
 PLAYER_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7")
 TILE_STYLES = {"yellow": "bold #F0E442", "lilac": "bold #B39DDB", "green": "bold #66BB6A"}
 SYMBOL_LETTERS = {"crown": "K", "colonies": "C", "personalities": "P"}
 
-register_help(
-    "rose-of-fire",
-    "card c07 | event p29 | both p29 | discard c07 | tile LB3 Y | house M | keep 1 | drop 4 | "
-    "block LB3 | buy K2 with 2K1C | done | reward | extra none. Spaces: district L/R/S, row A-E, "
-    "column; colours Y/L/G; houses U/M/W/L; symbols K crown, C colonies, P personalities.",
-)
+register_help("rose-of-fire", """\
+The Rose of Fire moves, as typed (or choose by number): card c07, event p29,
+both p29, discard c07, tile LB3 Y, house M, keep 1, drop 4, block LB3,
+buy K2 with 2K1C, done, reward, extra none.
+Spaces: district L/R/S, row A-E, column; colours Y/L/G; houses U/M/W/L; symbols
+K crown, C colonies, P personalities. Influence cards are named by symbol and
+level ("personalities 1": P1 in a typed move).
+A family's line: prest prestige, h houses left U/M/W/L, str strikers in
+supply/Raval/barricades, tok influence tokens, conv conviction token, infl
+influence cards.
+"table" shows everything.""")
 
 
 def _space(cell: dict[str, Any] | None) -> Text:
@@ -118,15 +124,24 @@ def _streets(view: JsonDict) -> Table:
 
 
 def _influence(view: JsonDict) -> Table:
+    """The influence cards by name, symbol and level ("personalities 1"): their ids K1..P3 would
+    read like the seats P1..P4."""
     table = Table(title="Influence cards", box=box.SIMPLE)
-    for column in ("card", "symbol", "cost", "VP", "status"):
+    for column in ("card", "cost", "VP", "status"):
         table.add_column(column)
     for card in view["influence_cards"]:
-        status = card["status"]
-        shown = f"P{status + 1}" if isinstance(status, int) else status
-        cost = " ".join(f"{n} {s}" for s, n in card["cost"].items())
-        table.add_row(f"{card['id']} {card['name']}", card["symbol"], cost, str(card["vp"]), shown)
+        table.add_row(influence_label(card), _cost(card), str(card["vp"]), _owner(card["status"]))
     return table
+
+
+def _cost(card: dict[str, Any]) -> str:
+    return ", ".join(f"{n} {s}" for s, n in card["cost"].items())
+
+
+def _owner(status: Any) -> Text:
+    if isinstance(status, int):
+        return Text(say("rof.influence.owned", name=f"P{status + 1}"), style=PLAYER_COLOURS[status])
+    return Text(str(status), style="dim" if status != "available" else "")
 
 
 def _card(card: dict[str, Any]) -> str:
@@ -171,10 +186,91 @@ def _players(view: JsonDict) -> Table:
             houses,
             tokens,
             str(p["conviction"] or "-"),
-            ", ".join(p["influence_cards"]) or "-",
+            ", ".join(influence_short(card) for card in p["influence_cards"]) or "-",
             hand or "-",
         )
     return table
+
+
+def _compact_grid(view: JsonDict, district: dict[str, Any], cell: int) -> Group:
+    """A district without its frame, `cell` columns a space: its name, then a line per row."""
+    cells = {c["space"]: c for c in view["eixample"] if c["district"] == district["id"]}
+    columns = range(1, district["columns"] + 1)
+    lines = [Text(f"{district['name']} ({district['id']})"[: 2 + cell * len(columns)], style="bold"),
+             Text("  " + "".join(f"{col:<{cell}}" for col in columns), style="dim")]
+    for row in range(district["rows"]):
+        letter = chr(65 + row)
+        line = Text(f"{letter} ", style="dim")
+        for col in columns:
+            space = _space(cells.get(f"{district['id']}{letter}{col}"))
+            space.truncate(cell, pad=True)
+            line.append_text(space)
+        lines.append(line)
+    return Group(*lines)
+
+
+def _compact_player(view: JsonDict, p: dict[str, Any]) -> Text:
+    seat = p["seat"]
+    text = Text(f"P{seat + 1}", style="bold " + PLAYER_COLOURS[seat])
+    if seat == view.get("viewer"):
+        text.append(" you", style="bold")
+    if seat == view["first_player"]:
+        text.append(" 1st", style="dim")
+    s = p["strikers"]
+    tokens = str(p["tokens"])
+    if p["token_symbols"] and p["tokens"]:
+        tokens += " " + "".join(f"{n}{SYMBOL_LETTERS[k]}" for k, n in p["token_symbols"].items() if n)
+    text.append(f" {p['vp']}VP", style="bold")
+    text.append(f" prest {p['prestige']} h {'/'.join(str(p['houses_left'][h]) for h in 'UMWL')}"
+                f" str {s['supply']}/{s['raval']}/{s['barricades']} tok {tokens}"
+                f" conv {SHORT_SYMBOLS.get(p['conviction'], p['conviction'] or '-')}")
+    if p["influence_cards"]:
+        cards = (influence_short(card) for card in p["influence_cards"])
+        text.append(" infl " + ", ".join(_shorter(card) for card in cards), style="dim")
+    return text
+
+
+SHORT_SYMBOLS = {"personalities": "pers.", "colonies": "colon."}
+
+
+def _shorter(text: str) -> str:
+    for word, short in SHORT_SYMBOLS.items():
+        text = text.replace(word, short)
+    return text
+
+
+def _compact_hand(view: JsonDict) -> Text | None:
+    me = view.get("viewer")
+    if not isinstance(me, int):
+        return None
+    player = view["player_list"][me]
+    if not player.get("hand"):
+        return None
+    return Text("Your hand: " + "; ".join(_card(card) for card in player["hand"]))
+
+
+@compact_renderer("rose-of-fire")
+def render_rose_of_fire_compact(view: JsonDict) -> RenderableType:
+    """The status, the districts without frames, the conflict track, a line per family and the
+    viewer's hand (`render_rose_of_fire`: everything; the choices name the influence cards)."""
+    imm = view["immigration"]
+    tiles = view["tiles_left"]
+    status = Text(
+        f"Phase {view['phase']}/5 (period {'I' * view['period']})  immigration {imm['level']}  "
+        f"tiles Y{tiles['yellow']} L{tiles['lilac']} G{tiles['green']}  obelisks {view['obelisks']['left']}",
+        style="bold",
+    )
+    parts: list[RenderableType] = [
+        status,
+        Columns([_compact_grid(view, d, 4 if len(view["districts"]) < 3 else 3) for d in view["districts"]],
+                padding=(0, 1)),
+        _conflict(view),
+        *(_compact_player(view, p) for p in view["player_list"]),
+    ]
+    hand = _compact_hand(view)
+    if hand is not None:
+        parts.append(hand)
+    return Group(*parts)
 
 
 @renderer("rose-of-fire")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from eixample.core.errors import MalformedRecordError
-from eixample.core.rng import Rng
+from eixample.core.rng import Rng, check_seed
 from eixample.games.barcelona import board, log, solo, turn
 from eixample.games.barcelona.components import DIFFICULTIES
 from eixample.games.barcelona.house_rules import MAX_SEAT_VP, balanced_seats_vp
@@ -178,8 +178,7 @@ def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
 
 def new_game(players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
     """A new game, set up step by step as in the rulebook, from the game's own seeded RNG."""
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValueError(f"seed must be an integer, not {seed!r}")
+    check_seed(seed)
     options = check_options(players, options)
     t = tables_for(options.get("data_dir"))
     rng = Rng(seed)

@@ -3,7 +3,8 @@
 A saved state comes from outside (a file, a network peer) and is checked in three steps, each
 raising MalformedRecordError that names the field ("state.coins[2]: ..."):
 
-1. Shape: `format`, `players`, `seed`, `options`, `actions`, `log` and every field of `state`:
+1. Shape: `format`, `players`, `seed`, `options`, `actions`, `log` (all required, as
+   `to_json()` has always written them) and every field of `state`:
    its type, its length (by the number of seats and the game's tables) and the range of each value.
 2. Piece counts: every Citizen of each class is in exactly one place (bag, hands, crossings, tracks,
    off the board); building tiles in stock and in the city never exceed the printed count; no
@@ -22,6 +23,7 @@ from typing import Any
 
 from eixample.core.errors import EixampleError, IllegalActionError, MalformedRecordError
 from eixample.core.messages import english
+from eixample.core.rng import SEED_LIMIT
 from eixample.games.barcelona import board
 from eixample.games.barcelona.components import ACTION_KINDS
 from eixample.games.barcelona.state import AUTOMA, BUILD_PHASE, DECISION_NAMES, END_TURN, FIELDS, NSRC
@@ -98,25 +100,24 @@ def _check_header(data: Any) -> tuple[int, int, dict[str, Any]]:
                                                       "actions", "log"})
     if unknown:
         raise _fail(unknown[0][:40], "is not a field of a saved state")
-    if "format" in data:
-        _integer(data["format"], "format", SAVED_FORMAT, SAVED_FORMAT)
-    for key in ("players", "seed", "state"):
+    for key in ("format", "players", "seed", "options", "state", "actions", "log"):
         if key not in data:
             raise _fail(key, "is missing")
+    _integer(data["format"], "format", SAVED_FORMAT, SAVED_FORMAT)
     players = _integer(data["players"], "players", 1, 4)
-    _integer(data["seed"], "seed", -(U64 - 1), U64 - 1)
-    options = data.get("options", {})
+    _integer(data["seed"], "seed", 0, SEED_LIMIT - 1)
+    options = data["options"]
     if not isinstance(options, dict):
         raise _fail("options", f"must be an object, not {_shown(options)}")
     try:
         checked = check_options(players, dict(options))
     except (ValueError, TypeError) as error:
         raise _fail("options", str(error)[:200]) from None
-    actions = _list(data.get("actions", []), "actions", most=MAX_ACTIONS)
+    actions = _list(data["actions"], "actions", most=MAX_ACTIONS)
     for i, action in enumerate(actions):
         if not isinstance(action, str) or not 0 < len(action) <= MAX_ACTION_TEXT:
             raise _fail(f"actions[{i}]", f"must be an action text of 1 to {MAX_ACTION_TEXT} characters")
-    log = _list(data.get("log", []), "log", most=4 * MAX_ACTIONS)
+    log = _list(data["log"], "log", most=4 * MAX_ACTIONS)
     for i, line in enumerate(log):
         if isinstance(line, dict) and isinstance(line.get("key"), str):
             line = json.dumps(line)  # a structured entry (core/messages.py): bounded by its size
@@ -339,7 +340,7 @@ def _check_history(data: dict[str, Any], options: dict[str, Any]) -> None:
         state = new_game(data["players"], data["seed"], **options)
     except (ValueError, TypeError, EixampleError) as error:
         raise _fail("options", f"cannot set up the game: {str(error)[:200]}") from None
-    for i, action in enumerate(data.get("actions", [])):
+    for i, action in enumerate(data["actions"]):
         try:
             state.apply(action)
         except IllegalActionError:
@@ -350,8 +351,8 @@ def _check_history(data: dict[str, Any], options: dict[str, Any]) -> None:
             raise _fail(f"state.{name}", "is not what the state's own actions lead to")
     written_in_english = [english(entry) for entry in replayed["log"]]  # saved before structured entries
     # a log saved as plain lines is the wording of the release that wrote it, kept as written
-    as_written = all(isinstance(line, str) for line in data.get("log", []))
-    if "log" in data and not as_written and data["log"] not in (replayed["log"], written_in_english):
+    as_written = all(isinstance(line, str) for line in data["log"])
+    if not as_written and data["log"] not in (replayed["log"], written_in_english):
         raise _fail("log", "is not the log of the state's own actions")
 
 
@@ -381,7 +382,7 @@ def validate_saved_state(data: Any) -> dict[str, Any]:
         t = tables_for(options.get("data_dir"))
         raw = data["state"]
         _check_fields(raw, t, n, solo=players == 1)
-        _check_pieces(raw, t, n, len(data.get("actions", [])))
+        _check_pieces(raw, t, n, len(data["actions"]))
         if "rules" in data.get("options", {}):
             _check_history(data, options)
             return options

@@ -9,7 +9,7 @@ from typing import Any
 import eixample.games.rose_of_fire.rules  # noqa: F401  (fills the dispatch tables)
 from eixample.core.errors import MalformedRecordError
 from eixample.core.messages import key_and_args
-from eixample.core.rng import Rng
+from eixample.core.rng import SEED_LIMIT, Rng, check_seed
 from eixample.games.rose_of_fire.actions import texts_for
 from eixample.games.rose_of_fire.components import CITY, KINDS, POPULARITY, PRESTIGE, Tables, load_tables
 from eixample.games.rose_of_fire.end_of_phase import house_counts
@@ -29,7 +29,7 @@ from eixample.games.rose_of_fire.state import (
 )
 
 OPTIONS = ("first_player", "no_strike", "data_dir")
-MAX_SEED = (1 << 64) - 1
+MAX_RNG_STATE = (1 << 64) - 1
 
 
 def check_options(players: Any, options: dict[str, Any]) -> dict[str, Any]:
@@ -82,8 +82,7 @@ def _bare(players: int, seed: int, options: dict[str, Any]) -> RoseState:
 
 def new_game(players: int = 4, seed: int = 0, **options: Any) -> RoseState:
     """A new game, set up in the rulebook's order, every random choice from the seeded RNG."""
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be an integer 0..2**64-1, not {seed!r}")
+    check_seed(seed)
     options = check_options(players, options)
     s = _bare(players, seed, options)
     t = s.t
@@ -201,7 +200,7 @@ def from_json(data: Any) -> RoseState:
         options = check_options(data.get("players"), options)
     except ValueError as error:
         raise MalformedRecordError(f"saved Rose of Fire state: {error}") from None
-    seed = _int(data.get("seed"), "seed", 0, MAX_SEED)
+    seed = _int(data.get("seed"), "seed", 0, SEED_LIMIT - 1)
     raw = data.get("state")
     if not isinstance(raw, dict):
         raise MalformedRecordError("saved Rose of Fire state: 'state' must be an object")
@@ -246,7 +245,7 @@ def from_json(data: Any) -> RoseState:
                 "floor": (0, 10**7),
                 "last_actor": (-1, n - 1),
                 "n_actions": (0, 10**7),
-                "rng": (0, MAX_SEED),
+                "rng": (0, MAX_RNG_STATE),
             }[name]
             setattr(s, name, _int(value, name, *limits))
     for frame in s.stack:

@@ -9,6 +9,7 @@ from eixample.core.errors import IllegalActionError
 from eixample.core.protocol import TERMINAL, JsonDict, StateDefaults
 from eixample.core.records import RecordedGame, make_record
 from eixample.core.registry import register
+from eixample.core.rng import check_seed
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 _MARKS = "XO"
@@ -119,7 +120,7 @@ class TicTacToe(RecordedGame[TicTacToeState]):
             raise ValueError("tic-tac-toe is for 2 players")
         if options:
             raise ValueError(f"unknown options: {', '.join(options)}")
-        return TicTacToeState(seed)
+        return TicTacToeState(check_seed(seed))
 
     def all_actions(self, players: int, **options: Any) -> list[str]:
         self.new_game(players, 0, **options)  # the same checks
