@@ -19,6 +19,7 @@ from eixample.games.rose_of_fire.actions import all_actions as _all_actions
 from eixample.games.rose_of_fire.components import load_tables
 from eixample.games.rose_of_fire.setup import OPTIONS, check_options, from_json, new_game
 from eixample.games.rose_of_fire.state import RoseState
+from eixample.games.rose_of_fire.versions import LATEST_RULES, RULES_VERSIONS
 
 BOT_LEVELS = {
     "beginner": "greedy",
@@ -60,6 +61,10 @@ class RoseOfFire:
     def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
         return {}
 
+    def rules_versions(self) -> list[int]:
+        """The versions of the rules a game may be played under, oldest first (versions.py)."""
+        return sorted(RULES_VERSIONS)
+
     def bot_levels(self) -> dict[str, str]:
         return dict(BOT_LEVELS)
 
@@ -78,4 +83,13 @@ def replay(record: JsonDict) -> RoseState:
     return GAME.replay(record)
 
 
-__all__ = ["GAME", "RoseState", "from_json", "load_tables", "new_game", "replay"]
+__all__ = [
+    "GAME",
+    "LATEST_RULES",
+    "RULES_VERSIONS",
+    "RoseState",
+    "from_json",
+    "load_tables",
+    "new_game",
+    "replay",
+]

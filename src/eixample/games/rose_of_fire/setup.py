@@ -27,8 +27,9 @@ from eixample.games.rose_of_fire.state import (
     open_squares,
     secret_places,
 )
+from eixample.games.rose_of_fire.versions import LATEST_RULES, RULES_VERSIONS, SAVED_WITHOUT_RULES
 
-OPTIONS = ("first_player", "no_strike", "data_dir")
+OPTIONS = ("first_player", "no_strike", "data_dir", "rules")
 MAX_SEED = (1 << 64) - 1
 
 
@@ -53,7 +54,11 @@ def check_options(players: Any, options: dict[str, Any]) -> dict[str, Any]:
     data_dir = options.get("data_dir")
     if data_dir is not None and not isinstance(data_dir, str):
         raise ValueError("data_dir must be a folder path")
-    checked: dict[str, Any] = {"first_player": first}
+    rules = options.get("rules", LATEST_RULES)
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules not in RULES_VERSIONS:
+        known = ", ".join(map(str, sorted(RULES_VERSIONS)))
+        raise ValueError(f"rules must be a rules version ({known}), not {rules!r}")
+    checked: dict[str, Any] = {"first_player": first, "rules": rules}
     if no_strike:
         checked["no_strike"] = True
     if data_dir:
@@ -72,6 +77,7 @@ def _bare(players: int, seed: int, options: dict[str, Any]) -> RoseState:
     t = load_tables(options.get("data_dir"))
     s = object.__new__(RoseState)
     s.t, s.x, s.n, s.seed, s.options = t, texts_for(t), players, seed, options
+    s.rules_version = options["rules"]
     s.limit = t.hand_limit[players]
     s.raval_limit = t.raval_limit[players]
     s.districts_used = tuple(
@@ -197,6 +203,8 @@ def from_json(data: Any) -> RoseState:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise MalformedRecordError("saved Rose of Fire state: 'options' must be an object")
+    if "rules" not in options:
+        options = {**options, "rules": SAVED_WITHOUT_RULES}
     try:
         options = check_options(data.get("players"), options)
     except ValueError as error:

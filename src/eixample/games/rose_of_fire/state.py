@@ -239,6 +239,7 @@ class RoseState(DecisionStack):
         "raval_limit",
         "red_bag",
         "round_track",
+        "rules_version",
         "seed",
         "square_open",
         "strike_shown",
@@ -261,6 +262,7 @@ class RoseState(DecisionStack):
     n: int
     seed: int
     options: dict[str, Any]
+    rules_version: int
     limit: int
     raval_limit: int
     districts_used: tuple[int, ...]
@@ -318,6 +320,7 @@ class RoseState(DecisionStack):
         o = object.__new__(RoseState)
         self._copy_decisions(o)
         o.t, o.x, o.n, o.seed, o.options = self.t, self.x, self.n, self.seed, self.options
+        o.rules_version = self.rules_version
         o.limit, o.raval_limit, o.districts_used = self.limit, self.raval_limit, self.districts_used
         o.phase, o.first, o.level = self.phase, self.first, self.level
         o.imm_pool = self.imm_pool[:]
