@@ -13,6 +13,7 @@ from eixample.core.rng import Rng
 from eixample.games.rose_of_fire.actions import texts_for
 from eixample.games.rose_of_fire.components import CITY, KINDS, POPULARITY, PRESTIGE, Tables, load_tables
 from eixample.games.rose_of_fire.end_of_phase import house_counts
+from eixample.games.rose_of_fire.positions import position_problem
 from eixample.games.rose_of_fire.state import (
     DROP,
     FIELDS,
@@ -270,7 +271,7 @@ def from_json(data: Any) -> RoseState:
         raise MalformedRecordError("saved Rose of Fire state: 'log' must be a list of texts and entries")
     if s.n_actions != len(actions):
         raise MalformedRecordError("saved Rose of Fire state: 'n_actions' does not match its actions")
-    problem = conservation_problem(s)
+    problem = conservation_problem(s) or position_problem(s)
     if problem:
         raise MalformedRecordError(f"saved Rose of Fire state: {problem}")
     s.square_open, s.frontier = open_squares(s), frontiers(s)
@@ -295,6 +296,8 @@ def from_json(data: Any) -> RoseState:
             raise MalformedRecordError(
                 f"saved Rose of Fire state: 'stack' is inconsistent ({error})"
             ) from None
+        if not s._legal:  # the rules never stop at a decision nobody can take
+            raise MalformedRecordError("saved Rose of Fire state: the pending decision has no legal action")
     return s
 
 
