@@ -180,9 +180,26 @@ def conflict_problem(s: RoseState) -> str:
     return ""
 
 
+def procedure(phase: int) -> list[int]:
+    """The steps that follow a phase, bottom of the stack first (begin_end_of_phase)."""
+    if phase == 5:
+        steps = [FINAL_SCORING, BLOCK_SCORING]
+    else:
+        steps = [NEXT_PHASE, *((SUPPRESSION, BLOCK_SCORING) if phase % 2 == 0 else ()), FIRST_PLAYER, DEAL]
+    return [*steps, POPULARITY_CARDS, PRESTIGE_CARD, STRIKE_CARD, REBELLION]
+
+
 def stack_problem(s: RoseState) -> str:
     stack = s.stack
     turn_seat = stack[0][1] if stack and stack[0][0] == END_TURN else None
+    steps = [f[0] for f in stack if f[0] in PHASE_STEPS]
+    if stack and turn_seat is None:
+        if steps != procedure(s.phase)[: len(steps)] or not steps or stack[0][0] != steps[0]:
+            return "the stack is neither a turn nor what remains of an end-of-phase procedure"
+    elif steps:
+        return "an end-of-phase step lies in a turn"
+    if steps and any(f[0] not in PHASE_STEPS for f in stack[: len(steps)]):
+        return "a decision lies under the end-of-phase steps"
     if turn_seat is None and s.placed >= 0:
         return "a tile is marked as just placed outside a turn"
     for i, frame in enumerate(stack):
