@@ -33,7 +33,8 @@ SYMBOL_LETTERS = {"crown": "K", "colonies": "C", "personalities": "P"}
 register_help(
     "rose-of-fire",
     "card c07 | event p29 | both p29 | discard c07 | tile LB3 Y | house M | keep 1 | drop 4 | "
-    "block LB3 | buy K2 with 2K1C | done | reward | extra none. Spaces: district L/R/S, row A-E, "
+    "block LB3 | buy K2 with 2K1C | done | reward | extra none | ability first | strikers first. "
+    "Spaces: district L/R/S, row A-E, "
     "column; colours Y/L/G; houses U/M/W/L; symbols K crown, C colonies, P personalities.",
 )
 
