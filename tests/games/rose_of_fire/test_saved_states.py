@@ -62,11 +62,15 @@ def house_without_a_tile_placed(d: Saved) -> None:
 def keep_places_not_fitting(d: Saved) -> None:
     s = d["state"]
     s["stack"].append([KEEP, s["stack"][-1][1], 0, 1, 4, 0, 0])
+    s["red_bag"][0] -= 1  # the two tokens drawn leave the bag: the count still adds up
+    s["red_bag"][1] -= 1
 
 
 def token_symbols_swapped(d: Saved) -> None:
+    """A crown more on a family card, a colonies less in the bag: the total still adds up."""
     s = d["state"]
-    s["conviction"][0] = (s["conviction"][0] + 1) % 3
+    s["tokens"][0] += 1
+    s["red_bag"][1] -= 1
 
 
 def tile_alone(d: Saved) -> None:
