@@ -62,7 +62,7 @@ def test_catalog_lists_the_values_of_options_with_a_few(api: httpx.Client) -> No
     barcelona, rose = games["barcelona"]["choices"], games["rose-of-fire"]["choices"]
     assert barcelona["2"] == {"action_tiles": ["shuffled", "printed"], "first_player": [0, 1, "random"]}
     assert barcelona["1"]["difficulty"] == ["easy", "normal", "hard"] and "first_player" not in barcelona["1"]
-    assert rose["4"] == {"first_player": ["random", 0, 1, 2, 3]}
+    assert rose["4"] == {"first_player": ["random", 0, 1, 2, 3], "rules": [1, 2]}
     assert games["tictactoe"]["choices"] == {"2": {}}
     for name, game in games.items():
         assert set(game["choices"]) == {str(n) for n in range(game["min_players"], game["max_players"] + 1)}

@@ -56,7 +56,7 @@ class RoseOfFire:
         return ["no_strike"]
 
     def option_choices(self, players: int) -> dict[str, list[str | int]]:
-        return {"first_player": ["random", *range(players)]}
+        return {"first_player": ["random", *range(players)], "rules": list(self.rules_versions())}
 
     def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
         return {}
