@@ -5,6 +5,8 @@ a card played to place a tile goes through I. place a city tile, II. build a hou
 2 influence tokens, keep 1, bomb +1), III. striking workers to Raval (overflow to the barricades),
 the card's ability, IV. an obelisk on a completed block. Then the free purchase of influence
 cards, events of the social-conflict track triggered during the turn, and the next player.
+Rules 2 also offer purchases before the card (R30) and, for an ability calming Raval, the choice
+of resolving it before step III (R21).
 """
 
 from __future__ import annotations
