@@ -1,7 +1,8 @@
 """Golden records of The Rose of Fire (tests/golden/rose-of-fire/): whole games of greedy bots,
 each stored with its final saved state and scores. Every record replays, under the rules version
 it names, to exactly that state: a later release may add readings, never change a game already
-played. `rules1-*` were recorded before version 2 existed.
+played. `rules1-*` were played by the engine as it was before version 2 existed; their records
+and final states are that engine's, with `"rules": 1` added to the options (nothing else differs).
 
 Regenerate the newest version's records (only when adding a version) with
 `PYTHONPATH=src python -m tests.games.rose_of_fire.test_golden`."""
