@@ -240,7 +240,7 @@ def frame_problem(s: RoseState, f: Frame) -> str:
         return "the places do not fit the two tokens drawn"
     if kind == DROP and not _drop_places_fit(s, f):
         return "the places do not fit the tokens held"
-    if kind in (TILE, HOUSE, ABILITY, WHEN) and s.t.card_kind[f[2]] in (STRIKE,):
+    if kind in (TILE, HOUSE, ABILITY, WHEN) and s.t.card_kind[f[2]] == STRIKE:
         return "the Strike card places no tile"
     return ""
 
