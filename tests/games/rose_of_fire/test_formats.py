@@ -16,7 +16,7 @@ SCHEMA = json.loads((Path(__file__).parents[3] / "docs/schemas/rose-of-fire-view
 ACTION = re.compile(
     r"^(card|event|both|discard) (c\d\d|p\d\d|r\d|strike)$|^tile [LRS][A-E]\d [YLG]$|^house [UMWL]$"
     r"|^keep [12]$|^drop [1-9]\d?$|^block [LRS][A-E]\d$|^buy [KCP]\d with ((\d[KCP])+(\+conv)?|conv)$"
-    r"|^done$|^reward( personalities)?$|^extra (none|colonies)$"
+    r"|^done$|^reward( personalities)?$|^extra (none|colonies)$|^(ability|strikers) first$"
 )
 
 

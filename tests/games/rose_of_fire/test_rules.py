@@ -11,7 +11,7 @@ from eixample.games.rose_of_fire.components import COLONIES, CROWN, LOW, MIDDLE,
 from eixample.games.rose_of_fire.end_of_period import block_scoring, suppression
 from eixample.games.rose_of_fire.end_of_phase import majorities, popularity_cards, rebellion, strike_card
 from eixample.games.rose_of_fire.setup import conservation_problem
-from eixample.games.rose_of_fire.state import BLOCK, EXTRA, KEEP, REWARD
+from eixample.games.rose_of_fire.state import BLOCK, EXTRA, KEEP, NSRC, REWARD, SRC
 
 from .helpers import at_play, give, put_tile, space
 
@@ -301,13 +301,15 @@ def test_civil_guard_stays_on_the_table_until_the_next_rebellion() -> None:
 def test_strike_card_played_costs_two_vp_or_four_on_negative_prestige() -> None:
     s = at_play(3)
     give(s, 0, "strike")
+    s.vp[0] = s.vp_src[SRC["cards"]] = 10
     s.apply("card strike")
-    assert s.vp[0] == -2
+    assert s.vp[0] == 8
     s2 = at_play(3)
     give(s2, 0, "strike")
+    s2.vp[0] = s2.vp_src[SRC["cards"]] = 10
     s2.prestige[0] = -1
     s2.apply("card strike")
-    assert s2.vp[0] == -4
+    assert s2.vp[0] == 6
 
 
 def test_prestige_card_gives_its_vp_when_played() -> None:
@@ -357,8 +359,9 @@ def test_auca_ends_turn_into_vp() -> None:
     s.gain_prestige(0, 3)
     assert s.prestige[0] == 15 and s.vp[0] == 2
     s.prestige[1] = -4
+    s.vp[1] = s.vp_src[NSRC + SRC["cards"]] = 5
     s.lose_prestige(1, 3)
-    assert s.prestige[1] == -5 and s.vp[1] == -2
+    assert s.prestige[1] == -5 and s.vp[1] == 3
 
 
 # ---------------------------------------------------------------------- End-of-phase procedure
@@ -626,8 +629,9 @@ def test_ruling_r29_no_strike_final_penalty_still_applies() -> None:
     s = rose_of_fire.new_game(2, 4, no_strike=True, first_player=0)
     s.phase = 5
     s.barricade, s.supply = [0, 2], [20, 18]
+    s.vp[1] = s.vp_src[NSRC + SRC["cards"]] = 5
     strike_card(s, (0, -1))
-    assert s.vp == [0, -2]
+    assert s.vp == [0, 3]
 
 
 def test_ruling_r32_colonies_not_offered_in_the_final_procedure() -> None:

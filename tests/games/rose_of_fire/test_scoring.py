@@ -12,6 +12,7 @@ from eixample.games.rose_of_fire.end_of_phase import (
     strike_card,
 )
 from eixample.games.rose_of_fire.scoring import final_scoring
+from eixample.games.rose_of_fire.state import NSRC, SRC
 
 from .helpers import at_play, give, put_tile
 
@@ -35,10 +36,11 @@ def test_final_end_of_phase_strike_prestige_and_majorities_give_vp() -> None:
     s.barricade, s.supply = [0, 3, 0], [20, 17, 20]
     s.prestige = [7, -2, 1]
     put_tile(s, "LA1", 0, owner=2, house=MIDDLE)
+    s.vp[1] = s.vp_src[NSRC + SRC["cards"]] = 10
     strike_card(s, (0, -1))
     prestige_card(s, (0, -1))
     popularity_cards(s, (0, -1))
-    assert s.vp == [4, -4, 1]  # Strike on a negative space -4; Prestige card +4; one majority +1
+    assert s.vp == [4, 6, 1]  # Strike on a negative space -4; Prestige card +4; one majority +1
     assert all(s.t.card_kind[c] != 3 for h in s.hands for c in h)  # no card given out
 
 

@@ -34,7 +34,7 @@ SYMBOL_LETTERS = {"crown": "K", "colonies": "C", "personalities": "P"}
 register_help("rose-of-fire", """\
 The Rose of Fire moves, as typed (or choose by number): card c07, event p29,
 both p29, discard c07, tile LB3 Y, house M, keep 1, drop 4, block LB3,
-buy K2 with 2K1C, done, reward, extra none.
+buy K2 with 2K1C, done, reward, extra none, ability first, strikers first.
 Spaces: district L/R/S, row A-E, column; colours Y/L/G; houses U/M/W/L; symbols
 K crown, C colonies, P personalities. Influence cards are named by symbol and
 level ("personalities 1": P1 in a typed move).

@@ -19,6 +19,7 @@ from eixample.games.rose_of_fire.actions import all_actions as _all_actions
 from eixample.games.rose_of_fire.components import load_tables
 from eixample.games.rose_of_fire.setup import OPTIONS, check_options, from_json, new_game
 from eixample.games.rose_of_fire.state import RoseState
+from eixample.games.rose_of_fire.versions import LATEST_RULES, RULES_VERSIONS
 
 BOT_LEVELS = {
     "beginner": "greedy",
@@ -36,6 +37,8 @@ class RoseOfFire:
     min_players = 2
     max_players = 4
     speed_ratio = 1.0  # issue 8: at least OpenSpiel's python_tic_tac_toe moves/s
+    unversioned_rules = 1
+    """A game stored without its rules version was played under the first rules."""
 
     def new_game(self, players: int = 4, seed: int = 0, **options: Any) -> RoseState:
         return new_game(players, seed, **options)
@@ -60,11 +63,12 @@ class RoseOfFire:
     def option_ranges(self, players: int) -> dict[str, tuple[int, int]]:
         return {}
 
+    def rules_versions(self) -> list[int]:
+        """The versions of the rules a game may be played under, oldest first (versions.py)."""
+        return sorted(RULES_VERSIONS)
+
     def bot_levels(self) -> dict[str, str]:
         return dict(BOT_LEVELS)
-
-    def rules_versions(self) -> list[int]:
-        return [1]
 
     def all_actions(self, players: int, **options: Any) -> list[str]:
         """Every action text that can ever be legal with these options, in a fixed order."""
@@ -81,4 +85,13 @@ def replay(record: JsonDict) -> RoseState:
     return GAME.replay(record)
 
 
-__all__ = ["GAME", "RoseState", "from_json", "load_tables", "new_game", "replay"]
+__all__ = [
+    "GAME",
+    "LATEST_RULES",
+    "RULES_VERSIONS",
+    "RoseState",
+    "from_json",
+    "load_tables",
+    "new_game",
+    "replay",
+]

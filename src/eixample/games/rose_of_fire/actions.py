@@ -12,9 +12,11 @@
                         each offered place to its symbol, and no place says anything to the others
     block LB3           the block (named by its top-left space) for the obelisk
     buy K2 with 2K1C    an influence card and the tokens paid ("+conv": with the conviction token)
-    done                no more purchases this turn
+    done                no more purchases for now (rules 2 also asks before the card)
     reward | reward personalities          a prestige reward, standard or +3 with the conviction
     extra none | extra colonies            the extra Popularity card of a Colonies conviction
+    ability first | strikers first         rules 2: a card's ability calming Raval before or after
+                                           the house's strikers go to Raval (ruling R21)
 
 `all_actions(t, players)` lists every text that can ever be legal, in a fixed order: the global
 action numbering of the reinforcement-learning adapters.
@@ -50,6 +52,7 @@ HOUSE = tuple(f"house {h}" for h in HOUSE_LETTERS)
 MAX_HELD = 12
 """More tokens than a family card can ever hold at once (6, plus the largest single gain)."""
 KEEP = tuple(f"keep {i}" for i in range(1, 3))
+WHEN = ("ability first", "strikers first")
 DROP = tuple(f"drop {i}" for i in range(1, MAX_HELD + 1))
 _TEXTS: dict[int, Texts] = {}
 
@@ -98,4 +101,5 @@ def all_actions(t: Tables, players: int) -> list[str]:
                     buys.add(buy_text(ident, pay))
     out.extend(sorted(buys))
     out.extend(("done", "reward", "reward personalities", "extra none", "extra colonies"))
+    out.extend(WHEN)
     return out

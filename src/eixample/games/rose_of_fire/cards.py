@@ -75,8 +75,8 @@ def play_strike(s: RoseState, p: int) -> None:
     """The Strike card played in a turn: its printed VP are lost (more on a negative Auca space);
     no tile; the card goes back beside the board (ruling R14)."""
     loss = s.t.strike_vp_negative if s.prestige[p] < 0 else s.t.strike_vp
-    s.score(p, -loss, "strike")
-    s._say(("rof.playsStrike", {"player": s.seat_name(p), "vp": [vp("strike", -loss)]}))
+    lost = s.score(p, -loss, "strike")
+    s._say(("rof.playsStrike", {"player": s.seat_name(p), "vp": [vp("strike", lost)]}))
 
 
 # ---------------------------------------------------------------------- prestige reward

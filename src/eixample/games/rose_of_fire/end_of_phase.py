@@ -165,8 +165,8 @@ def strike_card(s: RoseState, f: Frame) -> None:
         s._say(("rof.strikeMost", {"player": s.seat_name(w), "tie": tied(s, s.barricade, w)}))
         if s.phase == 5:
             loss = s.t.strike_vp_negative if s.prestige[w] < 0 else s.t.strike_vp
-            s.score(w, -loss, "strike")
-            s._say(("rof.strikeFinal", {"player": s.seat_name(w), "vp": [vp("strike", -loss)]}))
+            lost = s.score(w, -loss, "strike")
+            s._say(("rof.strikeFinal", {"player": s.seat_name(w), "vp": [vp("strike", lost)]}))
         elif s.options.get("no_strike"):
             s.strike_shown = w
             s._say(("rof.strikeShown", {"player": s.seat_name(w)}))

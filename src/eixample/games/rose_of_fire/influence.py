@@ -4,7 +4,8 @@ token, and buying influence cards as a free action of one's own turn.
 A payment covers each token a card asks for with one token of that symbol, or with two tokens of
 one other symbol. The secret conviction token may take part in a payment (it is then revealed and
 spent). Buying is offered at the end of each of the buyer's turns, before the events triggered in
-the turn resolve (ruling R30), as often as the player can pay.
+the turn resolve, and from rules 2 also at its start, before the card (ruling R30), as often as the
+player can pay.
 """
 
 from __future__ import annotations

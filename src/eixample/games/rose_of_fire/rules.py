@@ -23,12 +23,14 @@ from eixample.games.rose_of_fire.state import (
     PLAY,
     POPULARITY_CARDS,
     PRESTIGE_CARD,
+    RAVAL,
     REBELLION,
     REWARD,
     START_PHASE,
     STRIKE_CARD,
     SUPPRESSION,
     TILE,
+    WHEN,
     RoseState,
 )
 
@@ -42,6 +44,7 @@ RoseState.LEGAL = {
     BUY: influence.legal_buy,
     REWARD: cards.legal_reward,
     EXTRA: end_of_phase.legal_extra,
+    WHEN: turn.legal_when,
 }
 RoseState.RESOLVE = {
     PLAY: turn.resolve_play,
@@ -53,6 +56,7 @@ RoseState.RESOLVE = {
     BUY: influence.resolve_buy,
     REWARD: cards.resolve_reward,
     EXTRA: end_of_phase.resolve_extra,
+    WHEN: turn.resolve_when,
 }
 RoseState.STEPS = {
     START_PHASE: turn.start_phase,
@@ -70,6 +74,7 @@ RoseState.STEPS = {
     BLOCK_SCORING: end_of_period.block_scoring,
     SUPPRESSION: end_of_period.suppression,
     FINAL_SCORING: scoring.final_scoring,
+    RAVAL: turn.raval_step,
 }
 RoseState.DESCRIBE = {
     PLAY: turn.describe_play,
@@ -81,4 +86,5 @@ RoseState.DESCRIBE = {
     BUY: influence.describe_buy,
     REWARD: cards.describe_reward,
     EXTRA: end_of_phase.describe_extra,
+    WHEN: turn.describe_when,
 }

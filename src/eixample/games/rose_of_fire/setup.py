@@ -13,6 +13,7 @@ from eixample.core.rng import SEED_LIMIT, Rng, check_seed
 from eixample.games.rose_of_fire.actions import texts_for
 from eixample.games.rose_of_fire.components import CITY, KINDS, POPULARITY, PRESTIGE, Tables, load_tables
 from eixample.games.rose_of_fire.end_of_phase import house_counts
+from eixample.games.rose_of_fire.positions import position_problem
 from eixample.games.rose_of_fire.state import (
     DROP,
     FIELDS,
@@ -27,8 +28,9 @@ from eixample.games.rose_of_fire.state import (
     open_squares,
     secret_places,
 )
+from eixample.games.rose_of_fire.versions import LATEST_RULES, RULES_VERSIONS, SAVED_WITHOUT_RULES
 
-OPTIONS = ("first_player", "no_strike", "data_dir")
+OPTIONS = ("first_player", "no_strike", "data_dir", "rules")
 MAX_RNG_STATE = (1 << 64) - 1
 
 
@@ -53,7 +55,11 @@ def check_options(players: Any, options: dict[str, Any]) -> dict[str, Any]:
     data_dir = options.get("data_dir")
     if data_dir is not None and not isinstance(data_dir, str):
         raise ValueError("data_dir must be a folder path")
-    checked: dict[str, Any] = {"first_player": first}
+    rules = options.get("rules", LATEST_RULES)
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules not in RULES_VERSIONS:
+        known = ", ".join(map(str, sorted(RULES_VERSIONS)))
+        raise ValueError(f"rules must be a rules version ({known}), not {rules!r}")
+    checked: dict[str, Any] = {"first_player": first, "rules": rules}
     if no_strike:
         checked["no_strike"] = True
     if data_dir:
@@ -72,6 +78,7 @@ def _bare(players: int, seed: int, options: dict[str, Any]) -> RoseState:
     t = load_tables(options.get("data_dir"))
     s = object.__new__(RoseState)
     s.t, s.x, s.n, s.seed, s.options = t, texts_for(t), players, seed, options
+    s.rules_version = options["rules"]
     s.limit = t.hand_limit[players]
     s.raval_limit = t.raval_limit[players]
     s.districts_used = tuple(
@@ -196,6 +203,8 @@ def from_json(data: Any) -> RoseState:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise MalformedRecordError("saved Rose of Fire state: 'options' must be an object")
+    if "rules" not in options:
+        options = {**options, "rules": SAVED_WITHOUT_RULES}
     try:
         options = check_options(data.get("players"), options)
     except ValueError as error:
@@ -261,7 +270,7 @@ def from_json(data: Any) -> RoseState:
         raise MalformedRecordError("saved Rose of Fire state: 'log' must be a list of texts and entries")
     if s.n_actions != len(actions):
         raise MalformedRecordError("saved Rose of Fire state: 'n_actions' does not match its actions")
-    problem = conservation_problem(s)
+    problem = conservation_problem(s) or position_problem(s)
     if problem:
         raise MalformedRecordError(f"saved Rose of Fire state: {problem}")
     s.square_open, s.frontier = open_squares(s), frontiers(s)
@@ -286,6 +295,8 @@ def from_json(data: Any) -> RoseState:
             raise MalformedRecordError(
                 f"saved Rose of Fire state: 'stack' is inconsistent ({error})"
             ) from None
+        if not s._legal:  # the rules never stop at a decision nobody can take
+            raise MalformedRecordError("saved Rose of Fire state: the pending decision has no legal action")
     return s
 
 

@@ -41,11 +41,12 @@ A_HOUSE_ARGS: tuple[Entry, ...] = tuple((f"rof.aHouse.{k}", {}) for k in "UMWL")
 A_TILE_ARGS: tuple[Entry, ...] = tuple((f"rof.aTile.{k}", {}) for k in COLOURS)  # "a yellow tile"
 
 # Frame kinds: decisions ...
-PLAY, TILE, HOUSE, KEEP, DROP, BLOCK, BUY, REWARD, EXTRA = range(9)
+PLAY, TILE, HOUSE, KEEP, DROP, BLOCK, BUY, REWARD, EXTRA, WHEN = range(10)
 # ... and automatic steps.
 START_PHASE, ABILITY, COMPLETE, EVENT, END_TURN = range(20, 25)
 REBELLION, STRIKE_CARD, PRESTIGE_CARD, POPULARITY_CARDS, DEAL, FIRST_PLAYER = range(30, 36)
 BLOCK_SCORING, SUPPRESSION, FINAL_SCORING, NEXT_PHASE = range(36, 40)
+RAVAL = 40  # rules 2: step III and the rest of step II's card text, after the house
 
 DECISION_NAMES = {
     PLAY: "play",
@@ -57,6 +58,7 @@ DECISION_NAMES = {
     BUY: "buy",
     REWARD: "reward",
     EXTRA: "extra",
+    WHEN: "ability",
 }
 
 # Play modes of a card (frame argument)
@@ -239,6 +241,7 @@ class RoseState(DecisionStack):
         "raval_limit",
         "red_bag",
         "round_track",
+        "rules_version",
         "seed",
         "square_open",
         "strike_shown",
@@ -261,6 +264,7 @@ class RoseState(DecisionStack):
     n: int
     seed: int
     options: dict[str, Any]
+    rules_version: int
     limit: int
     raval_limit: int
     districts_used: tuple[int, ...]
@@ -318,6 +322,7 @@ class RoseState(DecisionStack):
         o = object.__new__(RoseState)
         self._copy_decisions(o)
         o.t, o.x, o.n, o.seed, o.options = self.t, self.x, self.n, self.seed, self.options
+        o.rules_version = self.rules_version
         o.limit, o.raval_limit, o.districts_used = self.limit, self.raval_limit, self.districts_used
         o.phase, o.first, o.level = self.phase, self.first, self.level
         o.imm_pool = self.imm_pool[:]
@@ -457,9 +462,14 @@ class RoseState(DecisionStack):
         """The general tie rule: higher prestige wins, then the earlier seat in turn order."""
         return (self.prestige[p], -self.turn_position(p))
 
-    def score(self, p: int, amount: int, source: str) -> None:
+    def score(self, p: int, amount: int, source: str) -> int:
+        """Move p's VP marker; returns the VP actually gained or lost. From rules 2 the track
+        has no space below 0: a loss takes at most what the player has (ruling R41)."""
+        if amount < 0 and self.rules_version >= 2:
+            amount = max(amount, -self.vp[p])
         self.vp[p] += amount
         self.vp_src[p * NSRC + SRC[source]] += amount
+        return amount
 
     def gain_prestige(self, p: int, amount: int) -> None:
         """Up the Auca; each step beyond the top gives 1 VP instead (rulebook: The Auca)."""
@@ -476,8 +486,8 @@ class RoseState(DecisionStack):
         step = min(room, amount)
         self.prestige[p] -= step
         if amount > step:
-            self.score(p, -(amount - step), "auca")
-            self._say(("rof.aucaBottom", {"player": SEAT_ARGS[p], "vp": [vp("auca", -(amount - step))]}))
+            lost = self.score(p, -(amount - step), "auca")
+            self._say(("rof.aucaBottom", {"player": SEAT_ARGS[p], "vp": [vp("auca", lost)]}))
 
     def hand_of_kind(self, p: int, kind: int) -> int:
         kinds = self.t.card_kind

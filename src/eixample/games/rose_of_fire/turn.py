@@ -5,6 +5,8 @@ a card played to place a tile goes through I. place a city tile, II. build a hou
 2 influence tokens, keep 1, bomb +1), III. striking workers to Raval (overflow to the barricades),
 the card's ability, IV. an obelisk on a completed block. Then the free purchase of influence
 cards, events of the social-conflict track triggered during the turn, and the next player.
+Rules 2 also offer purchases before the card (R30) and, for an ability calming Raval, the choice
+of resolving it before step III (R21).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from eixample.core.messages import Entry
 from eixample.games.rose_of_fire import actions as txt
-from eixample.games.rose_of_fire.cards import play_strike, stays_on_table
+from eixample.games.rose_of_fire.cards import CALM_E, play_strike, stays_on_table
 from eixample.games.rose_of_fire.components import (
     ANY_COLOUR,
     CROWN,
@@ -38,7 +40,9 @@ from eixample.games.rose_of_fire.state import (
     KIND_ARGS,
     NORMAL,
     PLAY,
+    RAVAL,
     TILE,
+    WHEN,
     adjusted,
     open_to_tiles,
     secret_places,
@@ -67,7 +71,11 @@ def start_phase(s: RoseState, frame: Frame) -> None:
 
 
 def begin_turn(s: RoseState, p: int) -> None:
-    s.stack.extend(((END_TURN, p), (BUY, p), (PLAY, p)))
+    """From rules 2 influence may be bought before the card too (ruling R30)."""
+    if s.rules_version >= 2:
+        s.stack.extend(((END_TURN, p), (BUY, p), (PLAY, p), (BUY, p)))
+    else:
+        s.stack.extend(((END_TURN, p), (BUY, p), (PLAY, p)))
 
 
 # ---------------------------------------------------------------------- choosing a card
@@ -207,6 +215,14 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
     s.house_count = adjusted(s.house_count, ((p * 3 + s.t.space_district[x]) * 4 + h,), 1)
     s._say(("rof.builds", {"player": s.seat_name(p), "house": A_HOUSE_ARGS[h], "tile": A_TILE_ARGS[s.tile[x]],
                            "space": s.t.space_names[x]}))
+    if s.rules_version >= 2 and ability_first_matters(s, p, f[2], h):
+        s.stack.append((WHEN, p, f[2], h))
+        return
+    after_house(s, p, h)
+
+
+def after_house(s: RoseState, p: int, h: int) -> None:
+    """III. strikers to Raval; then the upper-class card text (*): 2 tokens, keep 1, bomb +1."""
     send_strikers(s, p, max(0, s.level - (h + 1)))
     if h == UPPER:  # the card's text (*): 2 influence tokens, keep 1; bomb +1
         a, b = s.draw_token(), s.draw_token()
@@ -215,6 +231,43 @@ def resolve_house(s: RoseState, f: Frame, h: int) -> None:
         elif a >= 0:
             s.tokens[3 * p + a] += 1
         advance_bomb(s, 1, in_turn=True, cause=("rof.cause.upper", {}))
+
+
+# ---------------------------------------------------------------------- the card's ability
+def ability_first_matters(s: RoseState, p: int, card: int, h: int) -> bool:
+    """Rules 2 (ruling R21): the ability may resolve at any time before the block's consequences.
+    The order matters only for an ability calming Raval when the house sends strikers there;
+    the player is then asked whether it comes before step III."""
+    frame = s.stack[-1] if s.stack else None
+    if frame is None or frame[0] != ABILITY or frame[2] != card:
+        return False
+    if not any(effect == CALM_E for effect, _ in s.t.card_ability[card]):
+        return False
+    return min(s.supply[p], s.level - (h + 1)) > 0
+
+
+def legal_when(s: RoseState, f: Frame, texts: list[str], payloads: list[Any]) -> None:
+    texts.extend(txt.WHEN)
+    payloads.extend((True, False))
+
+
+def resolve_when(s: RoseState, f: Frame, first: bool) -> None:
+    """`ability first`: the ability, then step III; `strikers first`: step III, then the ability
+    (as in rules 1). The ability frame lies just below."""
+    p, card, h = f[1], f[2], f[3]
+    if first:
+        s.stack.pop()
+        s.stack.extend(((RAVAL, p, h), (ABILITY, p, card)))
+    else:
+        after_house(s, p, h)
+
+
+def raval_step(s: RoseState, f: Frame) -> None:
+    after_house(s, f[1], f[2])
+
+
+def describe_when(s: RoseState, f: Frame) -> Entry:
+    return ("rof.ask.ability", {"player": s.seat_name(f[1]), "card": card_arg(s, f[2])})
 
 
 # ---------------------------------------------------------------------- III. Raval
@@ -288,10 +341,14 @@ def complete_block(s: RoseState, p: int, q: int) -> None:
             status[s.owner[y]] += s.htype[y] + 1
     present = [r for r in range(s.n) if status[r] > 0]
     s._say(("rof.completes", {"player": s.seat_name(p), "space": s.t.space_names[spaces[0]]}))
+    best = -1
+    if present and s.rules_version >= 2:  # the tie by prestige before the block's +1 (R36)
+        best = max(present, key=lambda r: (status[r], *s.tie_key(r)))
     for r in present:
         s.gain_prestige(r, 1)
     if present:
-        best = max(present, key=lambda r: (status[r], *s.tie_key(r)))
+        if best < 0:  # rules 1: the prestige after the +1
+            best = max(present, key=lambda r: (status[r], *s.tie_key(r)))
         s.gain_prestige(best, 1)
         seats = [s.seat_name(r) for r in present]
         s._say(("rof.blockPrestige", {"players": seats, "best": s.seat_name(best)}))

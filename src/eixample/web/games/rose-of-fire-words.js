@@ -93,6 +93,8 @@ const FORMS = [
   [/^reward personalities$/, () => ["rewardConviction", {}]],
   [/^extra none$/, () => ["extraNone", {}]],
   [/^extra colonies$/, () => ["extraConviction", {}]],
+  [/^ability first$/, () => ["abilityFirst", {}]],
+  [/^strikers first$/, () => ["strikersFirst", {}]],
 ];
 
 // The words for an action text, or null when it does not follow the grammar.

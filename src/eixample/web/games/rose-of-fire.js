@@ -13,7 +13,8 @@
 // tokens (drop, keep), its conviction token (reward personalities, extra colonies) and the
 // influence cards (buy). Two take two clicks when there is a choice: a space allowing several
 // tile colours (data-tile-space) and an influence card with several payments (data-buy), each
-// opening a small panel of buttons. "done", "reward" and "extra none" stay page buttons.
+// opening a small panel of buttons. "done", "reward", "extra none", "ability first" and
+// "strikers first" stay page buttons.
 //
 // Colour never carries meaning alone: tiles have a pattern and a letter, seats their shape and
 // letter, influence symbols their letter (K crown, C colonies, P personalities).
