@@ -1,11 +1,7 @@
-"""Golden records of The Rose of Fire (tests/golden/rose-of-fire/): whole games of greedy bots,
-each stored with its final saved state and scores. Every record replays, under the rules version
-it names, to exactly that state: a later release may add readings, never change a game already
-played. `rules1-*` were played by the engine as it was before version 2 existed; their records
-and final states are that engine's, with `"rules": 1` added to the options (nothing else differs).
-
-Regenerate the newest version's records (only when adding a version) with
-`PYTHONPATH=src python -m tests.games.rose_of_fire.test_golden`."""
+"""What The Rose of Fire's golden records (tests/golden/rose-of-fire/, replayed by
+tests/core/test_golden.py) must hold: `rules1-*` were played by the engine as it was before
+version 2 existed (their records and final states are that engine's, with `"rules": 1` added to
+the options); the version-2 records use that version's new decisions."""
 
 from __future__ import annotations
 
@@ -31,28 +27,12 @@ def as_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def test_there_are_golden_records_of_each_version_and_player_count() -> None:
-    found = {(load(p)["record"]["options"]["rules"], load(p)["record"]["players"]) for p in FILES}
-    wanted = {(rules, players) for rules in rose_of_fire.GAME.rules_versions() for players in (2, 3, 4)}
-    assert found >= wanted
-
-
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_a_golden_record_replays_to_its_final_state(path: Path) -> None:
-    golden = load(path)
-    state = rose_of_fire.replay(golden["record"])
-    assert state.rules_version == golden["record"]["options"]["rules"]
-    assert state.is_terminal() and state.scores() == golden["scores"]
-    assert as_json(state.to_json()) == golden["final_state"]
-    assert as_json(rose_of_fire.from_json(golden["final_state"]).to_json()) == golden["final_state"]
-
-
 @pytest.mark.parametrize("path", [p for p in FILES if p.stem.startswith("rules1-")], ids=lambda p: p.stem)
 def test_a_state_saved_before_versions_loads_as_version_1(path: Path) -> None:
-    saved = load(path)["final_state"]
+    saved = rose_of_fire.replay(load(path)["record"]).to_json()
     del saved["options"]["rules"]
     state = rose_of_fire.from_json(saved)
-    assert state.rules_version == 1 and state.scores() == load(path)["scores"]
+    assert state.rules_version == 1 and state.scores() == load(path)["final"]["scores"]
 
 
 def test_version_2_records_use_its_new_decisions() -> None:
@@ -70,19 +50,3 @@ def test_version_2_records_use_its_new_decisions() -> None:
             kinds.add(state.decision_kind())
             state.apply(action)
     assert {"buy before the card", "ability"} <= kinds
-
-
-def record_game(players: int, seed: int) -> dict[str, Any]:
-    from eixample.ai.greedy import GreedyBot
-    from eixample.ai.match import play_out
-
-    state = rose_of_fire.new_game(players, seed)
-    play_out(state, [GreedyBot("greedy", seed * 10 + seat) for seat in range(players)])
-    return {"record": state.record(), "final_state": state.to_json(), "scores": state.scores()}
-
-
-if __name__ == "__main__":
-    for players, seed in ((2, 21), (3, 22), (4, 23)):
-        golden = record_game(players, seed)
-        name = f"rules{golden['record']['options']['rules']}-{players}p-seed{seed}.json"
-        (GOLDEN / name).write_text(json.dumps(golden, separators=(",", ":")))
