@@ -15,7 +15,7 @@ ALLOWED = {
     "ai": {"core", "ai"},
     "interop": {"core", "ai", "interop"},
     "server": {"core", "ai", "server"},
-    "cli": {"core", "ai", "cli"},
+    "cli": {"core", "ai", "server", "cli"},
 }
 EXCEPTIONS = {
     # a game's evaluation is fitted by self-play between bots

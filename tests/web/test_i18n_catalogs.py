@@ -112,8 +112,8 @@ def test_placeholders_match_english(catalogs: dict[str, dict[str, str]]) -> None
 
 LITERAL = re.compile(r"""["'`]([a-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+)["'`]""")
 TEMPLATE_PREFIX = re.compile(r"`([a-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*\.)\$\{")
-I18N_ATTRIBUTE = re.compile(r'data-i18n="([^"]+)"')
-I18N_ATTRIBUTES = re.compile(r'data-i18n-attr="([^"]+)"')
+I18N_ATTRIBUTE = re.compile(r'data-i18n"?\s*[=:]\s*"([^"]+)"')  # in HTML, or an el() attribute in JS
+I18N_ATTRIBUTES = re.compile(r'data-i18n-attr"?\s*[=:]\s*"([^"]+)"')
 
 
 def sources() -> list[Path]:
