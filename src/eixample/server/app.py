@@ -28,6 +28,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from eixample.server import views
 from eixample.server.cluster import DEFAULT_LEASE_SECONDS, Cluster
 from eixample.server.coach import Curves, Hints
+from eixample.server.connections import guarded_http
 from eixample.server.db import DatabaseInUseError, Store
 from eixample.server.db import database_url as resolve_database_url
 from eixample.server.errors import ApiError, forbidden, quoted, unauthorized
@@ -622,12 +623,13 @@ def run(
     import uvicorn
 
     url = resolve_database_url(data_dir, database_url)
+    server_limits = ServerLimits.with_overrides(limits)
     try:
         app = create_app(
             database_url=url,
             data_dir=data_dir,
             bot_delay=bot_delay,
-            limits=ServerLimits.with_overrides(limits),
+            limits=server_limits,
             allowed_hosts=host_names(host, allowed_hosts),
             bot_lease_seconds=bot_lease_seconds,
         )
@@ -644,6 +646,7 @@ def run(
         app,
         host=host,
         port=port,
+        http=guarded_http(server_limits),
         log_level=log_level,
         ws_max_size=WS_FRAME_CEILING,
         timeout_graceful_shutdown=1,

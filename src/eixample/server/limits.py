@@ -20,6 +20,16 @@ from eixample.server.errors import ApiError, too_many
 class ServerLimits:
     max_body_bytes: int = 64 * 1024
     """HTTP request bodies above this are refused with 413 before they are read."""
+    max_header_bytes: int = 32 * 1024
+    """A request's line and headers together; more gets 431 and the connection is closed."""
+    header_timeout_seconds: float = 10.0
+    """A request's line and headers must arrive this long after the connection opened or the request
+    began; a connection silent (or trickling) that long gets 408 and is closed."""
+    body_timeout_seconds: float = 30.0
+    """A request's body must arrive this long after its headers (408 and closed otherwise)."""
+    connections_per_address: int = 64
+    """HTTP connections open at once from one client address (WebSockets count in `ws_per_address`);
+    one more gets 503 and is closed."""
     max_ws_message_bytes: int = 64 * 1024
     """WebSocket messages above this get an error message and the connection is closed."""
     ws_per_game: int = 200
