@@ -53,7 +53,15 @@ class ServerLimits:
     chat_lines_per_game: int = 1000
     """Chat lines (and table events) a game keeps; a full chat refuses more with 409."""
     bot_workers: int = 2
-    """Worker processes for bot searches: also the cap on searches running at once."""
+    """Worker processes for bot searches: also the cap on searches running at once. Searches take
+    them in turn by client address, then by game."""
+    quick_bot_workers: int = 1
+    """Worker processes for bot decisions that are no search (random, greedy one step ahead), so
+    that they never wait behind searches."""
+    search_bots_per_address: int = 12
+    """Bot seats that search (every bot but random and plain greedy: each decision may take the
+    10 s ceiling) in the unfinished games created from one client address; a game that would
+    pass this is refused with 429."""
     hint_seconds: float = 1.0
     """The search time of one hint (in the bot workers), whichever of it and `hint_iterations`
     ends first."""

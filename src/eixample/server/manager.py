@@ -124,7 +124,7 @@ class GameManager:
         self.cluster = cluster
         self.bot_delay = bot_delay
         self.limits = limits or ServerLimits()
-        self.bot_pool = bots.BotPool(self.limits.bot_workers)
+        self.bot_pool = bots.BotPool(self.limits.bot_workers, self.limits.quick_bot_workers)
         self.games: dict[str, LiveGame] = {}
         self.broken: set[str] = set()
         self.connections_by_address: dict[str, int] = {}
@@ -656,7 +656,8 @@ class GameManager:
                 seed = derived_seed(live.seed, "bot", seat, expected)
                 fallback_seed = derived_seed(live.seed, "fallback", seat, expected)
                 try:
-                    action = await self.bot_pool.choose(spec, seed, snapshot, seat, fallback_seed)
+                    action = await self.bot_pool.choose(spec, seed, snapshot, seat, fallback_seed,
+                                                        game=live.id, address=live.address)
                 except RuntimeError:
                     return  # the pool is stopped: the server is closing
                 except Exception:
