@@ -276,8 +276,11 @@ class InProcessServer:
     def __init__(self, app: Any) -> None:
         import uvicorn
 
+        from eixample.server.connections import guarded_http
+
         self.port = free_port()
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                http=guarded_http(app.state.manager.limits))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
