@@ -72,7 +72,7 @@ def test_play_a_game_against_a_bot_by_clicks(page: Any, server: ServerProcess) -
 
 def test_keyboard_undo_buttons_and_replay(page: Any, server: ServerProcess) -> None:
     with server.client() as api:
-        people = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}])
+        people = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}], invitations=True)
         # a game whose actions no renderer handles: every action is a button
         cards = create_game(api, "hiddencards", [{"name": "Ana"}, {"kind": "bot"}], seed=5)
         bots = create_game(api, "tictactoe", [{"kind": "bot"}, {"kind": "bot"}], seed=9)
