@@ -58,6 +58,7 @@ LIMITS = {
     "moves_per_minute": 10_000_000,
     "token_failures_per_minute": 1_000_000,
     "ws_per_address": 10_000,
+    "connections_per_address": 10_000,
 }
 
 
@@ -167,6 +168,15 @@ class Api:
             return response.status, await response.read()
 
 
+async def claim(api: Api, gid: str, invitation: str) -> str:
+    """The seat's own token for its invitation (with two people, an invitation only claims)."""
+    status, text = await api.post(f"/api/games/{gid}/claim", {}, invitation)
+    if status != 200:
+        raise SystemExit(f"cannot claim a seat: {status} {text[:200]!r}")
+    token: str = orjson.loads(text)["token"]
+    return token
+
+
 async def play_games(api: Api, ws_url: str, game: str, seed: int, tally: Tally, stop: asyncio.Event) -> None:
     """One table: games played one after the other by two random seats, each with a spectator.
     A seat decides from the state the server sent it last: a random one of its legal actions."""
@@ -177,7 +187,7 @@ async def play_games(api: Api, ws_url: str, game: str, seed: int, tally: Tally, 
             raise SystemExit(f"cannot create a game: {status} {text[:200]!r}")
         body = orjson.loads(text)
         gid = body["game_id"]
-        tokens = [seat["token"] for seat in body["seats"]]
+        tokens = [await claim(api, gid, seat["token"]) for seat in body["seats"]]
         watcher = asyncio.create_task(spectate(ws_url, gid, tally, stop))
         state = orjson.loads((await api.get(f"/api/games/{gid}/state", tokens[0]))[1])
         while not stop.is_set() and state["status"] != "finished":

@@ -42,6 +42,8 @@ GENEROUS_LIMITS: dict[str, Any] = {
     "token_failures_per_minute": 100_000,
     "ws_per_address": 10_000,
     "chat_per_address_minute": 100_000,
+    "connections_per_address": 10_000,
+    "search_bots_per_address": 10_000,
 }
 """The shared test server's limits: every test talks from 127.0.0.1, so the per-address limits of a
 real server are raised; the tests of the limits use servers with the real ones."""
@@ -221,10 +223,17 @@ class WsClient:
         self.close()
 
 
-def create_game(client: httpx.Client, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+def create_game(
+    client: httpx.Client, game: str, seats: list[dict[str, Any]], *, invitations: bool = False, **extra: Any
+) -> dict[str, Any]:
+    """A new game. With two or more people, whose invitations only claim their seats, every
+    person's seat is claimed (its token the private one), unless `invitations` keeps them."""
     response = client.post("/api/games", json={"game": game, "seats": seats, **extra})
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
+    people = sum(1 for seat in created["seats"] if seat.get("token"))
+    if people >= 2 and not invitations:
+        _claim_all(client, created)
     return created
 
 
@@ -233,7 +242,12 @@ def create_claimed_game(
 ) -> dict[str, Any]:
     """`create_game`, then every person's seat claimed through the API, so that its token is the
     private one: pages opened with it act for the seat however often a test opens them."""
-    created = create_game(client, game, seats, **extra)
+    created = create_game(client, game, seats, invitations=True, **extra)
+    _claim_all(client, created)
+    return created
+
+
+def _claim_all(client: httpx.Client, created: dict[str, Any]) -> None:
     for seat in created["seats"]:
         if seat.get("token"):
             response = client.post(
@@ -244,7 +258,6 @@ def create_claimed_game(
             if seat.get("link"):
                 seat["link"] = seat["link"].replace(seat["token"], private)
             seat["token"] = private
-    return created
 
 
 def seat_headers(token: str) -> dict[str, str]:
@@ -266,8 +279,11 @@ class InProcessServer:
     def __init__(self, app: Any) -> None:
         import uvicorn
 
+        from eixample.server.connections import guarded_http
+
         self.port = free_port()
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                http=guarded_http(app.state.manager.limits))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

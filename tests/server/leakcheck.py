@@ -74,7 +74,7 @@ def play_and_capture(
     client receives (REST answers included) is captured."""
     rng = random.Random(policy_seed)
     with server.client() as api:
-        chosen = {} if seed is None else {"seed": seed, "seed_shown": seed_shown}
+        chosen: dict[str, Any] = {} if seed is None else {"seed": seed, "seed_shown": seed_shown}
         created = create_game(api, game_name, seats, options=options or {}, **chosen)
         gid = created["game_id"]
         tokens: dict[int, str] = {s["seat"]: s["token"] for s in created["seats"] if s["token"]}

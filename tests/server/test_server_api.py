@@ -301,16 +301,20 @@ def test_play_to_the_end_then_record_and_replay(api: httpx.Client) -> None:
 
 
 def test_lobby_lists_open_running_and_finished(api: httpx.Client) -> None:
-    created = create_game(api, "tictactoe", PEOPLE)
+    created = create_game(api, "tictactoe", PEOPLE, invitations=True)
     gid = created["game_id"]
 
     def status_list(status: str) -> set[str]:
         return {game["game_id"] for game in api.get("/api/games", params={"status": status}).json()["games"]}
 
+    def claim(seat: int) -> None:
+        token = created["seats"][seat]["token"]
+        assert api.post(f"/api/games/{gid}/claim", headers=seat_headers(token)).status_code == 200
+
     assert gid in status_list("open")
-    state_of(api, gid, created["seats"][0]["token"])
+    claim(0)
     assert gid in status_list("open")
-    state_of(api, gid, created["seats"][1]["token"])
+    claim(1)
     assert gid in status_list("running") and gid not in status_list("open")
 
 

@@ -3,6 +3,7 @@ allowed, a quick stop while they think, and bots that resume after a restart."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import statistics
@@ -19,7 +20,7 @@ from eixample.core.protocol import State
 from eixample.core.registry import get_game
 from eixample.server import bots
 from eixample.server.app import create_app
-from tests.server.harness import ServerProcess, create_game, seat_headers, wait_for
+from tests.server.harness import GENEROUS_LIMITS, ServerProcess, create_game, seat_headers, wait_for
 
 PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 SLOWEST = "mcts:seconds=10"
@@ -89,7 +90,8 @@ def test_bots_think_in_worker_processes(tmp_path: Path, monkeypatch: pytest.Monk
     pids = {int(path.name.split("-")[0]) for path in thoughts.iterdir()}
     assert len(list(thoughts.iterdir())) >= 5
     assert os.getpid() not in pids  # never in the server's own process (event loop or threads)
-    assert len(pids) <= app.state.manager.limits.bot_workers
+    limits = app.state.manager.limits
+    assert len(pids) <= limits.bot_workers + limits.quick_bot_workers
 
 
 def timed(client: httpx.Client, gid: str, token: str) -> float:
@@ -127,7 +129,7 @@ def test_a_flood_of_the_slowest_bots_leaves_the_server_answering(
         assert api.post(f"/api/games/{gid}/moves", json=move, headers=seat_headers(token)).status_code == 200
         assert all(api.get(f"/api/games/{other}").json()["move_number"] == 0 for other in flood)
     workers = children(server.process.pid)
-    assert 1 <= len(workers) <= 2
+    assert 1 <= len(workers) <= 3  # two for searches, one for quick decisions
 
     idle, busy = statistics.median(baseline), statistics.median(during)
     print(f"lobby+state+summary: idle {idle * 1000:.1f} ms, 6 games of {SLOWEST} {busy * 1000:.1f} ms")
@@ -185,3 +187,106 @@ def test_workers_end_with_a_killed_server(new_server: Callable[..., ServerProces
     server.kill9()
     wait_for(lambda: all(not Path(f"/proc/{pid}").exists() for pid in workers), timeout=10,
              what="the workers of the killed server to end")
+
+
+# -- fair turns ---------------------------------------------------------------------------------------
+
+
+def test_searches_take_turns_by_address_then_by_game() -> None:
+    async def scenario() -> list[str]:
+        queue = bots.FairQueue(1)
+        served: list[str] = []
+        release = asyncio.Event()
+
+        async def ask(address: str, game: str, name: str) -> None:
+            async with queue.turn(address, game):
+                served.append(name)
+                if name == "first":
+                    await release.wait()
+
+        first = asyncio.create_task(ask("flood", "g0", "first"))
+        await asyncio.sleep(0)
+        waiting = [("flood", f"g{n}", f"flood-{n}") for n in range(1, 6)]
+        waiting += [("flood", "g1", "flood-1-again"), ("other", "h", "other"), ("third", "k", "third")]
+        tasks = [asyncio.create_task(ask(*item)) for item in waiting]
+        await asyncio.sleep(0)
+        assert queue.waiting == len(waiting)
+        tasks[1].cancel()  # flood-2 gives up: skipped
+        release.set()
+        await asyncio.gather(first, *tasks, return_exceptions=True)
+        assert queue.free == 1 and queue.waiting == 0
+        return served
+
+    served = asyncio.run(scenario())
+    assert served[:4] == ["first", "flood-1", "other", "third"]
+    assert "flood-2" not in served
+    assert served.index("flood-1-again") > served.index("flood-5")  # a game's second request waits its turn
+
+
+def test_forced_and_quick_decisions_never_wait_for_searches() -> None:
+    state = get_game("tictactoe").new_game(2, 1)
+    assert bots.is_quick("random") and bots.is_quick("greedy")
+    assert not bots.is_quick("greedy:samples=8") and not bots.is_quick("greedy:plan=2")
+    assert not bots.is_quick("mcts:iterations=50") and not bots.is_quick("expert:seconds=1")
+    pool = bots.BotPool(1, 1)  # not started: only a forced decision can be answered
+
+    async def forced() -> str:
+        for action in ("mark 0", "mark 1", "mark 2", "mark 3", "mark 4", "mark 5", "mark 7", "mark 6"):
+            state.apply(action)
+        assert state.legal_actions() == ["mark 8"]
+        return await pool.choose("mcts:seconds=10", 1, state, state.current_player(), 2)
+
+    assert asyncio.run(forced()) == "mark 8"
+
+
+def from_another_address(server: ServerProcess) -> httpx.Client:
+    """A client whose connections come from 127.0.0.2 (still the loopback)."""
+    transport = httpx.HTTPTransport(local_address="127.0.0.2")
+    return httpx.Client(base_url=server.url, timeout=30, transport=transport)
+
+
+def bot_moved(api: httpx.Client, gid: str) -> bool:
+    return int(api.get(f"/api/games/{gid}").json()["move_number"]) >= 1
+
+
+def test_a_flood_of_searches_leaves_other_games_their_turn(
+    new_server: Callable[..., ServerProcess],
+) -> None:
+    """Eight searches at the ceiling from one address fill both search workers for 10 s and more;
+    a greedy bot elsewhere moves at once, and another address's search has the next free worker."""
+    server = new_server(limits={**GENEROUS_LIMITS, "search_bots_per_address": 100}).start()
+    other = from_another_address(server)
+    with server.client() as api, other:
+        for _ in range(4):
+            create_game(api, "barcelona", [{"kind": "bot", "bot": SLOWEST}] * 2)
+        time.sleep(1.0)  # both search workers are busy, six searches wait
+        started = time.monotonic()
+        greedy = create_game(api, "tictactoe", [{"kind": "bot", "bot": "greedy"}, PEOPLE[0]])["game_id"]
+        wait_for(lambda: bot_moved(api, greedy), timeout=5.0, what="the greedy bot's move (asked: 2 s)")
+        print(f"greedy bot moved {time.monotonic() - started:.2f} s after its game was created")
+        seats = [{"kind": "bot", "bot": "mcts:seconds=1"}, PEOPLE[0]]
+        search = create_game(other, "tictactoe", seats)["game_id"]
+        # its turn comes when a worker ends one of the flood's 10 s searches, before the six waiting
+        wait_for(lambda: bot_moved(other, search), timeout=16.0, what="another address's search")
+        print(f"another address's search moved {time.monotonic() - started:.2f} s after the greedy game")
+
+
+def test_searching_bots_are_capped_per_address(new_server: Callable[..., ServerProcess]) -> None:
+    server = new_server(limits={**GENEROUS_LIMITS, "search_bots_per_address": 3}).start()
+    two = [{"kind": "bot", "bot": "mcts:iterations=50"}] * 2
+    other = from_another_address(server)
+    with server.client() as api, other:
+        create_game(api, "hiddencards", [PEOPLE[0], *two])
+        before = server.db_dump()
+        refused = api.post("/api/games", json={"game": "hiddencards", "seats": [PEOPLE[0], *two]})
+        assert refused.status_code == 429, refused.text
+        assert "too many searching bots" in refused.json()["error"]
+        assert refused.headers["retry-after"] == "60"
+        strong = {"kind": "bot", "bot": "strong"}
+        level = api.post("/api/games", json={"game": "hiddencards", "seats": [PEOPLE[0], two[0], strong]})
+        assert level.status_code == 429  # a level name counts as its spec
+        assert server.db_dump() == before
+        create_game(api, "hiddencards", [PEOPLE[0], *two[:1]])  # the third
+        quick = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
+        create_game(api, "hiddencards", [PEOPLE[0], *quick])  # random and greedy bots do not count
+        create_game(other, "hiddencards", [PEOPLE[0], *two])  # another address has its own share

@@ -72,7 +72,7 @@ def test_play_a_game_against_a_bot_by_clicks(page: Any, server: ServerProcess) -
 
 def test_keyboard_undo_buttons_and_replay(page: Any, server: ServerProcess) -> None:
     with server.client() as api:
-        people = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}])
+        people = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}], invitations=True)
         # a game whose actions no renderer handles: every action is a button
         cards = create_game(api, "hiddencards", [{"name": "Ana"}, {"kind": "bot"}], seed=5)
         bots = create_game(api, "tictactoe", [{"kind": "bot"}, {"kind": "bot"}], seed=9)
@@ -131,7 +131,8 @@ def test_keyboard_undo_buttons_and_replay(page: Any, server: ServerProcess) -> N
 
 def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess) -> None:
     with server.client() as api:
-        created = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}], seed=4, seed_shown=True)
+        created = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}], seed=4, seed_shown=True,
+                              invitations=True)
     gid, invitation = created["game_id"], created["seats"][1]["token"]
     page.goto(created["seats"][1]["link"])
     page.wait_for_selector("body[data-move-number='0']")
@@ -144,7 +145,8 @@ def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess)
         assert api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": kept}).json()["seat"] == 1
         # Ana plays by API; Biel's page hears of it, and of Ana's presence
         move = {"action": "mark 4", "expected_move": 0}
-        ana = {"X-Seat-Token": created["seats"][0]["token"]}
+        claimed = api.post(f"/api/games/{gid}/claim", headers={"X-Seat-Token": created["seats"][0]["token"]})
+        ana = {"X-Seat-Token": claimed.json()["token"]}
         assert api.post(f"/api/games/{gid}/moves", json=move, headers=ana).status_code == 200
     page.wait_for_selector("body[data-move-number='1'][data-your-turn='true']")
     page.reload()  # the same browser keeps its seat

@@ -264,7 +264,7 @@ class WaitingPool:
         self.calls = 0
         self.release = asyncio.Event()
 
-    async def run(self, work: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, work: Callable[..., Any], *args: Any, game: str = "", address: str = "") -> Any:
         self.calls += 1
         await self.release.wait()
         return work(*args)

@@ -27,7 +27,7 @@ from eixample.server import views
 from eixample.server.app import create_app
 from eixample.server.live import Connection
 from tests.server import hiddencards
-from tests.server.harness import InProcessServer, ServerProcess
+from tests.server.harness import InProcessServer, ServerProcess, create_game
 from tests.server.leakcheck import Capture, Traffic, check_traffic, play_and_capture, state_texts
 
 SEED = 8675309123456789
@@ -103,8 +103,8 @@ def test_every_game_message_comes_from_seat_message(monkeypatch: pytest.MonkeyPa
     rest_answers: list[tuple[int, dict[str, Any]]] = []
     app = create_app(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0)
     with InProcessServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as client:
-        body = {"game": "hiddencards", "seats": [{}, {}, {"kind": "bot", "bot": "random"}]}
-        created = client.post("/api/games", json=body).json()
+        seats: list[dict[str, Any]] = [{}, {}, {"kind": "bot", "bot": "random"}]
+        created = create_game(client, "hiddencards", seats)
         gid = created["game_id"]
         tokens = [seat["token"] for seat in created["seats"][:2]]
         sockets = [server.ws(gid, tokens[0]), server.ws(gid, tokens[1]), server.ws(gid)]

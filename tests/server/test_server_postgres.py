@@ -179,7 +179,7 @@ def test_a_claim_through_one_process_is_honoured_by_the_other(
 ) -> None:
     first, second, _database = pair
     with first.client() as api_first, second.client() as api_second:
-        created = create_game(api_first, "tictactoe", PEOPLE, seed=4, seed_shown=True)
+        created = create_game(api_first, "tictactoe", PEOPLE, seed=4, seed_shown=True, invitations=True)
         gid, invitation = created["game_id"], created["seats"][0]["token"]
         claimed = api_first.post(f"/api/games/{gid}/claim", headers=seat_headers(invitation))
         assert claimed.status_code == 200, claimed.text

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import httpx
-import pytest
-from websockets.exceptions import ConnectionClosed
+from typing import Any
 
-from tests.server.harness import ServerProcess, create_game, seat_headers
+import httpx
+
+from tests.server.harness import ServerProcess, create_claimed_game, create_game, seat_headers, wait_for
 
 PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 
@@ -50,21 +50,14 @@ def test_a_chosen_seed_is_refused_for_two_people_unless_shown(
 
 
 def test_claiming_a_seat_retires_its_invitation(api: httpx.Client, server: ServerProcess) -> None:
-    created = create_game(api, "tictactoe", PEOPLE)
+    created = create_game(api, "tictactoe", PEOPLE, invitations=True)
     gid = created["game_id"]
     ana_invite, biel_invite = (seat["token"] for seat in created["seats"])
-    with server.ws(gid, ana_invite) as old_tab:
-        old_tab.state()
-        claimed = claim(api, gid, ana_invite)
-        assert claimed.status_code == 200, claimed.text
-        assert claimed.json()["seat"] == 0
-        private = claimed.json()["token"]
-        assert private != ana_invite and len(private) >= 32
-        # a connection opened with the invitation is told and closed
-        error = old_tab.recv_until(lambda m: m["type"] == "error")
-        assert error["status"] == 403 and "claimed" in error["error"]
-        with pytest.raises(ConnectionClosed):
-            old_tab.recv_until(lambda m: False, timeout=10)
+    claimed = claim(api, gid, ana_invite)
+    assert claimed.status_code == 200, claimed.text
+    assert claimed.json()["seat"] == 0
+    private = claimed.json()["token"]
+    assert private != ana_invite and len(private) >= 32
 
     refused = state(api, gid, ana_invite)
     assert refused.status_code == 403 and "claimed" in refused.json()["error"]
@@ -79,16 +72,16 @@ def test_claiming_a_seat_retires_its_invitation(api: httpx.Client, server: Serve
     mine = state(api, gid, private).json()
     assert mine["seat"] == 0 and mine["your_turn"] and mine["seats"][0]["claimed"]
     assert api.post(f"/api/games/{gid}/moves", json=move, headers=seat_headers(private)).status_code == 200
-    # an unclaimed invitation keeps working for API clients
+    # an unclaimed invitation only claims: it neither moves nor reads its seat's state
     reply = {"action": "mark 0", "expected_move": 1}
     answered = api.post(f"/api/games/{gid}/moves", json=reply, headers=seat_headers(biel_invite))
-    assert answered.status_code == 200
+    assert answered.status_code == 403 and "only claims" in answered.json()["error"]
     assert claim(api, gid, "forged").status_code == 403
     assert "private" not in api.get("/api/games").text and private not in api.get(f"/api/games/{gid}").text
 
 
 def test_the_creator_can_release_a_lost_claim(api: httpx.Client, server: ServerProcess) -> None:
-    created = create_game(api, "tictactoe", PEOPLE)
+    created = create_game(api, "tictactoe", PEOPLE, invitations=True)
     gid, creator = created["game_id"], created["creator_token"]
     invite = created["seats"][1]["token"]
     private = claim(api, gid, invite).json()["token"]
@@ -107,6 +100,62 @@ def test_the_creator_can_release_a_lost_claim(api: httpx.Client, server: ServerP
     released = release(creator)
     assert released.status_code == 200 and released.json() == {"seat": 1, "claimed": False}
     assert state(api, gid, private).status_code == 403
-    assert state(api, gid, invite).json()["seat"] == 1
+    assert state(api, gid, invite).status_code == 403  # the invitation claims again, nothing more
     again = claim(api, gid, invite)
     assert again.status_code == 200 and again.json()["token"] != private
+
+
+def test_an_unclaimed_invitation_shows_nothing_of_its_seat(api: httpx.Client, server: ServerProcess) -> None:
+    # the creator holds every invitation: before Biel claims his seat, his hand stays his
+    created = create_game(api, "hiddencards", PEOPLE, invitations=True)
+    gid = created["game_id"]
+    biel_invite = created["seats"][1]["token"]
+    before = server.db_dump()
+    refused = state(api, gid, biel_invite)
+    assert refused.status_code == 403 and "only claims" in refused.json()["error"]
+    hand = str(refused.json())
+    with server.ws(gid, biel_invite) as client:
+        error = client.recv_until(lambda m: m["type"] in ("error", "state"))
+        assert error["type"] == "error" and error["status"] == 403
+    said = api.post(f"/api/games/{gid}/chat", json={"text": "hi"}, headers=seat_headers(biel_invite))
+    assert said.status_code == 403
+    for what in ("resign", "leave"):
+        assert api.post(f"/api/games/{gid}/{what}", headers=seat_headers(biel_invite)).status_code == 403
+    assert server.db_dump() == before
+    private = claim(api, gid, biel_invite).json()["token"]
+    mine = state(api, gid, private).json()
+    assert mine["seat"] == 1 and mine["view"] != state(api, gid).json()["view"] and hand
+    # one person (solo, or against bots) has nobody to hide from: the invitation acts as before
+    alone = create_game(api, "tictactoe", [PEOPLE[0], {"kind": "bot", "bot": "random"}])
+    assert state(api, alone["game_id"], alone["seats"][0]["token"]).json()["seat"] == 0
+
+
+def test_a_stand_ins_decisions_are_not_undone_by_its_player(new_server: Any) -> None:
+    # hidden cards: a turn is several decisions ("play" any number of times, then "end")
+    server = new_server(bot_delay=1.5).start()
+    with server.client() as api:
+        created = create_claimed_game(api, "hiddencards", PEOPLE, options={"turns_each": 5})
+        gid, ana, biel = created["game_id"], created["seats"][0]["token"], created["seats"][1]["token"]
+        assert api.post(f"/api/games/{gid}/leave", headers=seat_headers(ana)).status_code == 200
+        before = None
+
+        def try_undo() -> bool:
+            nonlocal before
+            now = state(api, gid, ana).json()
+            if now["result"] is not None:
+                raise AssertionError("the game ended before the stand-in could be undone")
+            if now["current_player"] == 1:  # Biel ends his turns at once
+                end = {"action": "end", "expected_move": now["move_number"]}
+                api.post(f"/api/games/{gid}/moves", json=end, headers=seat_headers(biel))
+                return False
+            if not now["can_undo"]:
+                return False
+            before = now["move_number"]
+            undo = api.post(f"/api/games/{gid}/undo", json={"expected_move": before},
+                            headers=seat_headers(ana))
+            assert undo.status_code == 409 and "take it back" in undo.json()["error"], undo.text
+            return True
+
+        wait_for(try_undo, timeout=60, what="a stand-in's decision within its turn")
+        assert before is not None
+        assert api.get(f"/api/games/{gid}").json()["move_number"] >= before

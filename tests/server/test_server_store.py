@@ -82,7 +82,7 @@ def test_a_stale_copy_of_a_game_cannot_store_a_move(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     manager: GameManager = app.state.manager
     with TestClient(app, base_url="http://127.0.0.1") as client:
-        created = client.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE}).json()
+        created = create_game(client, "tictactoe", PEOPLE)
         gid = created["game_id"]
         ana, biel = (seat["token"] for seat in created["seats"])
         stale = manager.games.pop(gid)  # the old copy leaves memory
@@ -152,7 +152,7 @@ def play(client: TestClient, gid: str, token: str, action: str, number: int) -> 
 
 def test_games_leave_memory_and_come_back(small_app: tuple[TestClient, GameManager]) -> None:
     client, manager = small_app
-    games = [client.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE}).json() for _ in range(8)]
+    games = [create_game(client, "tictactoe", PEOPLE) for _ in range(8)]
     assert len(manager.games) <= 3
     first = games[0]
     gid, tokens = first["game_id"], [seat["token"] for seat in first["seats"]]
@@ -187,7 +187,7 @@ def test_idle_games_leave_memory_unless_someone_is_there(tmp_path: Path) -> None
 
 def test_the_lobby_shows_games_with_people_first(small_app: tuple[TestClient, GameManager]) -> None:
     client, _manager = small_app
-    busy = client.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE}).json()
+    busy = create_game(client, "tictactoe", PEOPLE)
     with client.websocket_connect(f"/ws/games/{busy['game_id']}") as socket:
         socket.send_json({"type": "hello", "token": busy["seats"][0]["token"]})
         assert socket.receive_json()["type"] == "state"

@@ -28,8 +28,9 @@ def coach_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
 
 def test_hint_shows_three_choices_in_words_and_plays_one(page: Any, coach_server: ServerProcess) -> None:  # noqa: F811
     with coach_server.client() as client:
-        game = create_game(client, "barcelona", PEOPLE, hints_allowed=True, seed=5, seed_shown=True)
-    page.goto(game["seats"][0]["link"])
+        game = create_game(client, "barcelona", PEOPLE, hints_allowed=True, seed=5, seed_shown=True,
+                           invitations=True)
+    page.goto(game["seats"][0]["link"])  # the page claims the seat
     page.wait_for_selector("body[data-your-turn='true']")
     assert page.locator("#hints-note").is_visible()
     before = page.evaluate("document.body.dataset.moveNumber")

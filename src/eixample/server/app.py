@@ -25,12 +25,13 @@ from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from eixample.server import views
+from eixample.server import bots, views
 from eixample.server.cluster import DEFAULT_LEASE_SECONDS, Cluster
 from eixample.server.coach import Curves, Hints
+from eixample.server.connections import guarded_http
 from eixample.server.db import DatabaseInUseError, Store
 from eixample.server.db import database_url as resolve_database_url
-from eixample.server.errors import ApiError, forbidden, quoted, unauthorized
+from eixample.server.errors import ApiError, forbidden, quoted, too_many, unauthorized
 from eixample.server.guard import Guard, host_names
 from eixample.server.limits import RateKind, RateLimits, ServerLimits
 from eixample.server.live import Connection, LiveGame, encode
@@ -232,8 +233,11 @@ def create_app(
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         """Create a game. The answer holds each person's secret seat token and invitation link
         (shown only here), the creator's token, and the spectator link."""
-        rates.hit("create", _address(request))
+        address = _address(request)
+        rates.hit("create", address)
+        _check_search_bots(body, address)
         live, tokens, creator_token = await manager.create(body)
+        live.address = address
         base = str(request.base_url).rstrip("/")
         seats = []
         for public, token in zip(views.seats_public(live.seats), tokens, strict=True):
@@ -411,6 +415,30 @@ def create_app(
             rates.hit("create", _address(request))
         new_id, new_token = await table.rematch(live, seat)
         return {"game_id": new_id, "seat": seat, "token": new_token, "link": f"/play/{new_id}"}
+
+    def _check_search_bots(body: CreateGame, address: str) -> None:
+        """429 if the game's searching bots would pass the address's share (`search_bots_per_address`)."""
+        try:
+            specs = [bots.spec_of(seat.bot or "random", body.game)
+                     for seat in body.seats if seat.kind == "bot"]
+        except KeyError:
+            return  # no such game: the manager says so
+        wanted = sum(1 for spec in specs if not bots.is_quick(spec))
+        if wanted == 0:
+            return
+        held = sum(
+            1
+            for live in manager.games.values()
+            if live.address == address and not live.finished
+            for seat in live.seats
+            if seat.kind == "bot" and not bots.is_quick(seat.bot or "random")
+        )
+        if held + wanted > limits.search_bots_per_address:
+            raise too_many(
+                f"too many searching bots from your address: {held} play in your unfinished games and "
+                f"at most {limits.search_bots_per_address} may (random and greedy bots do not count)",
+                60,
+            )
 
     async def _table_seat(request: Request, game_id: str, token: str | None) -> tuple[LiveGame, int]:
         address = _address(request)
@@ -628,12 +656,13 @@ def run(
     import uvicorn
 
     url = resolve_database_url(data_dir, database_url)
+    server_limits = ServerLimits.with_overrides(limits)
     try:
         app = create_app(
             database_url=url,
             data_dir=data_dir,
             bot_delay=bot_delay,
-            limits=ServerLimits.with_overrides(limits),
+            limits=server_limits,
             allowed_hosts=host_names(host, allowed_hosts),
             bot_lease_seconds=bot_lease_seconds,
         )
@@ -650,6 +679,7 @@ def run(
         app,
         host=host,
         port=port,
+        http=guarded_http(server_limits),
         log_level=log_level,
         ws_max_size=WS_FRAME_CEILING,
         timeout_graceful_shutdown=1,

@@ -10,6 +10,11 @@ iteration budget (`time_capped`). Searches run in a bounded pool of worker proce
 (`BotPool`), never on the event loop or in the threads that serve requests; the pool's size is
 also the cap on searches running at once. The workers run at a lower priority than the server,
 ignore Ctrl-C (the server ends them) and are terminated when the server stops.
+
+No game waits behind another's searches (`FairQueue`): a forced decision (one legal action) is
+answered at once, quick decisions (random, greedy one step ahead) have a worker of their own, and
+searches (bot decisions, hints, curve parts) take the search workers in turn by client address,
+and within an address by game, rather than in the order they were asked for.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
 
@@ -217,13 +223,86 @@ def _ready() -> bool:
     return True
 
 
-class BotPool:
-    """A bounded pool of worker processes for bot decisions, with a server-wide cap on searches."""
+@functools.lru_cache(maxsize=1024)
+def is_quick(spec: str) -> bool:
+    """A bot that decides without searching: random, or greedy looking one decision ahead with one
+    sample (more samples or a longer plan make greedy a search). A spec the bots do not know plays
+    random."""
+    specs = _specs()
+    if specs is None:
+        return True
+    try:
+        name = specs.parse_spec(spec).name
+        values = specs.check_spec(spec)
+    except (ValueError, KeyError, TypeError):
+        return True
+    if name == "random":
+        return True
+    return bool(name == "greedy" and values.get("samples", 1) <= 1 and values.get("plan", 1) <= 1)
 
-    def __init__(self, workers: int) -> None:
+
+class FairQueue:
+    """`slots` places, handed out in turn: by key (a client address), then within a key by game,
+    first come first served within a game. An address with many games waiting gets one place in
+    its turn like an address with one; a game with many requests waiting (hints) likewise."""
+
+    def __init__(self, slots: int) -> None:
+        self.free = max(1, slots)
+        self._waiting: OrderedDict[str, OrderedDict[str, deque[asyncio.Future[None]]]] = OrderedDict()
+
+    @contextlib.asynccontextmanager
+    async def turn(self, address: str, game: str) -> AsyncIterator[None]:
+        if self.free > 0 and not self._waiting:
+            self.free -= 1
+        else:
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiting.setdefault(address, OrderedDict()).setdefault(game, deque()).append(future)
+            try:
+                await future
+            except asyncio.CancelledError:
+                if future.done() and not future.cancelled():
+                    self._hand_on()  # its place came as it was cancelled: the next one has it
+                raise
+        try:
+            yield
+        finally:
+            self._hand_on()
+
+    def _hand_on(self) -> None:
+        """A place is free: to the first waiter of the next address's next game (the address and
+        the game go to the back of their lines), or kept free."""
+        while self._waiting:
+            address, games = next(iter(self._waiting.items()))
+            game, futures = next(iter(games.items()))
+            future = futures.popleft()
+            del games[game]
+            if futures:
+                games[game] = futures
+            del self._waiting[address]
+            if games:
+                self._waiting[address] = games
+            if not future.done():  # a waiter that gave up is skipped
+                future.set_result(None)
+                return
+        self.free += 1
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(futures) for games in self._waiting.values() for futures in games.values())
+
+
+class BotPool:
+    """Worker processes for bot decisions: `workers` for searches (also the server-wide cap on
+    searches running at once) and `quick_workers` for decisions that are no search, each shared
+    fairly (`FairQueue`)."""
+
+    def __init__(self, workers: int, quick_workers: int = 1) -> None:
         self.workers = max(1, workers)
+        self.quick_workers = max(1, quick_workers)
         self._executor: ProcessPoolExecutor | None = None
-        self._searches = asyncio.Semaphore(self.workers)
+        self._quick_executor: ProcessPoolExecutor | None = None
+        self._searches = FairQueue(self.workers)
+        self._quick = FairQueue(self.quick_workers)
         self.searching = 0
 
     def start(self) -> None:
@@ -231,27 +310,35 @@ class BotPool:
         # fork: the workers know every game registered in the server process
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_started)
+        self._quick_executor = ProcessPoolExecutor(self.quick_workers, mp_context=context,
+                                                   initializer=_worker_started)
         for _ in range(self.workers):
             self._executor.submit(_ready)
+        for _ in range(self.quick_workers):
+            self._quick_executor.submit(_ready)
 
-    async def choose(self, spec: str, seed: int, state: State, player: int, fallback_seed: int) -> Action:
-        async with self._searches:
-            if self._executor is None:
-                raise RuntimeError("the bot pool is stopped")
-            self.searching += 1
-            try:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(
-                    self._executor, think, spec, seed, state, player, fallback_seed
+    async def choose(self, spec: str, seed: int, state: State, player: int, fallback_seed: int, *,
+                     game: str = "", address: str = "") -> Action:
+        """One bot decision for the game `game` created from `address`: a forced one at once (any
+        bot chooses the only legal action), a quick one in the quick worker, a search in its turn."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if is_quick(spec):
+            async with self._quick.turn(address or game, game):
+                executor = self._quick_executor
+                if executor is None:
+                    raise RuntimeError("the bot pool is stopped")
+                return await asyncio.get_running_loop().run_in_executor(
+                    executor, think, spec, seed, state, player, fallback_seed
                 )
-            finally:
-                self.searching -= 1
+        return await self.run(think, spec, seed, state, player, fallback_seed, game=game, address=address)
 
-    async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """Any other search (a hint, a part of a win-probability curve) in a worker, under the
-        same cap as bot decisions: `work` and its arguments must pickle, and it must bound its
-        own time."""
-        async with self._searches:
+    async def run(self, work: Callable[..., T], *args: Any, game: str = "", address: str = "") -> T:
+        """A search (a bot's, a hint, a part of a win-probability curve) in a search worker, in
+        its turn among the searches waiting (by `address`, then by `game`): `work` and its
+        arguments must pickle, and it must bound its own time."""
+        async with self._searches.turn(address or game, game):
             if self._executor is None:
                 raise RuntimeError("the bot pool is stopped")
             self.searching += 1
@@ -262,11 +349,12 @@ class BotPool:
 
     def stop(self) -> None:
         """End every worker now (a search in progress is dropped; it runs again after a restart)."""
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
+        executors = [executor for executor in (self._executor, self._quick_executor) if executor is not None]
+        self._executor = self._quick_executor = None
+        processes = []
+        for executor in executors:
+            processes += list((getattr(executor, "_processes", None) or {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(Exception):
                 process.terminate()

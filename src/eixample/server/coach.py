@@ -40,6 +40,9 @@ HINT_CHOICES = 3
 QUEUE_SECONDS = 15.0
 """How long a hint may wait for a free worker before the request is answered 503."""
 BUSY_RETRY = 5
+CURVES = "curves"
+"""The curves' place in the search workers' turns: all curves together take the turn of one client
+address (one curve is computed at a time anyway)."""
 
 
 # -- in the worker processes -----------------------------------------------------------------
@@ -129,15 +132,17 @@ class Hints:
         self._per_seat.take(seat_key)
         snapshot = live.state.clone()
         seed = derived_seed(move, "hint", live.id, seat)
-        task = asyncio.create_task(self._compute(live.id, move, seat, snapshot, seed), name=f"hint-{live.id}")
+        task = asyncio.create_task(self._compute(live.id, move, seat, snapshot, seed, address),
+                                   name=f"hint-{live.id}")
         self._pending[(live.id, seat)] = (move, task)
         return task
 
-    async def _compute(self, game_id: str, move: int, seat: int, state: State, seed: int) -> list[JsonDict]:
+    async def _compute(self, game_id: str, move: int, seat: int, state: State, seed: int,
+                       address: str) -> list[JsonDict]:
         try:
             try:
                 choices = await self.pool.run(hint_choices, state, seat, self.limits.hint_iterations,
-                                              self.limits.hint_seconds, seed)
+                                              self.limits.hint_seconds, seed, game=game_id, address=address)
             except RuntimeError as error:
                 raise unavailable("the server is stopping") from error
             self._cache[(game_id, move, seat)] = choices
@@ -202,7 +207,8 @@ class Curves:
                     chunk = positions[start : start + max(1, limits.curve_chunk)]
                     points.extend(await self.pool.run(curve_part, game_name, record, chunk,
                                                       limits.curve_move_iterations,
-                                                      limits.curve_move_seconds, seed))
+                                                      limits.curve_move_seconds, seed,
+                                                      game=game_id, address=CURVES))
             self._keep(game_id, self._message(game_id, "ready", points, len(positions)))
         except RuntimeError:
             return  # the pool is stopped: the server is closing

@@ -1,7 +1,8 @@
 """The first thing every request meets: host names, origins and body sizes (pure ASGI).
 
 - The `Host` header must name one of the server's host names, so that a page on another site whose
-  DNS name was pointed at this server (DNS rebinding) gets nothing: 400 otherwise.
+  DNS name was pointed at this server (DNS rebinding) gets nothing: 400 otherwise, and for a
+  `Host` with anything but a name and a port (user information, a path) or given twice.
 - A WebSocket handshake, and any request that may change something (not GET/HEAD/OPTIONS), that
   carries an `Origin` must come from the server's own origin: 403 otherwise (WebSocket: the
   handshake is refused).
@@ -14,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -34,7 +36,14 @@ def host_names(listen_host: str, extra: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(names)
 
 
+HOST_PATTERN = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
+"""A `Host` header as RFC 9110 allows it: a name, an IPv4 or a bracketed IPv6 address, and a
+port; no user information (`user@host`), path or anything else."""
+
+
 def _hostname(netloc: str) -> str | None:
+    if not HOST_PATTERN.fullmatch(netloc):
+        return None
     try:
         return urlsplit(f"//{netloc}").hostname
     except ValueError:
@@ -55,7 +64,11 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        host = headers.get("host", "")
+        hosts = headers.getlist("host")
+        if len(hosts) > 1:
+            await self._refuse(scope, send, 400, "a request must carry exactly one Host header")
+            return
+        host = hosts[0] if hosts else ""
         if _hostname(host) not in self.allowed_hosts:
             shown = host[:60]
             await self._refuse(scope, send, 400, f"this server does not answer for the host '{shown}'")

@@ -20,6 +20,16 @@ from eixample.server.errors import ApiError, too_many
 class ServerLimits:
     max_body_bytes: int = 64 * 1024
     """HTTP request bodies above this are refused with 413 before they are read."""
+    max_header_bytes: int = 32 * 1024
+    """A request's line and headers together; more gets 431 and the connection is closed."""
+    header_timeout_seconds: float = 10.0
+    """A request's line and headers must arrive this long after the connection opened or the request
+    began; a connection silent (or trickling) that long gets 408 and is closed."""
+    body_timeout_seconds: float = 30.0
+    """A request's body must arrive this long after its headers (408 and closed otherwise)."""
+    connections_per_address: int = 64
+    """HTTP connections open at once from one client address (WebSockets count in `ws_per_address`);
+    one more gets 503 and is closed."""
     max_ws_message_bytes: int = 64 * 1024
     """WebSocket messages above this get an error message and the connection is closed."""
     ws_per_game: int = 200
@@ -43,7 +53,15 @@ class ServerLimits:
     chat_lines_per_game: int = 1000
     """Chat lines (and table events) a game keeps; a full chat refuses more with 409."""
     bot_workers: int = 2
-    """Worker processes for bot searches: also the cap on searches running at once."""
+    """Worker processes for bot searches: also the cap on searches running at once. Searches take
+    them in turn by client address, then by game."""
+    quick_bot_workers: int = 1
+    """Worker processes for bot decisions that are no search (random, greedy one step ahead), so
+    that they never wait behind searches."""
+    search_bots_per_address: int = 12
+    """Bot seats that search (every bot but random and plain greedy: each decision may take the
+    10 s ceiling) in the unfinished games created from one client address; a game that would
+    pass this is refused with 429."""
     hint_seconds: float = 1.0
     """The search time of one hint (in the bot workers), whichever of it and `hint_iterations`
     ends first."""

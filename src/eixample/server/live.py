@@ -111,6 +111,9 @@ class LiveGame:
     seed_shown: bool = False
     creator_hash: str | None = None
     hints_allowed: bool = False
+    address: str = ""
+    """The client address that created the game while this server holds it ("" for a game loaded
+    from the database): its bots' searches take their turn with that address's other searches."""
     seat_links: dict[int, int] = field(default_factory=dict)
     """Open connections per seat, so that presence is known without walking the connections."""
     last_used: float = field(default_factory=time.monotonic)

@@ -139,7 +139,7 @@ class GameManager:
         self.cluster = cluster
         self.bot_delay = bot_delay
         self.limits = limits or ServerLimits()
-        self.bot_pool = bots.BotPool(self.limits.bot_workers)
+        self.bot_pool = bots.BotPool(self.limits.bot_workers, self.limits.quick_bot_workers)
         self.games: dict[str, LiveGame] = {}
         self.broken: set[str] = set()
         self.connections_by_address: dict[str, int] = {}
@@ -460,7 +460,10 @@ class GameManager:
     @staticmethod
     def authenticate(live: LiveGame, token: str | None) -> int | None:
         """The seat a token belongs to; None (a spectator) without a token. A seat claimed by a
-        browser answers only to that browser's private token, no longer to its invitation."""
+        browser answers only to that browser's private token, no longer to its invitation. In a
+        game of two or more people an unclaimed invitation only claims its seat: the creator, who
+        holds every invitation, cannot read a seat's hidden state or act for it before (or
+        without) its player."""
         if token is None:
             return None
         digest = token_digest(token)
@@ -473,6 +476,11 @@ class GameManager:
                     raise forbidden(
                         f"seat {SEAT_LETTERS[seat.seat]} has been claimed by its player's browser: "
                         "this invitation no longer acts for it"
+                    )
+                if sum(1 for other in live.seats if other.kind == "person") >= 2:
+                    raise forbidden(
+                        f"seat {SEAT_LETTERS[seat.seat]}'s invitation only claims the seat: claim it "
+                        f"(POST /api/games/{live.id}/claim), then use the seat token that answers"
                     )
                 return seat.seat
         raise forbidden("this seat token does not belong to this game")
@@ -604,6 +612,10 @@ class GameManager:
             self._broadcast(live)
 
     async def undo(self, live: LiveGame, seat: int, expected_move: int) -> None:
+        if live.seats[seat].kind != "person":
+            raise forbidden("a bot's seat is played by the server")
+        if self.table is not None:
+            self.table.check_move(live, seat)  # a stand-in's decisions are not its player's to take back
         async with live.lock:
             if self.cluster is not None and expected_move != live.move_number:
                 await self._catch_up_and_tell(live)
@@ -684,7 +696,8 @@ class GameManager:
                 seed = derived_seed(live.seed, "bot", seat, expected)
                 fallback_seed = derived_seed(live.seed, "fallback", seat, expected)
                 try:
-                    action = await self.bot_pool.choose(spec, seed, snapshot, seat, fallback_seed)
+                    action = await self.bot_pool.choose(spec, seed, snapshot, seat, fallback_seed,
+                                                        game=live.id, address=live.address)
                 except RuntimeError:
                     return  # the pool is stopped: the server is closing
                 except Exception:
