@@ -11,7 +11,7 @@ import gc
 import json
 import logging
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -385,26 +385,26 @@ def create_app(
         live, seat = await _table_seat(request, game_id, token)
         return await table.say(live, seat, body.text, _address(request))
 
-    @app.post("/api/games/{game_id}/resign", response_model=TableOut, responses=ERRORS, tags=["table"])
-    async def resign(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
-        """Resign: a bot plays the seat to the end of the game."""
-        live, seat = await _table_seat(request, game_id, token)
-        await table.resign(live, seat)
-        return table.message(live)
+    SeatChange = Callable[[LiveGame, int], Awaitable[None]]
 
-    @app.post("/api/games/{game_id}/leave", response_model=TableOut, responses=ERRORS, tags=["table"])
-    async def leave(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
-        """Leave the table for a while: a bot plays the seat until it is taken back."""
-        live, seat = await _table_seat(request, game_id, token)
-        await table.leave(live, seat)
-        return table.message(live)
+    def seat_change(change: SeatChange) -> Callable[..., Awaitable[dict[str, Any]]]:
+        """An endpoint by which a seat changes who plays it; it answers with the table."""
 
-    @app.post("/api/games/{game_id}/take-back", response_model=TableOut, responses=ERRORS, tags=["table"])
-    async def take_back(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
-        """Take back a seat a bot played (after leaving or running out of time)."""
-        live, seat = await _table_seat(request, game_id, token)
-        await table.take_back(live, seat)
-        return table.message(live)
+        async def endpoint(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
+            live, seat = await _table_seat(request, game_id, token)
+            await change(live, seat)
+            return table.message(live)
+
+        return endpoint
+
+    for path, change, description in (
+        ("resign", table.resign, "Resign: a bot plays the seat to the end of the game."),
+        ("leave", table.leave, "Leave the table for a while: a bot plays the seat until it is taken back."),
+        ("take-back", table.take_back,
+         "Take back a seat a bot played (after leaving or running out of time)."),
+    ):
+        app.post(f"/api/games/{{game_id}}/{path}", response_model=TableOut, responses=ERRORS, tags=["table"],
+                 name=path.replace("-", "_"), description=description)(seat_change(change))
 
     @app.post("/api/games/{game_id}/rematch", response_model=RematchOut, responses=ERRORS, tags=["table"])
     async def rematch(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
