@@ -63,10 +63,24 @@ def key_and_args(item: Any) -> tuple[str, dict[str, Any]] | None:
 
 
 @cache
+def whole_catalog(lang: str = "en") -> dict[str, str]:
+    """A language's whole catalog (web/i18n/<lang>.json), flattened to dotted keys ("bcn.do.place")."""
+    return _flattened(json.loads(CATALOG.with_name(f"{lang}.json").read_text(encoding="utf-8")))
+
+
+@cache
 def engine_catalog(lang: str = "en") -> dict[str, str]:
-    """The `engine` section of a language's catalog (web/i18n/<lang>.json), flattened to dotted keys."""
-    path = CATALOG.with_name(f"{lang}.json")
-    tree = json.loads(path.read_text(encoding="utf-8"))["engine"]
+    """The `engine` section of a language's catalog, flattened to dotted keys below it."""
+    prefix = "engine."
+    return {key[len(prefix):]: text for key, text in whole_catalog(lang).items() if key.startswith(prefix)}
+
+
+def fill(text: str, args: dict[str, Any]) -> str:
+    """`text` with its {{placeholders}} replaced by `args` as they are."""
+    return _PLACEHOLDER.sub(lambda match: str(args.get(match.group(1), "")), text)
+
+
+def _flattened(tree: dict[str, Any]) -> dict[str, str]:
     flat: dict[str, str] = {}
 
     def walk(node: dict[str, Any], prefix: str) -> None:

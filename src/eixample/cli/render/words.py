@@ -5,32 +5,17 @@ barcelona-words.js and rose-of-fire-words.js say them ("act V0 cloth_or_coins" r
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
-from eixample.core.messages import CATALOG, plural_form
+from eixample.core.messages import fill, plural_form, whole_catalog
 from eixample.core.protocol import JsonDict
 
-_PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 
-
-@cache
 def catalog() -> dict[str, str]:
     """The whole English catalog, flattened to dotted keys ("bcn.do.place")."""
-    flat: dict[str, str] = {}
-
-    def walk(node: dict[str, Any], prefix: str) -> None:
-        for name, value in node.items():
-            if isinstance(value, dict):
-                walk(value, f"{prefix}{name}.")
-            else:
-                flat[f"{prefix}{name}"] = str(value)
-
-    walk(json.loads(CATALOG.read_text(encoding="utf-8")), "")
-    return flat
+    return whole_catalog("en")
 
 
 def has(key: str) -> bool:
@@ -46,7 +31,7 @@ def say(key: str, **args: Any) -> str:
     if isinstance(count, int) and not isinstance(count, bool):
         text = words.get(f"{key}_{plural_form(count, 'en')}")
     text = text if text is not None else words.get(key, key)
-    return _PLACEHOLDER.sub(lambda match: str(args.get(match.group(1), "")), text)
+    return fill(text, args)
 
 
 def _named(prefix: str, name: str) -> str:
