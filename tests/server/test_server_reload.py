@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from eixample.server.app import create_app
 from eixample.server.db import GameData, Store
 from eixample.server.manager import GameManager
-from tests.server.harness import seat_headers
+from tests.server.harness import create_game, seat_headers
 
 PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 
@@ -49,7 +49,7 @@ def test_a_load_that_reads_a_torn_game_reads_it_again(
     app_parts: tuple[TestClient, GameManager, Store], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client, manager, store = app_parts
-    created = client.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE}).json()
+    created = create_game(client, "tictactoe", PEOPLE)
     gid, ana = created["game_id"], created["seats"][0]["token"]
     played = client.post(f"/api/games/{gid}/moves", json={"action": "mark 4", "expected_move": 0},
                          headers=seat_headers(ana))
@@ -66,7 +66,7 @@ def test_a_catch_up_that_reads_a_torn_game_reads_it_again(
     app_parts: tuple[TestClient, GameManager, Store], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client, manager, store = app_parts
-    created = client.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE}).json()
+    created = create_game(client, "tictactoe", PEOPLE)
     gid, ana = created["game_id"], created["seats"][0]["token"]
     behind = manager.games.pop(gid)  # a copy of the game at move 0, as another process holds it
     played = client.post(f"/api/games/{gid}/moves", json={"action": "mark 4", "expected_move": 0},

@@ -82,13 +82,24 @@ def check_finished_games_replay(api: httpx.Client, games: dict[str, dict[str, An
     return len(finished)
 
 
+def acting_token(api: httpx.Client, gid: str, token: str) -> str:
+    """The token that acts for a seat: an invitation of a game of several people that nobody
+    claimed under the old release now only claims its seat, as the web page does on opening it."""
+    if api.get(f"/api/games/{gid}/state", headers=seat_headers(token)).status_code != 403:
+        return token
+    claimed = api.post(f"/api/games/{gid}/claim", headers=seat_headers(token))
+    assert claimed.status_code == 200, f"game {gid}: {claimed.text}"
+    private: str = claimed.json()["token"]
+    return private
+
+
 def continue_unfinished_games(api: httpx.Client, games: dict[str, dict[str, Any]]) -> dict[str, int]:
     """One legal move by the person to move in each unfinished game: its move number after it."""
     moved: dict[str, int] = {}
     for gid, kept in games.items():
         if kept["seen"]["status"] == "finished":
             continue
-        token = kept["tokens"][str(kept["seen"]["current_player"])]
+        token = acting_token(api, gid, kept["tokens"][str(kept["seen"]["current_player"])])
         mine = state(api, gid, token)
         assert mine["your_turn"] and mine["legal_actions"], gid
         answer = api.post(f"/api/games/{gid}/moves", headers=seat_headers(token),

@@ -64,7 +64,7 @@ def key_and_args(item: Any) -> tuple[str, dict[str, Any]] | None:
 
 @cache
 def whole_catalog(lang: str = "en") -> dict[str, str]:
-    """A language's whole catalog (web/i18n/<lang>.json), flattened to dotted keys ("bcn.do.place")."""
+    """A language's whole catalog (web/i18n/<lang>.json), flattened to dotted keys ("lobby.title")."""
     return _flattened(json.loads(CATALOG.with_name(f"{lang}.json").read_text(encoding="utf-8")))
 
 

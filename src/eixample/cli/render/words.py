@@ -14,7 +14,7 @@ from eixample.core.protocol import JsonDict
 
 
 def catalog() -> dict[str, str]:
-    """The whole English catalog, flattened to dotted keys ("bcn.do.place")."""
+    """The whole English catalog, flattened to dotted keys ("lobby.title")."""
     return whole_catalog("en")
 
 
