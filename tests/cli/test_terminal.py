@@ -152,7 +152,10 @@ def test_influence_cards_do_not_read_like_seats() -> None:
             assert f"owned by P{card['status'] + 1}" in line
 
 
-def test_analyze_names_the_seats_as_the_record_does(runner: CliRunner, tmp_path: Path) -> None:
+def test_analyze_names_the_seats_as_the_record_does(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "160")  # the tables' widths follow the figures: room for whole names
     record = {"format": 1, "game": "tictactoe", "players": 2, "seed": 0, "options": {},
               "actions": ["mark 0", "mark 4", "mark 8"],
               "seats": [{"seat": 0, "kind": "person", "name": "Ana", "bot": None},

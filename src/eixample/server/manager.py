@@ -38,7 +38,14 @@ from eixample.core.records import make_record
 from eixample.core.records import replay as replay_record
 from eixample.core.records import undo as undo_state
 from eixample.core.registry import game_names, get_game
-from eixample.core.versions import RULES_OPTION, match_rules, needs_matching, result_fits
+from eixample.core.versions import (
+    RULES_OPTION,
+    is_versioned,
+    match_rules,
+    needs_matching,
+    result_fits,
+    rules_versions,
+)
 from eixample.server import bots, views
 from eixample.server.cluster import Cluster
 from eixample.server.db import TABLE_CHANGED, GameData, SeatData, StaleWriteError, Store, now, token_digest
@@ -114,10 +121,10 @@ def solo_opponents(game: Game) -> list[str]:
     return list(_SOLO_OPPONENTS[game.name])
 
 
-def with_rules_of(state: State, options: dict[str, Any]) -> dict[str, Any]:
-    """The options to store for a new game: those asked for, and its rules version if it has one."""
-    rules = state.record().get("options", {}).get(RULES_OPTION)
-    return dict(options) if rules is None else {**options, RULES_OPTION: rules}
+def with_newest_rules(game: Game, options: dict[str, Any]) -> dict[str, Any]:
+    """The options to store for a new game: those asked for, and the rules version it is played
+    under (the newest: `new_game` takes it when none is asked for), if the game has versions."""
+    return {**options, RULES_OPTION: max(rules_versions(game))} if is_versioned(game) else dict(options)
 
 
 def result_of(state: State) -> dict[str, Any] | None:
@@ -311,7 +318,7 @@ class GameManager:
             game=game.name,
             players=players,
             seed=seed,
-            options=with_rules_of(state, request.options),
+            options=with_newest_rules(game, request.options),
             status=status_of(seats, state.is_terminal()),
             move_count=0,
             to_move=state.current_player(),
