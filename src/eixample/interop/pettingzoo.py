@@ -10,7 +10,9 @@
 
 Agents are `player_0`.. (one per player; in a solo game of Barcelona the automa is not an
 agent). The engine decides who moves next, so turns follow the rules, not a fixed cycle. An
-observation is `{"observation": encode_view(view(seat)), "action_mask": int8 mask}`; actions
+observation is `{"observation": float32 vector, "action_mask": int8 mask}`, the vector the game's
+structured observation of the agent's seat (`interop.encoding`; `env.unwrapped.observer.parts(v)`
+names its parts); actions
 are numbers in the game's `all_actions` list; the reward, given at the end, is the utility
 (`table.utility`). An illegal action ends the game with reward -1 for its agent (PettingZoo's
 `TerminateIllegalWrapper`).
@@ -26,7 +28,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from eixample.core.protocol import State
-from eixample.interop.table import OBSERVATION_SIZE, GameTable, encode_view, utility, view_text
+from eixample.interop.encoding import Observer
+from eixample.interop.table import GameTable, utility, view_text
 
 _SEED_RANGE = 1 << 62
 
@@ -48,13 +51,15 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.table = GameTable.build(game, players, **options)
+        self.observer = Observer.of(self.table)
+        self._observed: dict[str, dict[str, Any]] = {}  # per agent, until the next step or reset
         self.render_mode = render_mode
         self.metadata = {**raw_env.metadata, "name": f"eixample_{game.replace('-', '_')}_v0"}  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         actions = len(self.table.actions)
         self._action_space = spaces.Discrete(actions)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32),
+            "observation": spaces.Box(self.observer.low, self.observer.high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (actions,), np.int8),
         })
         self._seeds = np.random.default_rng()
@@ -76,14 +81,21 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._observed = {}
         self._select_next()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(len(self.table.actions), dtype=np.int8)
-        if agent == self.agent_selection and not self.state.is_terminal():
-            mask = self.table.mask(self.state)
-        return {"observation": encode_view(self.state.view(seat)), "action_mask": mask}
+        """The agent's observation, written once per position (the wrappers ask too)."""
+        observed = self._observed.get(agent)
+        if observed is None:
+            seat = self.possible_agents.index(agent)
+            if agent == self.agent_selection and not self.state.is_terminal():
+                mask = self.table.mask(self.state)
+            else:
+                mask = np.zeros(len(self.table.actions), dtype=np.int8)
+            observed = {"observation": self.observer.observe(self.state, seat), "action_mask": mask}
+            self._observed[agent] = observed
+        return observed
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -93,6 +105,7 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
         self.table.apply(self.state, int(action))
+        self._observed = {}
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.state.is_terminal():
             values = utility(self.state)
