@@ -4,6 +4,7 @@ within their documented bounds."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import numpy as np
@@ -85,3 +86,33 @@ def test_the_parts_table_is_printed_by_a_command(capsys: pytest.CaptureFixture[s
     for part in spec.parts:
         assert f"| `{part.name}` | {part.start}-{part.stop - 1} |" in printed
     assert "### Barcelona: The Rose of Fire" in printed
+
+
+@pytest.mark.parametrize("name", ["barcelona", "rose-of-fire"])
+def test_parts_kept_from_earlier_writes_never_leak_into_another_position(name: str) -> None:
+    from eixample.games.barcelona.observation import Encoder as BarcelonaEncoder
+    from eixample.games.rose_of_fire.observation import Encoder as RoseEncoder
+
+    table = GameTable.build(name, 3)
+    positions = [state.clone() for game in range(2) for state in random_walk(table, seed=game)]
+    order = random.Random(1).sample(range(len(positions)), 150)
+    observer = Observer.of(table)
+    one = table.new_state(0)  # the same state object mutated in place, as in a game in progress
+    for i in order:
+        state = positions[i]
+        seat = i % 3
+        fresh = (BarcelonaEncoder(state.t, 3, False) if name == "barcelona" else RoseEncoder(state.t, 3))
+        expected = np.empty(observer.size, np.float32)
+        fresh.write(state, seat, expected)
+        assert np.array_equal(observer.observe(state, seat), expected)
+        copy_into(one, state)
+        assert np.array_equal(observer.observe(one, seat), expected)
+
+
+def copy_into(target: Any, source: Any) -> None:
+    """Every field of `source` into `target` (the same class): one object, many positions."""
+    for cls in type(source).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if hasattr(source, name):
+                value = getattr(source, name)
+                setattr(target, name, value[:] if isinstance(value, list) else value)

@@ -66,6 +66,8 @@ class EixampleEnv(gymnasium.Env[Observation, np.int64]):
         self.observation_space = spaces.Box(self.observer.low, self.observer.high, dtype=np.float32)
         self.state: State = self.table.new_state(0)
         self.bots: dict[int, Bot] = {}
+        self.decisions = 0
+        """Decisions taken in this environment's games so far, by every seat (for benchmarks)."""
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
@@ -81,6 +83,7 @@ class EixampleEnv(gymnasium.Env[Observation, np.int64]):
             self.table.apply(self.state, int(action))
         except (IllegalActionError, IndexError, ValueError, TypeError):
             return self._observation(), 0.0, self.state.is_terminal(), False, self._info(illegal=True)
+        self.decisions += 1
         self._let_bots_play()
         terminated = self.state.is_terminal()
         reward = utility(self.state)[self.seat] if terminated else 0.0
@@ -97,6 +100,7 @@ class EixampleEnv(gymnasium.Env[Observation, np.int64]):
                 return
             seat = self.state.current_player()
             self.state.apply(self.bots[seat].choose(self.state, seat))
+            self.decisions += 1
         raise RuntimeError(f"the bots made {MAX_BOT_ACTIONS} decisions in a row")
 
     def _observation(self) -> Observation:

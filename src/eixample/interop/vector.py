@@ -90,6 +90,7 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
             except (IllegalActionError, IndexError, ValueError, TypeError):
                 illegal[i] = True
                 continue
+            env.decisions += 1
             env._let_bots_play()
             if state.is_terminal():
                 terminations[i] = True

@@ -4,14 +4,15 @@ Written straight from the flat engine state into a caller's buffer, without buil
 Seats are relative to the observing seat: row 0 of every part "by seat" is the observer, row 1 the
 next seat in turn order, and so on (the absolute seat is in the part `seat`). Hidden parts stay
 out: the other players' hands (their sizes only), the order of the Modernisme stack and of the solo
-deck (their sizes only), the generator. Everything else the view shows is here, so two positions
-whose views differ for a seat never encode alike (`tests/games/barcelona/test_observation.py`).
+deck (their sizes only), the generator. Everything else the view shows but the log is here, so two
+positions whose views differ for a seat never encode alike (`tests/interop/test_encoding.py`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import numpy.typing as npt
 
 from eixample.core.observation import ObservationSpec, SpecBuilder
@@ -20,6 +21,7 @@ from eixample.games.barcelona.components import ACTION_KINDS
 from eixample.games.barcelona.frames import DECISION_NAMES
 from eixample.games.barcelona.state import NSRC
 from eixample.games.barcelona.tables import BUILDING_TYPES, Tables
+from eixample.games.observing import Group, GroupedWriter, Vector
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
@@ -41,8 +43,24 @@ PLAYER_NUMBERS = (
     "sagrada",
     "hand_size",
 )
+COUNTS = (
+    "bag_W",
+    "bag_M",
+    "bag_U",
+    *(f"stock_{b}" for b in BUILDING_TYPES),
+    "modernisme_stack",
+    "off_track_W",
+    "off_track_M",
+    "off_track_U",
+    "solo_deck",
+    "solo_meeple",
+)
 OVER = len(DECISION_NAMES)
 """The index of "the game is over" among the decision kinds."""
+
+
+def _indexes(values: Any) -> npt.NDArray[np.intp]:
+    return np.array(list(values), np.intp)
 
 
 class Encoder:
@@ -51,14 +69,9 @@ class Encoder:
     def __init__(self, t: Tables, seats: int, solo: bool):
         self.t, self.n, self.solo = t, seats, solo
         n = seats
-        nx, ns, nst, nb, nw = (
-            len(board.CROSSINGS),
-            len(board.SPACES),
-            len(board.STREETS),
-            len(board.BUILDING_SPACES),
-            len(board.SIDEWALK),
-        )
-        nmod, ncerda, nserv, nsag = (
+        self.nx, self.ns, self.nw = len(board.CROSSINGS), len(board.SPACES), len(board.SIDEWALK)
+        nst, nb = len(board.STREETS), len(board.BUILDING_SPACES)
+        self.nmod, self.ncerda, self.nserv, self.nsag = (
             len(t.modernisme_ids),
             len(t.cerda_ids),
             len(t.service_ids),
@@ -72,235 +85,385 @@ class Encoder:
         )
         self.markers = max(len(b.crossings) for b in board.BUILDING_SPACES)
         self.sagrada_slots = max(t.sagrada_slot_level)
-        track_len = max(len(v) for v in t.track_values)
+        self.track_len = max(len(v) for v in t.track_values)
+        nmod, nserv = self.nmod, self.nserv
         b = SpecBuilder("barcelona", 1 if solo else n)
-        # numbers first (written as slices), then indicators (written as one list of indexes)
-        self.o_players = b.add(
-            "players", (n, len(PLAYER_NUMBERS)), "per seat: " + ", ".join(PLAYER_NUMBERS), high=1000
+        add = b.add
+        self.o_seat = add("seat", (n,), "the observer's seat")
+        self.o_decision = add(
+            "decision", (OVER + 1,), "the pending decision: " + ", ".join(DECISION_NAMES.values()) + ", over"
         )
-        self.o_breakdown = b.add(
-            "score_breakdown", (n, NSRC), "per seat, VP by source (the view's order)", high=1000
-        )
-        self.o_stacks = b.add(
-            "stacks_left",
-            (n, self.kn + self.kw + self.kk),
-            "per seat, tiles left on each narrow, wide and marker stack",
-            high=20,
-        )
-        self.o_counts = b.add(
-            "counts",
-            (14,),
-            "turns; citizens in the bag (W, M, U); buildings in stock "
-            "(corner, L1, L2, L3); Modernisme stack size; citizens off each track (W, M, U); "
-            "solo deck size; solo meeple's crossing + 1 (0 in a game with others)",
-            high=1000,
-        )
-        self.o_service_left = b.add(
-            "services_left", (t.services_in_play,), "tiles left on each Public Service in play", high=10
-        )
-        self.o_args = b.add(
+        self.o_decider = add("decision_seat", (n,), "the seat to decide (none at the end)")
+        self.o_args = add(
             "decision_arguments",
             (FRAME_ARGUMENTS,),
             "the pending decision's arguments (crossing, count, type...), -1 where none",
             low=-1,
             high=1 << 16,
         )
-        self.o_seat = b.add("seat", (n,), "the observer's seat")
-        self.o_decision = b.add(
-            "decision", (OVER + 1,), "the pending decision: " + ", ".join(DECISION_NAMES.values()) + ", over"
+        self.o_turn = add("turn_player", (n,), "the seat whose turn it is")
+        self.o_first = add("first_player", (n,), "the first player")
+        self.o_flags = add("flags", (2,), "end triggered; game over")
+        self.o_turns = add("turns", (1,), "turns played", high=1000)
+        self.o_players = add(
+            "players", (n, len(PLAYER_NUMBERS)), "per seat: " + ", ".join(PLAYER_NUMBERS), high=1000
         )
-        self.o_decider = b.add("decision_seat", (n,), "the seat to decide (none at the end)")
-        self.o_turn = b.add("turn_player", (n,), "the seat whose turn it is")
-        self.o_first = b.add("first_player", (n,), "the first player")
-        self.o_flags = b.add("flags", (2,), "end triggered; game over")
-        self.o_street_action = b.add(
+        self.o_breakdown = add(
+            "score_breakdown", (n, NSRC), "per seat, VP by source (the view's order)", high=1000
+        )
+        self.o_stacks = add(
+            "stacks_left",
+            (n, self.kn + self.kw + self.kk),
+            "per seat, tiles left on each narrow, wide and marker stack",
+            high=100,
+        )
+        self.o_counts = add(
+            "counts",
+            (len(COUNTS),),
+            "citizens in the bag by class; buildings in stock by "
+            "type; Modernisme stack size; citizens off each track; solo deck size; solo "
+            "meeple's crossing + 1 (0 in a game with others)",
+            high=1000,
+        )
+        self.o_service_left = add(
+            "services_left", (t.services_in_play,), "tiles left on each Public Service in play", high=100
+        )
+        self.o_cross = add(
+            "crossing_citizens",
+            (self.nx, CROSSING_SLOTS, 3),
+            "per crossing, its citizens bottom to top by class (W, M, U)",
+        )
+        self.o_inters = add("intersections", (n, self.nx), "per seat, its Intersections by crossing")
+        self.o_space = add("street_tiles", (n, self.ns), "per seat, its street tiles by space")
+        self.o_passenger = add("passengers_on_board", (n, self.ns), "per seat, its passengers by space")
+        self.o_tram = add("trams", (n, self.ns), "per seat, its tram's space")
+        self.o_street_action = add(
             "street_actions",
             (nst, len(ACTION_KINDS)),
             "per street, its action kind: " + ", ".join(ACTION_KINDS),
         )
-        self.o_cross = b.add(
-            "crossing_citizens",
-            (nx, CROSSING_SLOTS, 3),
-            "per crossing, its citizens bottom to top by class (W, M, U)",
-        )
-        self.o_inters = b.add("intersections", (n, nx), "per seat, its Intersections by crossing")
-        self.o_space = b.add("street_tiles", (n, ns), "per seat, its street tiles by space")
-        self.o_passenger = b.add("passengers_on_board", (n, ns), "per seat, its passengers by space")
-        self.o_tram = b.add("trams", (n, ns), "per seat, its tram's space")
-        self.o_bld = b.add(
+        self.o_bld = add(
             "buildings",
             (nb, len(BUILDING_TYPES)),
             "per building space, the building: " + ", ".join(BUILDING_TYPES),
         )
-        self.o_markers = b.add(
+        self.o_markers = add(
             "building_markers", (nb, self.markers, n), "per building space, its markers in order, by seat"
         )
-        self.o_row = b.add("row_bonus", (4,), "row bonuses still to take")
-        self.o_track = b.add("tracks", (3, track_len), "per citizen track (W, M, U), its filled spaces")
-        self.o_cerda_tiles = b.add("cerda_scoring", (3, ncerda), "the Cerdà scoring tiles in play, in order")
-        self.o_cerda_scored = b.add("cerda_scored", (3,), "which of them have scored")
-        self.o_mod_offer = b.add(
+        self.o_row = add("row_bonus", (4,), "row bonuses still to take")
+        self.o_track = add("tracks", (3, self.track_len), "per citizen track (W, M, U), its filled spaces")
+        self.o_cerda_tiles = add(
+            "cerda_scoring", (3, self.ncerda), "the Cerdà scoring tiles in play, in order"
+        )
+        self.o_cerda_scored = add("cerda_scored", (3,), "which of them have scored")
+        self.o_mod_offer = add(
             "modernisme_offer", (t.modernisme_offer, nmod), "per offer slot, its Modernisme tile"
         )
-        self.o_mod_discard = b.add(
-            "modernisme_discard", (nmod, nmod), "the Modernisme discard pile, in order"
-        )
-        self.o_services = b.add(
+        self.o_mod_discard = add("modernisme_discard", (nmod, nmod), "the Modernisme discard pile, in order")
+        self.o_services = add(
             "public_services", (t.services_in_play, nserv), "per Public Service slot, its service"
         )
-        self.o_built = b.add("services_built", (n, nserv), "per seat, the services it has built")
-        self.o_sidewalk = b.add(
-            "sidewalk",
-            (n + 1, nw),
-            "per seat, its cobblestones by Sidewalk space; last row, the starting cobblestones",
+        self.o_built = add("services_built", (n, nserv), "per seat, the services it has built")
+        self.o_sagrada_offer = add("sagrada_offer", (self.nsag,), "Sagrada Família tiles on offer")
+        self.o_sagrada = add(
+            "sagrada_tiles",
+            (n, self.sagrada_slots, self.nsag),
+            "per seat, its Sagrada Família tiles in order",
         )
-        self.o_sagrada_offer = b.add("sagrada_offer", (nsag,), "Sagrada Família tiles on offer")
-        self.o_sagrada = b.add(
-            "sagrada_tiles", (n, self.sagrada_slots, nsag), "per seat, its Sagrada Família tiles in order"
-        )
-        self.o_projects = b.add(
+        self.o_projects = add(
             "modernisme_projects",
             (n, self.km, nmod + 1),
-            "per seat and project space, its Modernisme tile; last column, the tile is "
-            "turned to its top side",
+            "per seat and project space, its "
+            "Modernisme tile; last column, the tile is turned to its top side",
         )
-        self.o_hand = b.add(
-            "own_hand", (HAND_SLOTS, 3), "the observer's citizens in hand, in order, by class"
+        self.o_sidewalk = add(
+            "sidewalk",
+            (n + 1, self.nw),
+            "per seat, its cobblestones by Sidewalk space; last row, the starting cobblestones",
         )
-        self.ns, self.nmod, self.nsag, self.nserv, self.track_len, self.ncerda = (
-            ns,
-            nmod,
-            nsag,
-            nserv,
-            track_len,
-            ncerda,
-        )
-        self.nx, self.nw = nx, nw
+        self.o_hand = add("own_hand", (HAND_SLOTS, 3), "the observer's citizens in hand, in order, by class")
         if solo:
-            nsolo = len(t.solo.card_kind)
-            self.o_solo_drawn = b.add(
+            self.nsolo = len(t.solo.card_kind)
+            self.o_solo_drawn = add(
                 "solo_drawn",
-                (nsolo, nsolo),
+                (self.nsolo, self.nsolo),
                 "the solo cards drawn since the last shuffle, in order (the current last)",
             )
-            self.nsolo = nsolo
         self.spec: ObservationSpec = b.build()
-        self.numbers_end = self.o_seat
+        self.rels = [[(p - viewer) % n for p in range(n)] for viewer in range(n)]
+        self.player_dest = [self._player_dest(rel) for rel in self.rels]
+        self.counts_dest = _indexes(range(self.o_counts, self.o_counts + len(COUNTS) + t.services_in_play))
+        self.writer = GroupedWriter(self.spec.size, n, self._groups())
+
+    def _regions(self, *names: str) -> tuple[slice, ...]:
+        return tuple(self.spec.part(name).slice for name in names)
+
+    def _groups(self) -> list[Group]:
+        groups = [
+            Group(
+                _turn_key,
+                self._regions(
+                    "seat",
+                    "decision",
+                    "decision_seat",
+                    "decision_arguments",
+                    "turn_player",
+                    "first_player",
+                    "flags",
+                    "turns",
+                ),
+                self._write_turn,
+            ),
+            Group(
+                _players_key, self._regions("players", "score_breakdown", "stacks_left"), self._write_players
+            ),
+            Group(_counts_key, self._regions("counts", "services_left"), self._write_counts),
+            Group(
+                _city_key,
+                self._regions(
+                    "crossing_citizens", "intersections", "street_tiles", "passengers_on_board", "trams"
+                ),
+                self._write_city,
+            ),
+            Group(
+                _buildings_key,
+                self._regions("street_actions", "buildings", "building_markers", "row_bonus", "tracks"),
+                self._write_buildings,
+            ),
+            Group(
+                _cards_key,
+                self._regions(
+                    "cerda_scoring",
+                    "cerda_scored",
+                    "modernisme_offer",
+                    "modernisme_discard",
+                    "public_services",
+                    "services_built",
+                    "sagrada_offer",
+                    "sagrada_tiles",
+                    "modernisme_projects",
+                ),
+                self._write_cards,
+            ),
+            Group(_sidewalk_key, self._regions("sidewalk"), self._write_sidewalk),
+            Group(_hand_key, self._regions("own_hand"), self._write_hand),
+        ]
+        if self.solo:
+            groups.append(Group(_solo_key, self._regions("solo_drawn"), self._write_solo))
+        return groups
+
+    def _player_dest(self, rel: list[int]) -> npt.NDArray[np.intp]:
+        """Where each entry of `_players_key` goes, for one observing seat."""
+        n, width = self.n, len(PLAYER_NUMBERS)
+        dest = [self.o_players + rel[p] * width + column for column in range(width) for p in range(n)]
+        dest += [self.o_breakdown + rel[p] * NSRC + j for p in range(n) for j in range(NSRC)]
+        kn, kw, kk = self.kn, self.kw, self.kk
+        stacks = kn + kw + kk
+        dest += [self.o_stacks + rel[p] * stacks + j for p in range(n) for j in range(kn)]
+        dest += [self.o_stacks + rel[p] * stacks + kn + j for p in range(n) for j in range(kw)]
+        dest += [self.o_stacks + rel[p] * stacks + kn + kw + j for p in range(n) for j in range(kk)]
+        return _indexes(dest)
 
     def write(self, s: BarcelonaState, viewer: int, out: npt.NDArray[Any]) -> None:
-        n = self.n
-        if not (isinstance(viewer, int) and 0 <= viewer < n):
-            raise ValueError(f"no seat {viewer!r} in a {n}-player game")
-        order = [(viewer + k) % n for k in range(n)]
-        rel = [(p - viewer) % n for p in range(n)]
-        km, kn, kw, kk = self.km, self.kn, self.kw, self.kk
-        numbers: list[int] = []
-        for p in order:
-            numbers += (
-                s.vp[p],
-                s.coins[p],
-                s.cloth[p],
-                s.cobbles[p],
-                s.inters[p],
-                s.passengers[p],
-                s.cerda[p],
-                s.sagrada[p],
-                len(s.hands[p]),
-            )
-        for p in order:
-            numbers += s.vp_src[p * NSRC : p * NSRC + NSRC]
-        for p in order:
-            numbers += s.narrow_left[p * kn : p * kn + kn]
-            numbers += s.wide_left[p * kw : p * kw + kw]
-            numbers += s.markers_left[p * kk : p * kk + kk]
-        numbers.append(s.turns)
-        numbers += s.bag
-        numbers += s.bld_stock
-        numbers.append(len(s.mod_stack))
-        numbers += s.off_board
-        numbers.append(len(s.solo_deck))
-        numbers.append(s.solo_meeple + 1 if s.solo else 0)
-        numbers += s.service_left
-        frame = s.stack[-1] if s.stack and not s.ended else (-1, -1)
-        args = list(frame[2 : 2 + FRAME_ARGUMENTS])
-        numbers += args + [-1] * (FRAME_ARGUMENTS - len(args))
-        out[: self.numbers_end] = numbers
+        self.writer.write(s, viewer, out)
 
-        hot = [self.o_seat + viewer]
-        if s.ended:
+    # each writer fills its group's parts, which are zero, from the group's key
+    def _write_turn(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+        frame, ended, end_triggered, turn_player, first_player, turns = key
+        rel = self.rels[viewer]
+        hot = [self.o_seat + viewer, self.o_turn + rel[turn_player], self.o_first + rel[first_player]]
+        if ended or frame is None:
             hot.append(self.o_decision + OVER)
+            args: list[int] = []
         else:
-            hot.append(self.o_decision + frame[0])
-            hot.append(self.o_decider + rel[frame[1]])
-        hot.append(self.o_turn + rel[s.turn_player])
-        hot.append(self.o_first + rel[s.first_player])
-        if s.end_triggered:
+            hot += [self.o_decision + frame[0], self.o_decider + rel[frame[1]]]
+            args = list(frame[2 : 2 + FRAME_ARGUMENTS])
+        if end_triggered:
             hot.append(self.o_flags)
-        if s.ended:
+        if ended:
             hot.append(self.o_flags + 1)
-        base, width = self.o_street_action, len(ACTION_KINDS)
-        hot += [base + i * width + kind for i, kind in enumerate(s.street_action)]
+        v[hot] = 1
+        v[self.o_args : self.o_args + FRAME_ARGUMENTS] = args + [-1] * (FRAME_ARGUMENTS - len(args))
+        v[self.o_turns] = turns
+
+    def _write_players(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+        v[self.player_dest[viewer]] = key
+
+    def _write_counts(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+        v[self.counts_dest] = key
+
+    def _write_city(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+        cross_cit, cross_owner, space_owner, space_passenger, tram = key
+        rel, nx, ns = self.rels[viewer], self.nx, self.ns
         base = self.o_cross
-        for x, citizens in enumerate(s.cross_cit):
-            hot += [base + (x * CROSSING_SLOTS + j) * 3 + k for j, k in enumerate(citizens)]
-        nx, ns = self.nx, self.ns
+        hot = [
+            base + (x * CROSSING_SLOTS + j) * 3 + k
+            for x, citizens in enumerate(cross_cit)
+            for j, k in enumerate(citizens)
+        ]
         base = self.o_inters
-        hot += [base + rel[o] * nx + x for x, o in enumerate(s.cross_owner) if o >= 0]
+        hot += [base + rel[o] * nx + x for x, o in enumerate(cross_owner) if o >= 0]
         base = self.o_space
-        hot += [base + rel[o] * ns + x for x, o in enumerate(s.space_owner) if o >= 0]
+        hot += [base + rel[o] * ns + x for x, o in enumerate(space_owner) if o >= 0]
         base = self.o_passenger
-        hot += [base + rel[o] * ns + x for x, o in enumerate(s.space_passenger) if o >= 0]
+        hot += [base + rel[o] * ns + x for x, o in enumerate(space_passenger) if o >= 0]
         base = self.o_tram
-        hot += [base + rel[p] * ns + x for p, x in enumerate(s.tram) if x >= 0]
-        base = self.o_bld
-        hot += [base + i * 4 + k for i, k in enumerate(s.bld_type) if k >= 0]
+        hot += [base + rel[p] * ns + x for p, x in enumerate(tram) if x >= 0]
+        v[hot] = 1
+
+    def _write_buildings(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+        street_action, bld_type, bld_markers, row_bonus, track = key
+        rel, n = self.rels[viewer], self.n
+        base, width = self.o_street_action, len(ACTION_KINDS)
+        hot = [base + i * width + kind for i, kind in enumerate(street_action)]
+        base, width = self.o_bld, len(BUILDING_TYPES)
+        hot += [base + i * width + k for i, k in enumerate(bld_type) if k >= 0]
         base, m = self.o_markers, self.markers
-        for i, markers in enumerate(s.bld_markers):
-            if markers:
-                hot += [base + (i * m + j) * n + rel[p] for j, p in enumerate(markers)]
+        hot += [
+            base + (i * m + j) * n + rel[p]
+            for i, markers in enumerate(bld_markers)
+            for j, p in enumerate(markers)
+        ]
         base = self.o_row
-        hot += [base + r for r, left in enumerate(s.row_bonus) if left]
+        hot += [base + r for r, left in enumerate(row_bonus) if left]
         base, width = self.o_track, self.track_len
-        for k in range(3):
-            hot += [base + k * width + i for i, filled in enumerate(s.track[k]) if filled]
+        hot += [
+            base + k * width + i
+            for k, filled_spaces in enumerate(track)
+            for i, filled in enumerate(filled_spaces)
+            if filled
+        ]
+        v[hot] = 1
+
+    def _write_cards(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+        (
+            cerda_tiles,
+            cerda_scored,
+            mod_offer,
+            mod_discard,
+            services,
+            services_built,
+            sagrada_offer,
+            sagrada_tiles,
+            mod_tile,
+            mod_top,
+        ) = key
+        rel, n, km, nmod, nserv, nsag = self.rels[viewer], self.n, self.km, self.nmod, self.nserv, self.nsag
         base = self.o_cerda_tiles
-        hot += [base + j * self.ncerda + tile for j, tile in enumerate(s.cerda_tiles)]
+        hot = [base + j * self.ncerda + tile for j, tile in enumerate(cerda_tiles)]
         base = self.o_cerda_scored
-        hot += [base + j for j, scored in enumerate(s.cerda_scored) if scored]
-        base, nmod = self.o_mod_offer, self.nmod
-        hot += [base + j * nmod + tile for j, tile in enumerate(s.mod_offer) if tile >= 0]
+        hot += [base + j for j, scored in enumerate(cerda_scored) if scored]
+        base = self.o_mod_offer
+        hot += [base + j * nmod + tile for j, tile in enumerate(mod_offer) if tile >= 0]
         base = self.o_mod_discard
-        hot += [base + j * nmod + tile for j, tile in enumerate(s.mod_discard)]
-        base, nserv = self.o_services, self.nserv
-        hot += [base + j * nserv + i for j, i in enumerate(s.services)]
+        hot += [base + j * nmod + tile for j, tile in enumerate(mod_discard)]
+        base = self.o_services
+        hot += [base + j * nserv + i for j, i in enumerate(services)]
         base = self.o_built
-        for p in range(n):
-            built = s.services_built[p]
-            if built:
-                hot += [base + rel[p] * nserv + i for i in range(nserv) if built >> i & 1]
-        base, nw = self.o_sidewalk, self.nw
-        hot += [base + (rel[c] if c >= 0 else n) * nw + i for i, c in enumerate(s.sidewalk) if c != -1]
+        hot += [
+            base + rel[p] * nserv + i for p in range(n) for i in range(nserv) if services_built[p] >> i & 1
+        ]
         base = self.o_sagrada_offer
-        hot += [base + i for i, on in enumerate(s.sagrada_offer) if on]
-        base, nsag, slots = self.o_sagrada, self.nsag, self.sagrada_slots
-        for p in range(n):
-            hot += [base + (rel[p] * slots + j) * nsag + tile for j, tile in enumerate(s.sagrada_tiles[p])]
+        hot += [base + i for i, on in enumerate(sagrada_offer) if on]
+        base, slots = self.o_sagrada, self.sagrada_slots
+        hot += [
+            base + (rel[p] * slots + j) * nsag + tile
+            for p, tiles in enumerate(sagrada_tiles)
+            for j, tile in enumerate(tiles)
+        ]
         base, width = self.o_projects, nmod + 1
-        for p in range(n):
-            row = base + rel[p] * km * width
-            for i in range(km):
-                tile = s.mod_tile[p * km + i]
-                if tile >= 0:
-                    hot.append(row + i * width + tile)
-                if s.mod_top[p * km + i]:
-                    hot.append(row + i * width + nmod)
-        base = self.o_hand
-        hot += [base + j * 3 + k for j, k in enumerate(s.hands[viewer])]
-        if self.solo:
-            base = self.o_solo_drawn
-            hot += [base + j * self.nsolo + card for j, card in enumerate(s.solo_drawn)]
-        out[self.numbers_end :] = 0
-        out[hot] = 1
+        hot += [
+            base + (rel[k // km] * km + k % km) * width + tile for k, tile in enumerate(mod_tile) if tile >= 0
+        ]
+        hot += [base + (rel[k // km] * km + k % km) * width + nmod for k, top in enumerate(mod_top) if top]
+        v[hot] = 1
+
+    def _write_sidewalk(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+        rel, n, nw, base = self.rels[viewer], self.n, self.nw, self.o_sidewalk
+        v[[base + (rel[c] if c >= 0 else n) * nw + i for i, c in enumerate(key) if c != -1]] = 1
+
+    def _write_hand(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+        v[[self.o_hand + j * 3 + k for j, k in enumerate(key)]] = 1
+
+    def _write_solo(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+        v[[self.o_solo_drawn + j * self.nsolo + card for j, card in enumerate(key)]] = 1
+
+
+# each key is a fresh object holding every field its group reads (compared with the last one)
+def _turn_key(s: BarcelonaState, viewer: int) -> tuple[Any, ...]:
+    return (
+        s.stack[-1] if s.stack else None,
+        s.ended,
+        s.end_triggered,
+        s.turn_player,
+        s.first_player,
+        s.turns,
+    )
+
+
+def _players_key(s: BarcelonaState, viewer: int) -> list[int]:
+    return (
+        s.vp
+        + s.coins
+        + s.cloth
+        + s.cobbles
+        + s.inters
+        + s.passengers
+        + s.cerda
+        + s.sagrada
+        + [len(hand) for hand in s.hands]
+        + s.vp_src
+        + s.narrow_left
+        + s.wide_left
+        + s.markers_left
+    )
+
+
+def _counts_key(s: BarcelonaState, viewer: int) -> list[int]:
+    return [
+        *s.bag,
+        *s.bld_stock,
+        len(s.mod_stack),
+        *s.off_board,
+        len(s.solo_deck),
+        s.solo_meeple + 1 if s.solo else 0,
+        *s.service_left,
+    ]
+
+
+def _city_key(s: BarcelonaState, viewer: int) -> tuple[Any, ...]:
+    return (s.cross_cit[:], s.cross_owner[:], s.space_owner[:], s.space_passenger[:], s.tram[:])
+
+
+def _buildings_key(s: BarcelonaState, viewer: int) -> tuple[Any, ...]:
+    return (s.street_action, s.bld_type[:], s.bld_markers[:], s.row_bonus[:], [track[:] for track in s.track])
+
+
+def _cards_key(s: BarcelonaState, viewer: int) -> tuple[Any, ...]:
+    return (
+        s.cerda_tiles,
+        s.cerda_scored[:],
+        s.mod_offer[:],
+        s.mod_discard[:],
+        s.services,
+        s.services_built[:],
+        s.sagrada_offer[:],
+        s.sagrada_tiles[:],
+        s.mod_tile[:],
+        s.mod_top[:],
+    )
+
+
+def _sidewalk_key(s: BarcelonaState, viewer: int) -> list[int]:
+    return s.sidewalk[:]
+
+
+def _hand_key(s: BarcelonaState, viewer: int) -> tuple[int, ...]:
+    return s.hands[viewer]
+
+
+def _solo_key(s: BarcelonaState, viewer: int) -> tuple[int, ...]:
+    return s.solo_drawn
 
 
 _ENCODERS: dict[tuple[int, int, bool], tuple[Tables, Encoder]] = {}

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import numpy.typing as npt
 
 from eixample.core.observation import ObservationSpec, SpecBuilder
+from eixample.games.observing import Group, GroupedWriter, Vector
 from eixample.games.rose_of_fire import actions as txt
 from eixample.games.rose_of_fire.components import COLOURS, HOUSES, KINDS, SYMBOLS, Tables
 from eixample.games.rose_of_fire.state import DECISION_NAMES, DROP, KEEP, NSRC, SOURCES
@@ -65,7 +67,6 @@ class Encoder:
         self.nx, self.nsq, self.ncards, self.ninf = nx, nsq, ncards, ninf
         self.places = len(txt.DROP)
         b = SpecBuilder("rose-of-fire", n)
-        # numbers first (written as one slice), then indicators and sparse numbers
         self.o_players = b.add(
             "players",
             (n, len(PLAYER_NUMBERS)),
@@ -88,7 +89,6 @@ class Encoder:
             low=-1,
             high=100,
         )
-        self.numbers_end = b.size
         self.o_own_tokens = b.add(
             "own_tokens", (3,), "the observer's influence tokens by symbol: " + ", ".join(SYMBOLS), high=100
         )
@@ -140,16 +140,82 @@ class Encoder:
             "secret: per action (keep 1, keep 2 / drop 1, drop 2...), the symbol it names",
         )
         self.spec: ObservationSpec = b.build()
+        self.rels = [[(p - viewer) % n for p in range(n)] for viewer in range(n)]
+        width = len(PLAYER_NUMBERS)
+        self.player_dest = [
+            np.array(
+                [self.o_players + rel[p] * width + j for p in range(n) for j in range(width)]
+                + [self.o_breakdown + rel[p] * NSRC + j for p in range(n) for j in range(NSRC)],
+                np.intp,
+            )
+            for rel in self.rels
+        ]
+        self.tile_base = np.arange(nx, dtype=np.intp) * 3 + self.o_tiles
+        self.house_type_base = np.arange(nx, dtype=np.intp) * 4 + self.o_house_type
+        self.house_owner_base = np.arange(nx, dtype=np.intp) + self.o_house_owner
+        self.space_index = np.arange(nx, dtype=np.intp)
+        self.writer = GroupedWriter(
+            self.spec.size,
+            n,
+            [
+                Group(
+                    _turn_key,
+                    self._regions(
+                        "seat",
+                        "phase",
+                        "decision",
+                        "decision_seat",
+                        "first_player",
+                        "flags",
+                        "events_fired",
+                        "strike_in_front",
+                    ),
+                    self._write_turn,
+                ),
+                Group(_players_key, self._regions("players", "score_breakdown"), self._write_players),
+                Group(_counts_key, self._regions("counts", "round_track"), self._write_counts),
+                Group(
+                    _board_key,
+                    self._regions("tiles", "house_owner", "house_type", "block_of_space", "obelisk_blocks"),
+                    self._write_board,
+                ),
+                Group(
+                    _cards_key,
+                    self._regions("influence_cards", "discarded", "table", "conviction"),
+                    self._write_cards,
+                ),
+                Group(_own_key, self._regions("own_hand", "own_tokens", "secret_choice"), self._write_own),
+            ],
+        )
+
+    def _regions(self, *names: str) -> tuple[slice, ...]:
+        return tuple(self.spec.part(name).slice for name in names)
 
     def write(self, s: RoseState, viewer: int, out: npt.NDArray[Any]) -> None:
-        n = self.n
-        if not (isinstance(viewer, int) and 0 <= viewer < n):
-            raise ValueError(f"no seat {viewer!r} in a {n}-player game")
-        order = [(viewer + k) % n for k in range(n)]
-        rel = [(p - viewer) % n for p in range(n)]
-        kinds = self.t.card_kind
+        self.writer.write(s, viewer, out)
+
+    # each writer fills its group's parts, which are zero, from the group's key
+    def _write_turn(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
+        frame, ended, phase, first, anarchy, fired, strike_shown = key
+        rel = self.rels[viewer]
+        hot = [self.o_seat + viewer, self.o_phase + phase - 1, self.o_first + rel[first]]
+        if frame is None:
+            hot.append(self.o_decision + OVER)
+        else:
+            hot += [self.o_decision + frame[0], self.o_decider + rel[frame[1]]]
+        if ended:
+            hot.append(self.o_flags)
+        if anarchy:
+            hot.append(self.o_flags + 1)
+        hot += [self.o_fired + k for k in range(3) if fired[k]]
+        if strike_shown >= 0:
+            hot.append(self.o_strike + rel[strike_shown])
+        v[hot] = 1
+
+    def _write_players(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
+        kinds, n = self.t.card_kind, self.n
         numbers: list[int] = []
-        for p in order:
+        for p in range(n):
             hand_kinds = [0, 0, 0, 0]
             for c in s.hands[p]:
                 hand_kinds[kinds[c]] += 1
@@ -164,96 +230,122 @@ class Encoder:
                 s.token_count(p),
                 *hand_kinds,
             )
-        for p in order:
-            numbers += s.vp_src[p * NSRC : p * NSRC + NSRC]
-        numbers += (
-            s.level,
-            len(s.imm_pool),
-            s.obelisks_left,
-            *s.tiles_left,
-            s.bomb,
-            s.montjuic,
-            s.bag_soldiers,
-            s.barricade_soldiers,
-            sum(s.red_bag),
-            len(s.city_deck),
-            len(s.pop_deck),
-            len(s.prestige_deck),
-        )
-        numbers += s.round_track
-        numbers += [-1] * (PHASES - len(s.round_track))
-        out[: self.numbers_end] = numbers
+        numbers += s.vp_src
+        v[self.player_dest[viewer]] = numbers
 
-        where = [self.o_own_tokens, self.o_own_tokens + 1, self.o_own_tokens + 2]
-        amounts = s.tokens[3 * viewer : 3 * viewer + 3]
-        base = self.o_in_block
-        for x, q in enumerate(s.in_block):
-            if q >= 0:
-                where.append(base + x)
-                amounts.append(q + 1)
-        base = self.o_blocks
-        where += [base + q for q in s.blocks]
-        amounts += range(1, len(s.blocks) + 1)
-        base, ncards = self.o_table, self.ncards
-        for p in range(n):
-            cards = s.table[p]
-            if cards:
-                where += [base + rel[p] * ncards + c for c in cards]
-                amounts += range(1, len(cards) + 1)
+    def _write_counts(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
+        v[self.o_counts : self.o_counts + len(COUNTS) + PHASES] = key
 
-        hot = [self.o_seat + viewer, self.o_phase + s.phase - 1]
-        frame = s.stack[-1] if s.stack and not s.ended else None
-        if frame is None:
-            hot.append(self.o_decision + OVER)
-        else:
-            hot.append(self.o_decision + frame[0])
-            hot.append(self.o_decider + rel[frame[1]])
-        hot.append(self.o_first + rel[s.first])
-        if s.ended:
-            hot.append(self.o_flags)
-        if s.anarchy:
-            hot.append(self.o_flags + 1)
-        hot += [self.o_fired + k for k in range(3) if s.fired[k]]
-        base = self.o_tiles
-        hot += [base + x * 3 + c for x, c in enumerate(s.tile) if c >= 0]
-        base, nx = self.o_house_owner, self.nx
-        hot += [base + rel[p] * nx + x for x, p in enumerate(s.owner) if p >= 0]
-        base = self.o_house_type
-        hot += [base + x * 4 + h for x, h in enumerate(s.htype) if h >= 0]
+    def _write_board(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
+        tile_bytes, owner_bytes, htype_bytes, in_block_bytes, blocks = key
+        tile = np.frombuffer(tile_bytes, np.int8)
+        down = tile >= 0
+        v[self.tile_base[down] + tile[down]] = 1
+        htype = np.frombuffer(htype_bytes, np.int8)
+        built = htype >= 0
+        v[self.house_type_base[built] + htype[built]] = 1
+        owner = np.frombuffer(owner_bytes, np.int8)
+        owned = owner >= 0
+        rel = np.array(self.rels[viewer], np.intp)
+        v[self.house_owner_base[owned] + rel[owner[owned]] * self.nx] = 1
+        in_block = np.frombuffer(in_block_bytes, np.int8)
+        v[self.o_in_block : self.o_in_block + self.nx] = in_block + 1
+        v[[self.o_blocks + q for q in blocks]] = range(1, len(blocks) + 1)
+
+    def _write_cards(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
+        influence_owner, discards, table, conviction, conviction_shown, ended = key
+        rel, n = self.rels[viewer], self.n
         base, width = self.o_influence, 3 + n
-        hot += [
-            base + k * width + (3 + rel[o] if o >= 0 else -1 - o) for k, o in enumerate(s.influence_owner)
-        ]
-        base = self.o_discard
-        hot += [base + c for c in s.city_discard]
-        hot += [base + c for c in s.pop_discard]
-        hot += [base + c for c in s.prestige_discard]
-        base = self.o_hand
-        hot += [base + c for c in s.hands[viewer]]
+        hot = [base + k * width + (3 + rel[o] if o >= 0 else -1 - o) for k, o in enumerate(influence_owner)]
+        hot += [self.o_discard + c for c in discards]
         base, width = self.o_conviction, len(CONVICTION)
         for p in range(n):
             row = base + rel[p] * width
-            shown, secret = s.conviction_shown[p], s.conviction[p]
+            shown, secret = conviction_shown[p], conviction[p]
             if shown >= 0:
                 hot.append(row + shown)
             if secret >= 0 and shown < 0:
                 hot.append(row + 3)
                 if p == viewer:
                     hot.append(row + 4 + secret)
-            if secret < 0 and shown >= 0 and not s.ended:
+            if secret < 0 and shown >= 0 and not ended:
                 hot.append(row + 7)
-        if s.strike_shown >= 0:
-            hot.append(self.o_strike + rel[s.strike_shown])
+        v[hot] = 1
+        base, ncards = self.o_table, self.ncards
+        where = [base + rel[p] * ncards + c for p in range(n) for c in table[p]]
+        v[where] = [place for p in range(n) for place in range(1, len(table[p]) + 1)]
+
+    def _write_own(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
+        hand, tokens, frame = key
+        hot = [self.o_hand + c for c in hand]
         if frame is not None and frame[1] == viewer and frame[0] in (KEEP, DROP):
             places = frame[-3:]
-            if frame[0] == KEEP:
-                symbols = {frame[2], frame[3]}
-            else:
-                symbols = {k for k in range(3) if s.tokens[3 * viewer + k] > 0}
+            symbols = {frame[2], frame[3]} if frame[0] == KEEP else {k for k in range(3) if tokens[k] > 0}
             hot += [self.o_secret + (places[k] - 1) * 3 + k for k in symbols]
-        out[self.numbers_end :] = 0
-        out[where] = amounts
-        out[hot] = 1
+        v[hot] = 1
+        v[self.o_own_tokens : self.o_own_tokens + 3] = tokens
+
+
+# each key is a fresh object holding every field its group reads (compared with the last one)
+def _frame(s: RoseState) -> tuple[int, ...] | None:
+    return s.stack[-1] if s.stack and not s.ended else None
+
+
+def _turn_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
+    return (_frame(s), s.ended, s.phase, s.first, s.anarchy, s.fired[:], s.strike_shown)
+
+
+def _players_key(s: RoseState, viewer: int) -> list[Any]:
+    return (
+        s.vp
+        + s.prestige
+        + s.houses_left
+        + s.supply
+        + s.raval
+        + s.barricade
+        + s.bag
+        + s.tokens
+        + s.vp_src
+        + s.hands
+    )
+
+
+def _counts_key(s: RoseState, viewer: int) -> list[int]:
+    return [
+        s.level,
+        len(s.imm_pool),
+        s.obelisks_left,
+        *s.tiles_left,
+        s.bomb,
+        s.montjuic,
+        s.bag_soldiers,
+        s.barricade_soldiers,
+        sum(s.red_bag),
+        len(s.city_deck),
+        len(s.pop_deck),
+        len(s.prestige_deck),
+        *s.round_track,
+        *[-1] * (PHASES - len(s.round_track)),
+    ]
+
+
+def _board_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
+    return (s.tile.tobytes(), s.owner.tobytes(), s.htype.tobytes(), s.in_block.tobytes(), s.blocks[:])
+
+
+def _cards_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
+    return (
+        s.influence_owner[:],
+        s.city_discard + s.pop_discard + s.prestige_discard,
+        s.table[:],
+        s.conviction[:],
+        s.conviction_shown[:],
+        s.ended,
+    )
+
+
+def _own_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
+    return (s.hands[viewer], s.tokens[3 * viewer : 3 * viewer + 3], _frame(s))
 
 
 _ENCODERS: dict[tuple[int, int], tuple[Tables, Encoder]] = {}
