@@ -96,9 +96,8 @@ def markdown(spec: ObservationSpec) -> str:
     return "\n".join(lines)
 
 
-def _players_to_show(game: Game) -> list[int]:
-    low = max(2, game.min_players) if game.max_players >= 2 else game.min_players
-    return sorted({low, game.max_players})
+def _player_counts(game: Game) -> list[int]:
+    return list(range(game.min_players, game.max_players + 1))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -109,9 +108,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.parse_args(argv)
     for name in research_games():
         game = get_game(name)
-        sizes = ", ".join(f"{p} players: {game_spec(game, p).size}" for p in _players_to_show(game))
-        print(f"### {game.title} ({sizes} entries)\n")
-        print(markdown(game_spec(game, max(2, game.min_players) if game.max_players >= 2 else 1)))
+        specs = {players: game_spec(game, players) for players in _player_counts(game)}
+        shown = max(2, game.min_players) if game.max_players >= 2 else game.min_players
+        sizes = ", ".join(f"{players} player{'s' if players > 1 else ''}: {spec.size}"
+                          for players, spec in specs.items())
+        print(f"### {game.title} (entries: {sizes})\n")
+        print(f"Shown for {shown} players: a part by seat has a row per seat, the observer's first.\n")
+        print(markdown(specs[shown]))
+        for players, spec in specs.items():
+            extra = [part for part in spec.parts if part.name not in specs[shown].names()]
+            if extra:
+                print(f"\nWith {players} player{'s' if players > 1 else ''}, also:\n")
+                print(markdown(ObservationSpec(spec.game, players, tuple(extra))))
         print()
 
 

@@ -41,6 +41,7 @@ MAX_GAME_LENGTH = 10_000
 """An upper bound on the decisions of one game, for OpenSpiel's GameInfo."""
 
 _SEED_RANGE = 1 << 62
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def short_name(game_name: str) -> str:
@@ -100,9 +101,8 @@ class EixampleState(pyspiel.State):
         self._held = _Held(state, self._held.own_actions)
 
     def current_player(self) -> int:
-        if self.engine.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.engine.current_player()
+        seat = self._held.state.current_player()  # the protocol's TERMINAL (-1) once the game is over
+        return seat if seat >= 0 else _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.engine.current_player():

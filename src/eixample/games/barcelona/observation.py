@@ -12,16 +12,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import numpy.typing as npt
 
 from eixample.core.observation import ObservationSpec, SpecBuilder
 from eixample.games.barcelona import board
 from eixample.games.barcelona.components import ACTION_KINDS
 from eixample.games.barcelona.frames import DECISION_NAMES
-from eixample.games.barcelona.state import NSRC
+from eixample.games.barcelona.state import NSRC, SOURCES
 from eixample.games.barcelona.tables import BUILDING_TYPES, Tables
-from eixample.games.observing import Group, GroupedWriter, Vector
+from eixample.games.observing import Entries, Group, GroupedWriter
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
@@ -57,10 +56,6 @@ COUNTS = (
 )
 OVER = len(DECISION_NAMES)
 """The index of "the game is over" among the decision kinds."""
-
-
-def _indexes(values: Any) -> npt.NDArray[np.intp]:
-    return np.array(list(values), np.intp)
 
 
 class Encoder:
@@ -109,7 +104,7 @@ class Encoder:
             "players", (n, len(PLAYER_NUMBERS)), "per seat: " + ", ".join(PLAYER_NUMBERS), high=1000
         )
         self.o_breakdown = add(
-            "score_breakdown", (n, NSRC), "per seat, VP by source (the view's order)", high=1000
+            "score_breakdown", (n, NSRC), "per seat, VP by source: " + ", ".join(SOURCES), high=1000
         )
         self.o_stacks = add(
             "stacks_left",
@@ -192,67 +187,25 @@ class Encoder:
         self.spec: ObservationSpec = b.build()
         self.rels = [[(p - viewer) % n for p in range(n)] for viewer in range(n)]
         self.player_dest = [self._player_dest(rel) for rel in self.rels]
-        self.counts_dest = _indexes(range(self.o_counts, self.o_counts + len(COUNTS) + t.services_in_play))
+        self.counts_dest = list(range(self.o_counts, self.o_counts + len(COUNTS) + t.services_in_play))
         self.writer = GroupedWriter(self.spec.size, n, self._groups())
-
-    def _regions(self, *names: str) -> tuple[slice, ...]:
-        return tuple(self.spec.part(name).slice for name in names)
 
     def _groups(self) -> list[Group]:
         groups = [
-            Group(
-                _turn_key,
-                self._regions(
-                    "seat",
-                    "decision",
-                    "decision_seat",
-                    "decision_arguments",
-                    "turn_player",
-                    "first_player",
-                    "flags",
-                    "turns",
-                ),
-                self._write_turn,
-            ),
-            Group(
-                _players_key, self._regions("players", "score_breakdown", "stacks_left"), self._write_players
-            ),
-            Group(_counts_key, self._regions("counts", "services_left"), self._write_counts),
-            Group(
-                _city_key,
-                self._regions(
-                    "crossing_citizens", "intersections", "street_tiles", "passengers_on_board", "trams"
-                ),
-                self._write_city,
-            ),
-            Group(
-                _buildings_key,
-                self._regions("street_actions", "buildings", "building_markers", "row_bonus", "tracks"),
-                self._write_buildings,
-            ),
-            Group(
-                _cards_key,
-                self._regions(
-                    "cerda_scoring",
-                    "cerda_scored",
-                    "modernisme_offer",
-                    "modernisme_discard",
-                    "public_services",
-                    "services_built",
-                    "sagrada_offer",
-                    "sagrada_tiles",
-                    "modernisme_projects",
-                ),
-                self._write_cards,
-            ),
-            Group(_sidewalk_key, self._regions("sidewalk"), self._write_sidewalk),
-            Group(_hand_key, self._regions("own_hand"), self._write_hand),
+            Group(_turn_key, self._write_turn),
+            Group(_players_key, self._write_players),
+            Group(_counts_key, self._write_counts),
+            Group(_city_key, self._write_city),
+            Group(_buildings_key, self._write_buildings),
+            Group(_cards_key, self._write_cards),
+            Group(_sidewalk_key, self._write_sidewalk),
+            Group(_hand_key, self._write_hand),
         ]
         if self.solo:
-            groups.append(Group(_solo_key, self._regions("solo_drawn"), self._write_solo))
+            groups.append(Group(_solo_key, self._write_solo))
         return groups
 
-    def _player_dest(self, rel: list[int]) -> npt.NDArray[np.intp]:
+    def _player_dest(self, rel: list[int]) -> list[int]:
         """Where each entry of `_players_key` goes, for one observing seat."""
         n, width = self.n, len(PLAYER_NUMBERS)
         dest = [self.o_players + rel[p] * width + column for column in range(width) for p in range(n)]
@@ -262,13 +215,13 @@ class Encoder:
         dest += [self.o_stacks + rel[p] * stacks + j for p in range(n) for j in range(kn)]
         dest += [self.o_stacks + rel[p] * stacks + kn + j for p in range(n) for j in range(kw)]
         dest += [self.o_stacks + rel[p] * stacks + kn + kw + j for p in range(n) for j in range(kk)]
-        return _indexes(dest)
+        return dest
 
     def write(self, s: BarcelonaState, viewer: int, out: npt.NDArray[Any]) -> None:
         self.writer.write(s, viewer, out)
 
-    # each writer fills its group's parts, which are zero, from the group's key
-    def _write_turn(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+    # each writer gives its group's entries (`Entries`) from the group's key
+    def _write_turn(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
         frame, ended, end_triggered, turn_player, first_player, turns = key
         rel = self.rels[viewer]
         hot = [self.o_seat + viewer, self.o_turn + rel[turn_player], self.o_first + rel[first_player]]
@@ -282,17 +235,16 @@ class Encoder:
             hot.append(self.o_flags)
         if ended:
             hot.append(self.o_flags + 1)
-        v[hot] = 1
-        v[self.o_args : self.o_args + FRAME_ARGUMENTS] = args + [-1] * (FRAME_ARGUMENTS - len(args))
-        v[self.o_turns] = turns
+        where = [*range(self.o_args, self.o_args + FRAME_ARGUMENTS), self.o_turns]
+        return hot, where, [*args, *[-1] * (FRAME_ARGUMENTS - len(args)), turns]
 
-    def _write_players(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
-        v[self.player_dest[viewer]] = key
+    def _write_players(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
+        return [], self.player_dest[viewer], key
 
-    def _write_counts(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
-        v[self.counts_dest] = key
+    def _write_counts(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
+        return [], self.counts_dest, key
 
-    def _write_city(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+    def _write_city(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
         cross_cit, cross_owner, space_owner, space_passenger, tram = key
         rel, nx, ns = self.rels[viewer], self.nx, self.ns
         base = self.o_cross
@@ -309,9 +261,9 @@ class Encoder:
         hot += [base + rel[o] * ns + x for x, o in enumerate(space_passenger) if o >= 0]
         base = self.o_tram
         hot += [base + rel[p] * ns + x for p, x in enumerate(tram) if x >= 0]
-        v[hot] = 1
+        return hot, [], []
 
-    def _write_buildings(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+    def _write_buildings(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
         street_action, bld_type, bld_markers, row_bonus, track = key
         rel, n = self.rels[viewer], self.n
         base, width = self.o_street_action, len(ACTION_KINDS)
@@ -333,9 +285,9 @@ class Encoder:
             for i, filled in enumerate(filled_spaces)
             if filled
         ]
-        v[hot] = 1
+        return hot, [], []
 
-    def _write_cards(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+    def _write_cards(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
         (
             cerda_tiles,
             cerda_scored,
@@ -376,17 +328,17 @@ class Encoder:
             base + (rel[k // km] * km + k % km) * width + tile for k, tile in enumerate(mod_tile) if tile >= 0
         ]
         hot += [base + (rel[k // km] * km + k % km) * width + nmod for k, top in enumerate(mod_top) if top]
-        v[hot] = 1
+        return hot, [], []
 
-    def _write_sidewalk(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
+    def _write_sidewalk(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
         rel, n, nw, base = self.rels[viewer], self.n, self.nw, self.o_sidewalk
-        v[[base + (rel[c] if c >= 0 else n) * nw + i for i, c in enumerate(key) if c != -1]] = 1
+        return [base + (rel[c] if c >= 0 else n) * nw + i for i, c in enumerate(key) if c != -1], [], []
 
-    def _write_hand(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
-        v[[self.o_hand + j * 3 + k for j, k in enumerate(key)]] = 1
+    def _write_hand(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
+        return [self.o_hand + j * 3 + k for j, k in enumerate(key)], [], []
 
-    def _write_solo(self, s: BarcelonaState, viewer: int, v: Vector, key: Any) -> None:
-        v[[self.o_solo_drawn + j * self.nsolo + card for j, card in enumerate(key)]] = 1
+    def _write_solo(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
+        return [self.o_solo_drawn + j * self.nsolo + card for j, card in enumerate(key)], [], []
 
 
 # each key is a fresh object holding every field its group reads (compared with the last one)

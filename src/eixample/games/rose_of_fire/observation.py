@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import numpy.typing as npt
 
 from eixample.core.observation import ObservationSpec, SpecBuilder
-from eixample.games.observing import Group, GroupedWriter, Vector
+from eixample.games.observing import Entries, Group, GroupedWriter
 from eixample.games.rose_of_fire import actions as txt
 from eixample.games.rose_of_fire.components import COLOURS, HOUSES, KINDS, SYMBOLS, Tables
 from eixample.games.rose_of_fire.state import DECISION_NAMES, DROP, KEEP, NSRC, SOURCES
@@ -143,59 +142,31 @@ class Encoder:
         self.rels = [[(p - viewer) % n for p in range(n)] for viewer in range(n)]
         width = len(PLAYER_NUMBERS)
         self.player_dest = [
-            np.array(
-                [self.o_players + rel[p] * width + j for p in range(n) for j in range(width)]
-                + [self.o_breakdown + rel[p] * NSRC + j for p in range(n) for j in range(NSRC)],
-                np.intp,
-            )
+            [self.o_players + rel[p] * width + j for p in range(n) for j in range(width)]
+            + [self.o_breakdown + rel[p] * NSRC + j for p in range(n) for j in range(NSRC)]
             for rel in self.rels
         ]
-        self.tile_base = np.arange(nx, dtype=np.intp) * 3 + self.o_tiles
-        self.house_type_base = np.arange(nx, dtype=np.intp) * 4 + self.o_house_type
-        self.house_owner_base = np.arange(nx, dtype=np.intp) + self.o_house_owner
-        self.space_index = np.arange(nx, dtype=np.intp)
+        self.counts_dest = list(range(self.o_counts, self.o_counts + len(COUNTS) + PHASES))
         self.writer = GroupedWriter(
             self.spec.size,
             n,
             [
-                Group(
-                    _turn_key,
-                    self._regions(
-                        "seat",
-                        "phase",
-                        "decision",
-                        "decision_seat",
-                        "first_player",
-                        "flags",
-                        "events_fired",
-                        "strike_in_front",
-                    ),
-                    self._write_turn,
-                ),
-                Group(_players_key, self._regions("players", "score_breakdown"), self._write_players),
-                Group(_counts_key, self._regions("counts", "round_track"), self._write_counts),
-                Group(
-                    _board_key,
-                    self._regions("tiles", "house_owner", "house_type", "block_of_space", "obelisk_blocks"),
-                    self._write_board,
-                ),
-                Group(
-                    _cards_key,
-                    self._regions("influence_cards", "discarded", "table", "conviction"),
-                    self._write_cards,
-                ),
-                Group(_own_key, self._regions("own_hand", "own_tokens", "secret_choice"), self._write_own),
+                Group(_turn_key, self._write_turn),
+                Group(_players_key, self._write_players),
+                Group(_counts_key, self._write_counts),
+                Group(_tiles_key, self._write_tiles),
+                Group(_houses_key, self._write_houses),
+                Group(_blocks_key, self._write_blocks),
+                Group(_cards_key, self._write_cards),
+                Group(_own_key, self._write_own),
             ],
         )
-
-    def _regions(self, *names: str) -> tuple[slice, ...]:
-        return tuple(self.spec.part(name).slice for name in names)
 
     def write(self, s: RoseState, viewer: int, out: npt.NDArray[Any]) -> None:
         self.writer.write(s, viewer, out)
 
-    # each writer fills its group's parts, which are zero, from the group's key
-    def _write_turn(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
+    # each writer gives its group's entries (`Entries`) from the group's key
+    def _write_turn(self, s: RoseState, viewer: int, key: Any) -> Entries:
         frame, ended, phase, first, anarchy, fired, strike_shown = key
         rel = self.rels[viewer]
         hot = [self.o_seat + viewer, self.o_phase + phase - 1, self.o_first + rel[first]]
@@ -210,9 +181,9 @@ class Encoder:
         hot += [self.o_fired + k for k in range(3) if fired[k]]
         if strike_shown >= 0:
             hot.append(self.o_strike + rel[strike_shown])
-        v[hot] = 1
+        return hot, [], []
 
-    def _write_players(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
+    def _write_players(self, s: RoseState, viewer: int, key: Any) -> Entries:
         kinds, n = self.t.card_kind, self.n
         numbers: list[int] = []
         for p in range(n):
@@ -231,28 +202,32 @@ class Encoder:
                 *hand_kinds,
             )
         numbers += s.vp_src
-        v[self.player_dest[viewer]] = numbers
+        return [], self.player_dest[viewer], numbers
 
-    def _write_counts(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
-        v[self.o_counts : self.o_counts + len(COUNTS) + PHASES] = key
+    def _write_counts(self, s: RoseState, viewer: int, key: Any) -> Entries:
+        return [], self.counts_dest, key
 
-    def _write_board(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
-        tile_bytes, owner_bytes, htype_bytes, in_block_bytes, blocks = key
-        tile = np.frombuffer(tile_bytes, np.int8)
-        down = tile >= 0
-        v[self.tile_base[down] + tile[down]] = 1
-        htype = np.frombuffer(htype_bytes, np.int8)
-        built = htype >= 0
-        v[self.house_type_base[built] + htype[built]] = 1
-        owner = np.frombuffer(owner_bytes, np.int8)
-        owned = owner >= 0
-        rel = np.array(self.rels[viewer], np.intp)
-        v[self.house_owner_base[owned] + rel[owner[owned]] * self.nx] = 1
-        in_block = np.frombuffer(in_block_bytes, np.int8)
-        v[self.o_in_block : self.o_in_block + self.nx] = in_block + 1
-        v[[self.o_blocks + q for q in blocks]] = range(1, len(blocks) + 1)
+    def _write_tiles(self, s: RoseState, viewer: int, key: Any) -> Entries:
+        base = self.o_tiles
+        return [base + x * 3 + c for x, c in enumerate(key) if c >= 0], [], []
 
-    def _write_cards(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
+    def _write_houses(self, s: RoseState, viewer: int, key: Any) -> Entries:
+        owner, htype = key
+        rel, nx = self.rels[viewer], self.nx
+        hot = [self.o_house_owner + rel[p] * nx + x for x, p in enumerate(owner) if p >= 0]
+        hot += [self.o_house_type + x * 4 + h for x, h in enumerate(htype) if h >= 0]
+        return hot, [], []
+
+    def _write_blocks(self, s: RoseState, viewer: int, key: Any) -> Entries:
+        in_block, blocks = key
+        base = self.o_in_block
+        where = [base + x for x, q in enumerate(in_block) if q >= 0]
+        values = [q + 1 for q in in_block if q >= 0]
+        where += [self.o_blocks + q for q in blocks]
+        values += range(1, len(blocks) + 1)
+        return [], where, values
+
+    def _write_cards(self, s: RoseState, viewer: int, key: Any) -> Entries:
         influence_owner, discards, table, conviction, conviction_shown, ended = key
         rel, n = self.rels[viewer], self.n
         base, width = self.o_influence, 3 + n
@@ -270,20 +245,18 @@ class Encoder:
                     hot.append(row + 4 + secret)
             if secret < 0 and shown >= 0 and not ended:
                 hot.append(row + 7)
-        v[hot] = 1
         base, ncards = self.o_table, self.ncards
         where = [base + rel[p] * ncards + c for p in range(n) for c in table[p]]
-        v[where] = [place for p in range(n) for place in range(1, len(table[p]) + 1)]
+        return hot, where, [place for p in range(n) for place in range(1, len(table[p]) + 1)]
 
-    def _write_own(self, s: RoseState, viewer: int, v: Vector, key: Any) -> None:
+    def _write_own(self, s: RoseState, viewer: int, key: Any) -> Entries:
         hand, tokens, frame = key
         hot = [self.o_hand + c for c in hand]
         if frame is not None and frame[1] == viewer and frame[0] in (KEEP, DROP):
             places = frame[-3:]
             symbols = {frame[2], frame[3]} if frame[0] == KEEP else {k for k in range(3) if tokens[k] > 0}
             hot += [self.o_secret + (places[k] - 1) * 3 + k for k in symbols]
-        v[hot] = 1
-        v[self.o_own_tokens : self.o_own_tokens + 3] = tokens
+        return hot, list(range(self.o_own_tokens, self.o_own_tokens + 3)), tokens
 
 
 # each key is a fresh object holding every field its group reads (compared with the last one)
@@ -329,8 +302,16 @@ def _counts_key(s: RoseState, viewer: int) -> list[int]:
     ]
 
 
-def _board_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
-    return (s.tile.tobytes(), s.owner.tobytes(), s.htype.tobytes(), s.in_block.tobytes(), s.blocks[:])
+def _tiles_key(s: RoseState, viewer: int) -> Any:
+    return s.tile[:]
+
+
+def _houses_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
+    return (s.owner[:], s.htype[:])
+
+
+def _blocks_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
+    return (s.in_block[:], s.blocks[:])
 
 
 def _cards_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
