@@ -24,6 +24,10 @@ class Part:
     low: float
     high: float
     meaning: str
+    seat_axis: int | None = None
+    """The axis along which the part goes seat by seat, the observer first (None: not by seat)."""
+    seat_start: int = 0
+    """Where the seats begin along that axis (entries before and after are not by seat)."""
 
     @property
     def size(self) -> int:
@@ -78,11 +82,10 @@ class SpecBuilder:
         self.parts: list[Part] = []
         self.size = 0
 
-    def add(
-        self, name: str, shape: tuple[int, ...], meaning: str, high: float = 1.0, low: float = 0.0
-    ) -> int:
+    def add(self, name: str, shape: tuple[int, ...], meaning: str, high: float = 1.0, low: float = 0.0,
+            seat_axis: int | None = None, seat_start: int = 0) -> int:
         """Append a part; its first entry's index."""
-        part = Part(name, self.size, shape, low, high, meaning)
+        part = Part(name, self.size, shape, low, high, meaning, seat_axis, seat_start)
         self.parts.append(part)
         self.size = part.stop
         return part.start

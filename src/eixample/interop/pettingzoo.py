@@ -68,7 +68,11 @@ class _TerminateIllegal(_Fields, wrappers.TerminateIllegalWrapper):
 
 
 class _AssertOutOfBounds(_Fields, wrappers.AssertOutOfBoundsWrapper):
-    pass
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < self._raw._action_space.n:  # the common case, quickly
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 class _OrderEnforcing(_Fields, wrappers.OrderEnforcingWrapper):

@@ -10,6 +10,7 @@ positions whose views differ for a seat never encode alike (`tests/interop/test_
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
@@ -54,6 +55,30 @@ COUNTS = (
     "solo_deck",
     "solo_meeple",
 )
+SEAT_AXES = {
+    **dict.fromkeys(
+        (
+            "decision_seat",
+            "turn_player",
+            "first_player",
+            "players",
+            "score_breakdown",
+            "stacks_left",
+            "intersections",
+            "street_tiles",
+            "passengers_on_board",
+            "trams",
+            "services_built",
+            "sagrada_tiles",
+            "modernisme_projects",
+            "sidewalk",
+        ),
+        0,
+    ),
+    "building_markers": 2,
+}
+"""The parts by seat, and the axis of their seats (the sidewalk's last row, the starting
+cobblestones, is no seat's)."""
 OVER = len(DECISION_NAMES)
 """The index of "the game is over" among the decision kinds."""
 
@@ -184,11 +209,15 @@ class Encoder:
                 (self.nsolo, self.nsolo),
                 "the solo cards drawn since the last shuffle, in order (the current last)",
             )
+        b.parts = [
+            replace(part, seat_axis=SEAT_AXES[part.name]) if part.name in SEAT_AXES else part
+            for part in b.parts
+        ]
         self.spec: ObservationSpec = b.build()
-        self.rels = [[(p - viewer) % n for p in range(n)] for viewer in range(n)]
-        self.player_dest = [self._player_dest(rel) for rel in self.rels]
+        self.seats = list(range(n))  # the groups write for seat 0; `GroupedWriter` turns it
+        self.player_dest = self._player_dest(self.seats)
         self.counts_dest = list(range(self.o_counts, self.o_counts + len(COUNTS) + t.services_in_play))
-        self.writer = GroupedWriter(self.spec.size, n, self._groups())
+        self.writer = GroupedWriter(self.spec, n, self._groups(), self._own)
 
     def _groups(self) -> list[Group]:
         groups = [
@@ -199,7 +228,6 @@ class Encoder:
             Group(_buildings_key, self._write_buildings),
             Group(_cards_key, self._write_cards),
             Group(_sidewalk_key, self._write_sidewalk),
-            Group(_hand_key, self._write_hand),
         ]
         if self.solo:
             groups.append(Group(_solo_key, self._write_solo))
@@ -221,10 +249,10 @@ class Encoder:
         self.writer.write(s, viewer, out)
 
     # each writer gives its group's entries (`Entries`) from the group's key
-    def _write_turn(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
+    def _write_turn(self, s: BarcelonaState, key: Any) -> Entries:
         frame, ended, end_triggered, turn_player, first_player, turns = key
-        rel = self.rels[viewer]
-        hot = [self.o_seat + viewer, self.o_turn + rel[turn_player], self.o_first + rel[first_player]]
+        rel = self.seats
+        hot = [self.o_turn + rel[turn_player], self.o_first + rel[first_player]]
         if ended or frame is None:
             hot.append(self.o_decision + OVER)
             args: list[int] = []
@@ -238,15 +266,15 @@ class Encoder:
         where = [*range(self.o_args, self.o_args + FRAME_ARGUMENTS), self.o_turns]
         return hot, where, [*args, *[-1] * (FRAME_ARGUMENTS - len(args)), turns]
 
-    def _write_players(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
-        return [], self.player_dest[viewer], key
+    def _write_players(self, s: BarcelonaState, key: Any) -> Entries:
+        return [], self.player_dest, key
 
-    def _write_counts(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
+    def _write_counts(self, s: BarcelonaState, key: Any) -> Entries:
         return [], self.counts_dest, key
 
-    def _write_city(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
+    def _write_city(self, s: BarcelonaState, key: Any) -> Entries:
         cross_cit, cross_owner, space_owner, space_passenger, tram = key
-        rel, nx, ns = self.rels[viewer], self.nx, self.ns
+        rel, nx, ns = self.seats, self.nx, self.ns
         base = self.o_cross
         hot = [
             base + (x * CROSSING_SLOTS + j) * 3 + k
@@ -263,9 +291,9 @@ class Encoder:
         hot += [base + rel[p] * ns + x for p, x in enumerate(tram) if x >= 0]
         return hot, [], []
 
-    def _write_buildings(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
+    def _write_buildings(self, s: BarcelonaState, key: Any) -> Entries:
         street_action, bld_type, bld_markers, row_bonus, track = key
-        rel, n = self.rels[viewer], self.n
+        rel, n = self.seats, self.n
         base, width = self.o_street_action, len(ACTION_KINDS)
         hot = [base + i * width + kind for i, kind in enumerate(street_action)]
         base, width = self.o_bld, len(BUILDING_TYPES)
@@ -287,7 +315,7 @@ class Encoder:
         ]
         return hot, [], []
 
-    def _write_cards(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
+    def _write_cards(self, s: BarcelonaState, key: Any) -> Entries:
         (
             cerda_tiles,
             cerda_scored,
@@ -300,7 +328,7 @@ class Encoder:
             mod_tile,
             mod_top,
         ) = key
-        rel, n, km, nmod, nserv, nsag = self.rels[viewer], self.n, self.km, self.nmod, self.nserv, self.nsag
+        rel, n, km, nmod, nserv, nsag = self.seats, self.n, self.km, self.nmod, self.nserv, self.nsag
         base = self.o_cerda_tiles
         hot = [base + j * self.ncerda + tile for j, tile in enumerate(cerda_tiles)]
         base = self.o_cerda_scored
@@ -330,19 +358,24 @@ class Encoder:
         hot += [base + (rel[k // km] * km + k % km) * width + nmod for k, top in enumerate(mod_top) if top]
         return hot, [], []
 
-    def _write_sidewalk(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
-        rel, n, nw, base = self.rels[viewer], self.n, self.nw, self.o_sidewalk
+    def _write_sidewalk(self, s: BarcelonaState, key: Any) -> Entries:
+        rel, n, nw, base = self.seats, self.n, self.nw, self.o_sidewalk
         return [base + (rel[c] if c >= 0 else n) * nw + i for i, c in enumerate(key) if c != -1], [], []
 
-    def _write_hand(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
-        return [self.o_hand + j * 3 + k for j, k in enumerate(key)], [], []
+    def _own(self, s: BarcelonaState, viewer: int) -> Entries:
+        """The observer's seat and hand (written as the observer sees them)."""
+        return (
+            [self.o_seat + viewer, *(self.o_hand + j * 3 + k for j, k in enumerate(s.hands[viewer]))],
+            [],
+            [],
+        )
 
-    def _write_solo(self, s: BarcelonaState, viewer: int, key: Any) -> Entries:
+    def _write_solo(self, s: BarcelonaState, key: Any) -> Entries:
         return [self.o_solo_drawn + j * self.nsolo + card for j, card in enumerate(key)], [], []
 
 
 # each key is a fresh object holding every field its group reads (compared with the last one)
-def _turn_key(s: BarcelonaState, viewer: int) -> tuple[Any, ...]:
+def _turn_key(s: BarcelonaState) -> tuple[Any, ...]:
     return (
         s.stack[-1] if s.stack else None,
         s.ended,
@@ -353,7 +386,7 @@ def _turn_key(s: BarcelonaState, viewer: int) -> tuple[Any, ...]:
     )
 
 
-def _players_key(s: BarcelonaState, viewer: int) -> list[int]:
+def _players_key(s: BarcelonaState) -> list[int]:
     return (
         s.vp
         + s.coins
@@ -371,7 +404,7 @@ def _players_key(s: BarcelonaState, viewer: int) -> list[int]:
     )
 
 
-def _counts_key(s: BarcelonaState, viewer: int) -> list[int]:
+def _counts_key(s: BarcelonaState) -> list[int]:
     return [
         *s.bag,
         *s.bld_stock,
@@ -383,15 +416,15 @@ def _counts_key(s: BarcelonaState, viewer: int) -> list[int]:
     ]
 
 
-def _city_key(s: BarcelonaState, viewer: int) -> tuple[Any, ...]:
+def _city_key(s: BarcelonaState) -> tuple[Any, ...]:
     return (s.cross_cit[:], s.cross_owner[:], s.space_owner[:], s.space_passenger[:], s.tram[:])
 
 
-def _buildings_key(s: BarcelonaState, viewer: int) -> tuple[Any, ...]:
+def _buildings_key(s: BarcelonaState) -> tuple[Any, ...]:
     return (s.street_action, s.bld_type[:], s.bld_markers[:], s.row_bonus[:], [track[:] for track in s.track])
 
 
-def _cards_key(s: BarcelonaState, viewer: int) -> tuple[Any, ...]:
+def _cards_key(s: BarcelonaState) -> tuple[Any, ...]:
     return (
         s.cerda_tiles,
         s.cerda_scored[:],
@@ -406,15 +439,11 @@ def _cards_key(s: BarcelonaState, viewer: int) -> tuple[Any, ...]:
     )
 
 
-def _sidewalk_key(s: BarcelonaState, viewer: int) -> list[int]:
+def _sidewalk_key(s: BarcelonaState) -> list[int]:
     return s.sidewalk[:]
 
 
-def _hand_key(s: BarcelonaState, viewer: int) -> tuple[int, ...]:
-    return s.hands[viewer]
-
-
-def _solo_key(s: BarcelonaState, viewer: int) -> tuple[int, ...]:
+def _solo_key(s: BarcelonaState) -> tuple[int, ...]:
     return s.solo_drawn
 
 

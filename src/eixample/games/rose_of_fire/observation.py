@@ -12,6 +12,7 @@ the generator. Two positions whose views differ for a seat never encode alike
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
@@ -51,6 +52,23 @@ COUNTS = (
     "prestige_deck",
 )
 CONVICTION = (*(f"shown_{k}" for k in SYMBOLS), "secret_held", *(f"own_secret_{k}" for k in SYMBOLS), "spent")
+SEAT_AXES = {
+    **dict.fromkeys(
+        (
+            "players",
+            "score_breakdown",
+            "decision_seat",
+            "first_player",
+            "house_owner",
+            "table",
+            "conviction",
+            "strike_in_front",
+        ),
+        (0, 0),
+    ),
+    "influence_cards": (1, 3),
+}
+"""The parts by seat: the axis of their seats, and where the seats begin along it."""
 PHASES = 5
 OVER = max(DECISION_NAMES) + 1
 """The index of "the game is over" among the decision kinds."""
@@ -138,17 +156,21 @@ class Encoder:
             "while the observer keeps or drops a token in "
             "secret: per action (keep 1, keep 2 / drop 1, drop 2...), the symbol it names",
         )
+        b.parts = [
+            replace(part, seat_axis=SEAT_AXES[part.name][0], seat_start=SEAT_AXES[part.name][1])
+            if part.name in SEAT_AXES
+            else part
+            for part in b.parts
+        ]
         self.spec: ObservationSpec = b.build()
-        self.rels = [[(p - viewer) % n for p in range(n)] for viewer in range(n)]
+        self.seats = list(range(n))  # the groups write for seat 0; `GroupedWriter` turns it
         width = len(PLAYER_NUMBERS)
-        self.player_dest = [
-            [self.o_players + rel[p] * width + j for p in range(n) for j in range(width)]
-            + [self.o_breakdown + rel[p] * NSRC + j for p in range(n) for j in range(NSRC)]
-            for rel in self.rels
+        self.player_dest = [self.o_players + p * width + j for p in range(n) for j in range(width)] + [
+            self.o_breakdown + p * NSRC + j for p in range(n) for j in range(NSRC)
         ]
         self.counts_dest = list(range(self.o_counts, self.o_counts + len(COUNTS) + PHASES))
         self.writer = GroupedWriter(
-            self.spec.size,
+            self.spec,
             n,
             [
                 Group(_turn_key, self._write_turn),
@@ -158,18 +180,18 @@ class Encoder:
                 Group(_houses_key, self._write_houses),
                 Group(_blocks_key, self._write_blocks),
                 Group(_cards_key, self._write_cards),
-                Group(_own_key, self._write_own),
             ],
+            self._own,
         )
 
     def write(self, s: RoseState, viewer: int, out: npt.NDArray[Any]) -> None:
         self.writer.write(s, viewer, out)
 
     # each writer gives its group's entries (`Entries`) from the group's key
-    def _write_turn(self, s: RoseState, viewer: int, key: Any) -> Entries:
+    def _write_turn(self, s: RoseState, key: Any) -> Entries:
         frame, ended, phase, first, anarchy, fired, strike_shown = key
-        rel = self.rels[viewer]
-        hot = [self.o_seat + viewer, self.o_phase + phase - 1, self.o_first + rel[first]]
+        rel = self.seats
+        hot = [self.o_phase + phase - 1, self.o_first + rel[first]]
         if frame is None:
             hot.append(self.o_decision + OVER)
         else:
@@ -183,7 +205,7 @@ class Encoder:
             hot.append(self.o_strike + rel[strike_shown])
         return hot, [], []
 
-    def _write_players(self, s: RoseState, viewer: int, key: Any) -> Entries:
+    def _write_players(self, s: RoseState, key: Any) -> Entries:
         kinds, n = self.t.card_kind, self.n
         numbers: list[int] = []
         for p in range(n):
@@ -202,23 +224,23 @@ class Encoder:
                 *hand_kinds,
             )
         numbers += s.vp_src
-        return [], self.player_dest[viewer], numbers
+        return [], self.player_dest, numbers
 
-    def _write_counts(self, s: RoseState, viewer: int, key: Any) -> Entries:
+    def _write_counts(self, s: RoseState, key: Any) -> Entries:
         return [], self.counts_dest, key
 
-    def _write_tiles(self, s: RoseState, viewer: int, key: Any) -> Entries:
+    def _write_tiles(self, s: RoseState, key: Any) -> Entries:
         base = self.o_tiles
         return [base + x * 3 + c for x, c in enumerate(key) if c >= 0], [], []
 
-    def _write_houses(self, s: RoseState, viewer: int, key: Any) -> Entries:
+    def _write_houses(self, s: RoseState, key: Any) -> Entries:
         owner, htype = key
-        rel, nx = self.rels[viewer], self.nx
+        rel, nx = self.seats, self.nx
         hot = [self.o_house_owner + rel[p] * nx + x for x, p in enumerate(owner) if p >= 0]
         hot += [self.o_house_type + x * 4 + h for x, h in enumerate(htype) if h >= 0]
         return hot, [], []
 
-    def _write_blocks(self, s: RoseState, viewer: int, key: Any) -> Entries:
+    def _write_blocks(self, s: RoseState, key: Any) -> Entries:
         in_block, blocks = key
         base = self.o_in_block
         where = [base + x for x, q in enumerate(in_block) if q >= 0]
@@ -227,9 +249,9 @@ class Encoder:
         values += range(1, len(blocks) + 1)
         return [], where, values
 
-    def _write_cards(self, s: RoseState, viewer: int, key: Any) -> Entries:
+    def _write_cards(self, s: RoseState, key: Any) -> Entries:
         influence_owner, discards, table, conviction, conviction_shown, ended = key
-        rel, n = self.rels[viewer], self.n
+        rel, n = self.seats, self.n
         base, width = self.o_influence, 3 + n
         hot = [base + k * width + (3 + rel[o] if o >= 0 else -1 - o) for k, o in enumerate(influence_owner)]
         hot += [self.o_discard + c for c in discards]
@@ -241,17 +263,19 @@ class Encoder:
                 hot.append(row + shown)
             if secret >= 0 and shown < 0:
                 hot.append(row + 3)
-                if p == viewer:
-                    hot.append(row + 4 + secret)
             if secret < 0 and shown >= 0 and not ended:
                 hot.append(row + 7)
         base, ncards = self.o_table, self.ncards
         where = [base + rel[p] * ncards + c for p in range(n) for c in table[p]]
         return hot, where, [place for p in range(n) for place in range(1, len(table[p]) + 1)]
 
-    def _write_own(self, s: RoseState, viewer: int, key: Any) -> Entries:
-        hand, tokens, frame = key
-        hot = [self.o_hand + c for c in hand]
+    def _own(self, s: RoseState, viewer: int) -> Entries:
+        """What only the observer sees (written as the observer sees it, its rows first)."""
+        hot = [self.o_seat + viewer, *(self.o_hand + c for c in s.hands[viewer])]
+        if s.conviction[viewer] >= 0 and s.conviction_shown[viewer] < 0:
+            hot.append(self.o_conviction + 4 + s.conviction[viewer])
+        tokens = s.tokens[3 * viewer : 3 * viewer + 3]
+        frame = _frame(s)
         if frame is not None and frame[1] == viewer and frame[0] in (KEEP, DROP):
             places = frame[-3:]
             symbols = {frame[2], frame[3]} if frame[0] == KEEP else {k for k in range(3) if tokens[k] > 0}
@@ -264,11 +288,11 @@ def _frame(s: RoseState) -> tuple[int, ...] | None:
     return s.stack[-1] if s.stack and not s.ended else None
 
 
-def _turn_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
+def _turn_key(s: RoseState) -> tuple[Any, ...]:
     return (_frame(s), s.ended, s.phase, s.first, s.anarchy, s.fired[:], s.strike_shown)
 
 
-def _players_key(s: RoseState, viewer: int) -> list[Any]:
+def _players_key(s: RoseState) -> list[Any]:
     return (
         s.vp
         + s.prestige
@@ -283,7 +307,7 @@ def _players_key(s: RoseState, viewer: int) -> list[Any]:
     )
 
 
-def _counts_key(s: RoseState, viewer: int) -> list[int]:
+def _counts_key(s: RoseState) -> list[int]:
     return [
         s.level,
         len(s.imm_pool),
@@ -302,19 +326,19 @@ def _counts_key(s: RoseState, viewer: int) -> list[int]:
     ]
 
 
-def _tiles_key(s: RoseState, viewer: int) -> Any:
+def _tiles_key(s: RoseState) -> Any:
     return s.tile[:]
 
 
-def _houses_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
+def _houses_key(s: RoseState) -> tuple[Any, ...]:
     return (s.owner[:], s.htype[:])
 
 
-def _blocks_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
+def _blocks_key(s: RoseState) -> tuple[Any, ...]:
     return (s.in_block[:], s.blocks[:])
 
 
-def _cards_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
+def _cards_key(s: RoseState) -> tuple[Any, ...]:
     return (
         s.influence_owner[:],
         s.city_discard + s.pop_discard + s.prestige_discard,
@@ -323,10 +347,6 @@ def _cards_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
         s.conviction_shown[:],
         s.ended,
     )
-
-
-def _own_key(s: RoseState, viewer: int) -> tuple[Any, ...]:
-    return (s.hands[viewer], s.tokens[3 * viewer : 3 * viewer + 3], _frame(s))
 
 
 _ENCODERS: dict[tuple[int, int], tuple[Tables, Encoder]] = {}
