@@ -99,15 +99,18 @@ class GroupedWriter:
                 values += new[2]
                 changed.append((g, key, new))
         own_ones, own_where, own_values = self.own(state, viewer)
+        # indexes as arrays (faster than numpy's handling of lists), the gather with no checks or
+        # buffering (`orders` holds only valid indexes)
         if clear:
-            vector[clear] = 0
+            vector[np.array(clear, np.intp)] = 0
         if ones:
-            vector[ones] = 1
+            vector[np.array(ones, np.intp)] = 1
         if where:
-            vector[where] = values
+            vector[np.array(where, np.intp)] = values
         for g, key, new in changed:  # only once the vector holds them
             keys[g], written[g] = key, new
-        np.take(vector, self.orders[viewer], out=out)
-        out[own_ones] = 1
+        vector.take(self.orders[viewer], out=out, mode="clip")
+        if own_ones:
+            out[np.array(own_ones, np.intp)] = 1
         if own_where:
-            out[own_where] = own_values
+            out[np.array(own_where, np.intp)] = own_values
