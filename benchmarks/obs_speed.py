@@ -8,7 +8,8 @@ CPU-second (`time.process_time`) against the target of 10,000:
 - engine only: the engine without observations (for scale);
 - native: the engine, `state.write_observation` into one preallocated vector;
 - openspiel: `state.observation_tensor(player)`, `legal_actions()`, `apply_action()`;
-- pettingzoo: `env(...)` with its usual wrappers, `last()` then `step()`;
+- pettingzoo: `env(...)` with its usual wrappers, `last()` then `step()`; pettingzoo raw: the
+  same through `raw_env(...)`, without the wrappers;
 - gymnasium: `gymnasium.make("eixample/<Game>-v0", opponents="random")`; the other seats are
   random bots, whose decisions count too (the learner observes its own);
 - vector: `EixampleVectorEnv` with `--envs` games in one process, random bots as above.
@@ -86,12 +87,12 @@ def openspiel(short_name: str, params: dict[str, int], seconds: float, observe: 
     return _cpu_rate(run, seconds)
 
 
-def pettingzoo(name: str, players: int, seconds: float) -> float:
+def pettingzoo(name: str, players: int, seconds: float, wrapped: bool = True) -> float:
     import numpy as np
 
-    from eixample.interop.pettingzoo import env
+    from eixample.interop.pettingzoo import env, raw_env
 
-    aec = env(game=name, players=players)
+    aec = env(game=name, players=players) if wrapped else raw_env(name, players)
     pick = random.Random(1)
 
     def run(deadline: float) -> int:
@@ -184,6 +185,7 @@ def main(argv: list[str] | None = None) -> None:
             lines[(*row, "native")] = partial(native, name, players, seconds)
             lines[(*row, "openspiel")] = partial(openspiel, short, {"players": players}, seconds)
             lines[(*row, "pettingzoo")] = partial(pettingzoo, name, players, seconds)
+            lines[(*row, "pettingzoo raw")] = partial(pettingzoo, name, players, seconds, wrapped=False)
             lines[(*row, "gymnasium")] = partial(gymnasium_env, name, players, seconds)
             lines[(*row, f"vector x{envs}")] = partial(vector_env, name, players, seconds, envs)
     best: dict[tuple[str, str, str], float] = {}
