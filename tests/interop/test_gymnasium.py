@@ -11,7 +11,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from eixample.interop import gymnasium as eixample_gym
-from eixample.interop.table import encode_view, research_games, utility
+from eixample.interop.encoding import Observer
+from eixample.interop.table import research_games, utility
 from tests.interop.helpers import setups
 
 
@@ -45,7 +46,8 @@ def test_a_whole_game_agrees_with_the_engine(name: str, players: int, options: d
     while not terminated:
         state = env.state
         assert state.current_player() == seat
-        assert np.array_equal(observation, encode_view(state.view(seat)))
+        assert np.array_equal(observation, Observer.of(env.unwrapped.table).observe(state, seat))
+        assert env.observation_space.contains(observation)
         legal = [env.table.actions[i] for i in np.flatnonzero(info["action_mask"])]
         assert sorted(legal) == sorted(state.legal_actions())
         action = pick.choice(np.flatnonzero(info["action_mask"]))

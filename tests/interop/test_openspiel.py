@@ -12,7 +12,8 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from eixample.interop import openspiel
-from eixample.interop.table import OBSERVATION_SIZE, encode_view, research_games, utility, view_text
+from eixample.interop.encoding import Observer
+from eixample.interop.table import research_games, utility, view_text
 from tests.interop.helpers import first_setup_per_game
 
 
@@ -34,7 +35,9 @@ def test_barcelona_game_type_and_info() -> None:
     assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert game.num_players() == 3
     assert game.num_distinct_actions() == len(openspiel.GameTable.build("barcelona", 3).actions)
-    assert game.observation_tensor_shape() == game.information_state_tensor_shape() == [OBSERVATION_SIZE]
+    size = Observer.of(openspiel.GameTable.build("barcelona", 3)).size
+    assert game.observation_tensor_shape() == [size]
+    assert game.information_state_tensor_shape() == [size + game.num_distinct_actions()]
     with pytest.raises(ValueError, match="1 to 4 players"):
         pyspiel.load_game("eixample_barcelona", {"players": 5})
 
@@ -56,6 +59,7 @@ def test_a_whole_game_agrees_with_the_engine(name: str, players: int, options: d
     state = game.new_initial_state()
     pick = random.Random(3)
     own: list[list[str]] = [[] for _ in range(game.num_players())]
+    observer = Observer.of(state.table)
     while not state.is_terminal():
         engine = state.engine
         seat = engine.current_player()
@@ -65,10 +69,15 @@ def test_a_whole_game_agrees_with_the_engine(name: str, players: int, options: d
         for player in range(game.num_players()):
             view = engine.view(player)
             assert state.observation_string(player) == view_text(view)
-            assert np.array_equal(state.observation_tensor(player), encode_view(view))
+            observation = observer.observe(engine, player)
+            assert np.array_equal(state.observation_tensor(player), observation)
             known = {**view, "own_actions": own[player]}
             assert state.information_state_string(player) == view_text(known, history=True)
-            assert np.array_equal(state.information_state_tensor(player), encode_view(known, history=True))
+            counts = np.zeros(game.num_distinct_actions(), np.float32)
+            for text in own[player]:
+                counts[state.table.index[text]] += 1
+            infostate = state.information_state_tensor(player)
+            assert np.array_equal(infostate, np.concatenate([observation, counts]))
         action = pick.choice(state.legal_actions())
         own[seat].append(state.action_to_string(seat, action))
         state.apply_action(action)
@@ -114,3 +123,23 @@ def test_openspiel_mcts_bot_plays_a_whole_game() -> None:
     while not state.is_terminal():
         state.apply_action(bot.step(state))
     assert state.engine.is_terminal()
+
+
+def test_openspiel_observers_write_the_named_parts() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = load("barcelona", 2, seed=4)
+    state = game.new_initial_state()
+    for action in state.legal_actions()[:1]:
+        state.apply_action(action)
+    observation = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    observation.set_from(state, 1)
+    assert np.array_equal(observation.tensor, state.observation_tensor(1))
+    spec = Observer.of(state.table).spec
+    assert list(observation.dict) == spec.names()
+    assert observation.dict["seat"].tolist() == [0, 1]
+    assert observation.dict["own_hand"].shape == spec.part("own_hand").shape
+    infostate = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    infostate.set_from(state, 0)
+    assert infostate.dict["own_actions"].sum() == 1  # seat 0 took the first action
+    assert np.array_equal(infostate.tensor, state.information_state_tensor(0))

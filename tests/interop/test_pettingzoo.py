@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from eixample.interop.encoding import Observer
 from eixample.interop.pettingzoo import env, raw_env
-from eixample.interop.table import encode_view, utility
+from eixample.interop.table import utility
 from tests.interop.helpers import setups
 
 
@@ -30,7 +31,8 @@ def test_a_whole_game_agrees_with_the_engine(name: str, players: int, options: d
         rewards[agent] += reward
         state = aec.state
         seat = aec.possible_agents.index(agent)
-        assert np.array_equal(observation["observation"], encode_view(state.view(seat)))
+        assert np.array_equal(observation["observation"], Observer.of(aec.table).observe(state, seat))
+        assert aec.observation_space(agent).contains(observation)
         if termination or truncation:
             assert state.is_terminal()
             aec.step(None)

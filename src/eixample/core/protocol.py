@@ -9,7 +9,10 @@ so that bots can search.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from eixample.core.observation import ObservationSpec
 
 from eixample.core.messages import english
 
@@ -108,6 +111,12 @@ class State(Protocol):
         know, using `rng_seed`."""
         ...
 
+    def write_observation(self, player: int, out: Any) -> None:
+        """Write `player`'s structured observation into `out`, a float32 numpy vector laid out as
+        `Game.observation_spec` says: exactly what `view(player)` shows but the log, as numbers,
+        and nothing that seat may not know (research games only)."""
+        ...
+
     def undo_floor(self) -> int:
         """How many actions of the record can never be undone: the count up to and including
         the last random draw or decision of another seat."""
@@ -166,6 +175,12 @@ class Game(Protocol):
         """The game's rules versions, oldest first. With more than one, `new_game` takes the
         option `rules` (the newest when left out) and every state's options include it; a game
         made before versions is matched to its rules (`eixample.core.versions`)."""
+        ...
+
+
+    def observation_spec(self, players: int, **options: Any) -> ObservationSpec:
+        """The named parts of `State.write_observation`'s vector in a game with these options
+        (see `eixample.core.observation`)."""
         ...
 
 

@@ -13,7 +13,9 @@ bots play the others.
 - `opponents`: one bot spec for every other seat, or comma-separated specs, one per other seat
   (any spec of `eixample.ai.specs`, e.g. `random`, `greedy`, `mcts:iterations=200`);
 - `seat`: the learner's seat (default 0);
-- the observation is `encode_view(view(seat))`, `info["action_mask"]` the legal actions (int8);
+- the observation is the game's structured observation of the seat (`interop.encoding`: a float32
+  vector, `env.unwrapped.observer.parts(observation)` names its parts), within the finite bounds of
+  `observation_space`; `info["action_mask"]` the legal actions (int8);
 - the reward is 0 until the end, then the learner's utility (`table.utility`);
 - an illegal action is refused: nothing changes, the reward is 0 and `info["illegal_action"]`
   is true.
@@ -33,14 +35,8 @@ from eixample.ai.match import derive_seed
 from eixample.ai.specs import make_bot
 from eixample.core.errors import IllegalActionError
 from eixample.core.protocol import State
-from eixample.interop.table import (
-    OBSERVATION_SIZE,
-    GameTable,
-    encode_view,
-    research_games,
-    utility,
-    view_text,
-)
+from eixample.interop.encoding import Observer
+from eixample.interop.table import GameTable, research_games, utility, view_text
 
 _SEED_RANGE = 1 << 62
 MAX_BOT_ACTIONS = 100_000
@@ -66,9 +62,12 @@ class EixampleEnv(gymnasium.Env[Observation, np.int64]):
             make_bot(spec, 0)  # a bad spec fails here, with its message
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(len(self.table.actions))
-        self.observation_space = spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32)
+        self.observer = Observer.of(self.table)
+        self.observation_space = spaces.Box(self.observer.low, self.observer.high, dtype=np.float32)
         self.state: State = self.table.new_state(0)
         self.bots: dict[int, Bot] = {}
+        self.decisions = 0
+        """Decisions taken in this environment's games so far, by every seat (for benchmarks)."""
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
@@ -84,6 +83,7 @@ class EixampleEnv(gymnasium.Env[Observation, np.int64]):
             self.table.apply(self.state, int(action))
         except (IllegalActionError, IndexError, ValueError, TypeError):
             return self._observation(), 0.0, self.state.is_terminal(), False, self._info(illegal=True)
+        self.decisions += 1
         self._let_bots_play()
         terminated = self.state.is_terminal()
         reward = utility(self.state)[self.seat] if terminated else 0.0
@@ -100,10 +100,11 @@ class EixampleEnv(gymnasium.Env[Observation, np.int64]):
                 return
             seat = self.state.current_player()
             self.state.apply(self.bots[seat].choose(self.state, seat))
+            self.decisions += 1
         raise RuntimeError(f"the bots made {MAX_BOT_ACTIONS} decisions in a row")
 
     def _observation(self) -> Observation:
-        return encode_view(self.state.view(self.seat))
+        return self.observer.observe(self.state, self.seat)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         mask = (np.zeros(len(self.table.actions), dtype=np.int8) if self.state.is_terminal()

@@ -13,11 +13,14 @@ as `eixample_<name>` (`eixample_barcelona`, `eixample_rose_of_fire`, ...), with 
 - actions are numbered by the game's `all_actions` list (see docs/research.md);
 - general-sum terminal returns: `table.utility` (tanh of the VP margin over the best other seat,
   divided by 10);
-- one observer for observations and information states, built from `view(player)` only: the
-  string is the view as canonical JSON, the tensor its fixed-size encoding (`table.encode_view`);
-  an information state adds the public log and the player's own past actions to both (the view
-  alone does not say, for instance, which street's action a player already took at a crossing
-  when two streets offer the same kind);
+- one observer for observations and information states: the string is `view(player)` as canonical
+  JSON, the tensor the game's structured observation (`interop.encoding`, the parts named in the
+  observer's `dict`); an information state adds the player's own past actions to both: their
+  texts to the string (with the public log), their counts by action number to the tensor (the
+  view alone does not say, for instance, which street's action a player already took at a
+  crossing when two streets offer the same kind);
+- `state.observation_tensor(player)` and `state.information_state_tensor(player)` return numpy
+  float32 vectors (read-only), written once per position and player;
 - `resample_from_infostate` is the engine's `resample`.
 """
 
@@ -31,19 +34,14 @@ import pyspiel
 
 from eixample.core.protocol import JsonDict, State
 from eixample.core.rng import Rng
-from eixample.interop.table import (
-    OBSERVATION_SIZE,
-    GameTable,
-    encode_view,
-    research_games,
-    utility,
-    view_text,
-)
+from eixample.interop.encoding import Observer
+from eixample.interop.table import GameTable, research_games, utility, view_text
 
 MAX_GAME_LENGTH = 10_000
 """An upper bound on the decisions of one game, for OpenSpiel's GameInfo."""
 
 _SEED_RANGE = 1 << 62
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def short_name(game_name: str) -> str:
@@ -62,6 +60,7 @@ class EixampleGame(pyspiel.Game):
         params = {**game_type.parameter_specification, **(params or {})}
         players, seed = int(params["players"]), int(params["seed"])
         self.table = GameTable.build(name, players)
+        self.observer = Observer.of(self.table)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.table.actions),
             max_chance_outcomes=0,
@@ -81,7 +80,7 @@ class EixampleGame(pyspiel.Game):
         if params:
             raise ValueError(f"observer parameters are not supported, got {params}")
         history = bool(iig_obs_type is None or iig_obs_type.perfect_recall)
-        return ViewObserver(history)
+        return ViewObserver(self.observer, len(self.table.actions), history)
 
 
 class EixampleState(pyspiel.State):
@@ -90,6 +89,7 @@ class EixampleState(pyspiel.State):
     def __init__(self, game: EixampleGame, engine: State):
         super().__init__(game)
         self.table = game.table
+        self.observer = game.observer
         self._held = _Held(engine, ((),) * engine.num_players)
 
     @property
@@ -101,9 +101,8 @@ class EixampleState(pyspiel.State):
         self._held = _Held(state, self._held.own_actions)
 
     def current_player(self) -> int:
-        if self.engine.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.engine.current_player()
+        seat = self._held.state.current_player()  # the protocol's TERMINAL (-1) once the game is over
+        return seat if seat >= 0 else _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.engine.current_player():
@@ -114,24 +113,47 @@ class EixampleState(pyspiel.State):
         seat = self.engine.current_player()
         self.table.apply(self.engine, action)
         held = self._held
-        held.own_actions = tuple((*mine, self.table.actions[action]) if p == seat else mine
+        held.own_actions = tuple((*mine, int(action)) if p == seat else mine
                                  for p, mine in enumerate(held.own_actions))
-        held.encodings.clear()
+        if held.encodings:
+            held.encodings = {}
 
     def seen_by(self, player: int, history: bool) -> JsonDict:
         """What the observer encodes: `view(player)`; for an information state (history) the
         view with its log plus the player's own past actions, in order."""
         view = self.engine.view(player)
         if history:
-            view["own_actions"] = list(self._held.own_actions[player])
+            view["own_actions"] = [self.table.actions[a] for a in self._held.own_actions[player]]
         return view
 
     def encoding(self, player: int, history: bool) -> npt.NDArray[np.float32]:
-        """The encoded `seen_by`, kept until the next action (OpenSpiel asks often)."""
+        """The observation of `player` (with `history`, followed by the counts of the player's own
+        past actions by number), kept read-only until the next action (OpenSpiel asks often)."""
         key = (player, history)
-        if key not in self._held.encodings:
-            self._held.encodings[key] = encode_view(self.seen_by(player, history), history=history)
-        return self._held.encodings[key]
+        encodings = self._held.encodings
+        vector = encodings.get(key)
+        if vector is None:
+            size = self.observer.size
+            vector = np.zeros(size + len(self.table.actions) if history else size, np.float32)
+            self.observer.write(self.engine, player, vector[:size])
+            if history:
+                np.add.at(vector, [size + a for a in self._held.own_actions[player]], 1)
+            vector.flags.writeable = False
+            encodings[key] = vector
+        return vector
+
+    def observation_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        return self.encoding(self._player(player), False)
+
+    def information_state_tensor(self, player: int | None = None) -> npt.NDArray[np.float32]:
+        return self.encoding(self._player(player), True)
+
+    def _player(self, player: int | None) -> int:
+        if player is None:
+            player = self.current_player()
+        if not (isinstance(player, (int, np.integer)) and 0 <= player < self.engine.num_players):
+            raise ValueError(f"no player {player!r} in this game")
+        return int(player)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.table.actions[action]
@@ -160,9 +182,9 @@ class _Held:
 
     __slots__ = ("encodings", "own_actions", "state")
 
-    def __init__(self, state: State, own_actions: tuple[tuple[str, ...], ...]):
+    def __init__(self, state: State, own_actions: tuple[tuple[int, ...], ...]):
         self.state = state
-        self.own_actions = own_actions  # per seat, the texts of its own decisions
+        self.own_actions = own_actions  # per seat, the numbers of its own decisions
         self.encodings: dict[tuple[int, bool], npt.NDArray[np.float32]] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
@@ -170,12 +192,15 @@ class _Held:
 
 
 class ViewObserver:
-    """Observations (history=False) and information states (history=True) from `view(player)`."""
+    """Observations (history=False) and information states (history=True) of one game: `tensor`
+    holds the last one written, `dict` its named parts (with history, `own_actions` last)."""
 
-    def __init__(self, history: bool):
+    def __init__(self, observer: Observer, actions: int, history: bool):
         self.history = history
-        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        self.dict = {"view": self.tensor}
+        self.tensor = np.zeros(observer.size + (actions if history else 0), np.float32)
+        self.dict = observer.parts(self.tensor)
+        if history:
+            self.dict["own_actions"] = self.tensor[observer.size:]
 
     def set_from(self, state: EixampleState, player: int) -> None:
         self.tensor[:] = state.encoding(player, self.history)

@@ -10,7 +10,9 @@
 
 Agents are `player_0`.. (one per player; in a solo game of Barcelona the automa is not an
 agent). The engine decides who moves next, so turns follow the rules, not a fixed cycle. An
-observation is `{"observation": encode_view(view(seat)), "action_mask": int8 mask}`; actions
+observation is `{"observation": float32 vector, "action_mask": int8 mask}`, the vector the game's
+structured observation of the agent's seat (`interop.encoding`; `env.unwrapped.observer.parts(v)`
+names its parts); actions
 are numbers in the game's `all_actions` list; the reward, given at the end, is the utility
 (`table.utility`). An illegal action ends the game with reward -1 for its agent (PettingZoo's
 `TerminateIllegalWrapper`).
@@ -26,17 +28,55 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from eixample.core.protocol import State
-from eixample.interop.table import OBSERVATION_SIZE, GameTable, encode_view, utility, view_text
+from eixample.interop.encoding import Observer
+from eixample.interop.table import GameTable, utility, view_text
 
 _SEED_RANGE = 1 << 62
 
 
 def env(game: str = "barcelona", players: int = 2, render_mode: str | None = None, **options: Any) -> AECEnv:
     """The environment with PettingZoo's usual safety wrappers."""
-    wrapped: AECEnv = raw_env(game, players, render_mode, **options)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    raw = raw_env(game, players, render_mode, **options)
+    wrapped: AECEnv = _TerminateIllegal(raw, illegal_reward=-1)
+    wrapped = _AssertOutOfBounds(wrapped)
+    return _OrderEnforcing(wrapped)
+
+
+class _Fields:
+    """Reads the public fields that every step reads (`last()`, `agent_iter()`) from the raw
+    environment directly: the wrappers keep them there, and their `__getattr__` chain otherwise
+    costs microseconds a step."""
+
+    _raw: raw_env
+
+    def __init__(self, env: AECEnv, *args: Any, **kwargs: Any):
+        super().__init__(env, *args, **kwargs)  # type: ignore[call-arg]
+        self.__dict__["_raw"] = env.unwrapped
+
+    agent_selection = property(lambda self: self._raw.agent_selection)
+    agents = property(lambda self: self._raw.agents)
+    rewards = property(lambda self: self._raw.rewards)
+    terminations = property(lambda self: self._raw.terminations)
+    truncations = property(lambda self: self._raw.truncations)
+    infos = property(lambda self: self._raw.infos)
+    _cumulative_rewards = property(lambda self: self._raw._cumulative_rewards)
+    unwrapped = property(lambda self: self._raw)
+
+
+class _TerminateIllegal(_Fields, wrappers.TerminateIllegalWrapper):
+    pass
+
+
+class _AssertOutOfBounds(_Fields, wrappers.AssertOutOfBoundsWrapper):
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < self._raw._action_space.n:  # the common case, quickly
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
+class _OrderEnforcing(_Fields, wrappers.OrderEnforcingWrapper):
+    pass
 
 
 class raw_env(AECEnv):  # the name PettingZoo's own environments use
@@ -48,13 +88,15 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.table = GameTable.build(game, players, **options)
+        self.observer = Observer.of(self.table)
+        self._observed: dict[str, dict[str, Any]] = {}  # per agent, until the next step or reset
         self.render_mode = render_mode
         self.metadata = {**raw_env.metadata, "name": f"eixample_{game.replace('-', '_')}_v0"}  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         actions = len(self.table.actions)
         self._action_space = spaces.Discrete(actions)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32),
+            "observation": spaces.Box(self.observer.low, self.observer.high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (actions,), np.int8),
         })
         self._seeds = np.random.default_rng()
@@ -76,14 +118,21 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._observed = {}
         self._select_next()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(len(self.table.actions), dtype=np.int8)
-        if agent == self.agent_selection and not self.state.is_terminal():
-            mask = self.table.mask(self.state)
-        return {"observation": encode_view(self.state.view(seat)), "action_mask": mask}
+        """The agent's observation, written once per position (the wrappers ask too)."""
+        observed = self._observed.get(agent)
+        if observed is None:
+            seat = self.possible_agents.index(agent)
+            if agent == self.agent_selection and not self.state.is_terminal():
+                mask = self.table.mask(self.state)
+            else:
+                mask = np.zeros(len(self.table.actions), dtype=np.int8)
+            observed = {"observation": self.observer.observe(self.state, seat), "action_mask": mask}
+            self._observed[agent] = observed
+        return observed
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -93,6 +142,7 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
         self.table.apply(self.state, int(action))
+        self._observed = {}
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.state.is_terminal():
             values = utility(self.state)

@@ -71,11 +71,11 @@ class GameTable:
 
     def legal_ids(self, state: State) -> list[int]:
         """Numbers of the legal actions, ascending."""
-        return sorted(self.index[text] for text in state.legal_actions())
+        return sorted(map(self.index.__getitem__, state.legal_actions()))
 
     def mask(self, state: State) -> npt.NDArray[np.int8]:
         mask = np.zeros(len(self.actions), dtype=np.int8)
-        mask[self.legal_ids(state)] = 1
+        mask[list(map(self.index.__getitem__, state.legal_actions()))] = 1
         return mask
 
     def apply(self, state: State, action_id: int) -> None:

@@ -9,7 +9,7 @@ print(state.scores(), state.winners())
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eixample.core.protocol import JsonDict
 from eixample.core.records import replay as replay_record
@@ -25,6 +25,9 @@ from eixample.games.barcelona.setup import (
 )
 from eixample.games.barcelona.state import BarcelonaState
 from eixample.games.barcelona.versions import RULES_VERSIONS, UNVERSIONED_RULES
+
+if TYPE_CHECKING:
+    from eixample.core.observation import ObservationSpec
 
 
 class Barcelona:
@@ -69,6 +72,11 @@ class Barcelona:
         from eixample.games.barcelona.catalog import all_actions
 
         return all_actions(players, **options)
+
+    def observation_spec(self, players: int, **options: Any) -> ObservationSpec:
+        from eixample.games.barcelona.observation import observation_spec
+
+        return observation_spec(players, **options)
 
 
 GAME = Barcelona()

@@ -427,6 +427,13 @@ class BarcelonaState(DecisionStack):
 
         return make_view(self, player)
 
+    def write_observation(self, player: int, out: Any) -> None:
+        """Write `player`'s structured observation into `out`, a float32 numpy vector of the size
+        `Game.observation_spec` gives (`observation.py`)."""
+        from eixample.games.barcelona.observation import write_observation
+
+        write_observation(self, player, out)
+
     def to_json(self) -> JsonDict:
         data: dict[str, Any] = {
             "format": 1,

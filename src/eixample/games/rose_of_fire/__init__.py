@@ -10,7 +10,7 @@ print(state.scores(), state.winners())
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eixample.core.protocol import JsonDict
 from eixample.core.records import replay as replay_record
@@ -20,6 +20,9 @@ from eixample.games.rose_of_fire.components import load_tables
 from eixample.games.rose_of_fire.setup import OPTIONS, check_options, from_json, new_game
 from eixample.games.rose_of_fire.state import RoseState
 from eixample.games.rose_of_fire.versions import LATEST_RULES, RULES_VERSIONS
+
+if TYPE_CHECKING:
+    from eixample.core.observation import ObservationSpec
 
 BOT_LEVELS = {
     "beginner": "greedy",
@@ -74,6 +77,11 @@ class RoseOfFire:
         """Every action text that can ever be legal with these options, in a fixed order."""
         options = check_options(players, options)
         return _all_actions(load_tables(options.get("data_dir")), players)
+
+    def observation_spec(self, players: int, **options: Any) -> ObservationSpec:
+        from eixample.games.rose_of_fire.observation import observation_spec
+
+        return observation_spec(players, **options)
 
 
 GAME = RoseOfFire()

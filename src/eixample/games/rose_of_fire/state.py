@@ -421,6 +421,13 @@ class RoseState(DecisionStack):
 
         return make_view(self, player)
 
+    def write_observation(self, player: int, out: Any) -> None:
+        """Write `player`'s structured observation into `out`, a float32 numpy vector of the size
+        `Game.observation_spec` gives (`observation.py`)."""
+        from eixample.games.rose_of_fire.observation import write_observation
+
+        write_observation(self, player, out)
+
     def to_json(self) -> JsonDict:
         state: dict[str, Any] = {}
         for name in FIELDS:

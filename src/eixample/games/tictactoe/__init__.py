@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from eixample.core.errors import IllegalActionError
+from eixample.core.observation import ObservationSpec, SpecBuilder
 from eixample.core.protocol import TERMINAL, JsonDict, StateDefaults
 from eixample.core.records import RecordedGame, make_record
 from eixample.core.registry import register
@@ -96,6 +97,18 @@ class TicTacToeState(StateDefaults):
             "log": self.log(),
         }
 
+    def write_observation(self, player: int, out: Any) -> None:
+        """`player`'s observation (`observation_spec`) written into the float32 vector `out`."""
+        if player not in (0, 1):
+            raise ValueError(f"no seat {player!r} in a 2-player game")
+        out[:] = 0
+        out[player] = 1
+        out[[2 + (9 if c != player else 0) + i for i, c in enumerate(self.board) if c >= 0]] = 1
+        if self.is_terminal():
+            out[20] = 1
+        else:
+            out[20 + (1 if self.to_move == player else 2)] = 1
+
     def record(self) -> JsonDict:
         return make_record("tictactoe", 2, self.seed, {}, self._actions)
 
@@ -125,6 +138,14 @@ class TicTacToe(RecordedGame[TicTacToeState]):
     def all_actions(self, players: int, **options: Any) -> list[str]:
         self.new_game(players, 0, **options)  # the same checks
         return [f"mark {i}" for i in range(9)]
+
+    def observation_spec(self, players: int, **options: Any) -> ObservationSpec:
+        self.new_game(players, 0, **options)  # the same checks
+        b = SpecBuilder("tictactoe", 2)
+        b.add("seat", (2,), "the observer's seat (0 marks X)")
+        b.add("marks", (2, 9), "the observer's marks, then the other's, by cell row by row")
+        b.add("turn", (3,), "the game is over; the observer is to move; the other is to move")
+        return b.build()
 
 
 GAME = register(TicTacToe())

@@ -1,0 +1,209 @@
+"""Speed of play with observations, through every research interface, against OpenSpiel's
+pure-Python tic-tac-toe measured in the same run.
+
+Each line plays random games (uniform over the legal actions) and reads the acting player's
+observation at every decision, for about `--seconds` of CPU time, and prints decisions per
+CPU-second (`time.process_time`) against the target of 10,000:
+
+- engine only: the engine without observations (for scale);
+- native: the engine, `state.write_observation` into one preallocated vector;
+- openspiel: `state.observation_tensor(player)`, `legal_actions()`, `apply_action()`;
+- pettingzoo: `env(...)` with its usual wrappers, `last()` then `step()`; pettingzoo raw: the
+  same through `raw_env(...)`, without the wrappers;
+- gymnasium: `gymnasium.make("eixample/<Game>-v0", opponents="random")`; the other seats are
+  random bots, whose decisions count too (the learner observes its own);
+- vector: `EixampleVectorEnv` with `--envs` games in one process, random bots as above.
+
+    python benchmarks/obs_speed.py [--seconds S] [--rounds R] [--games barcelona,rose-of-fire]
+                                   [--players 2,4] [--envs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+TARGET = 10_000
+"""Decisions per CPU-second each interface is held to (observation read at every decision)."""
+
+
+def _cpu_rate(run: Callable[[float], int], seconds: float) -> float:
+    """Decisions per CPU-second of `run(deadline)`, which plays until process time passes the
+    deadline and returns its decisions."""
+    start = time.process_time()
+    decisions = run(start + seconds)
+    return decisions / (time.process_time() - start)
+
+
+def native(name: str, players: int, seconds: float, observe: bool = True) -> float:
+    import numpy as np
+
+    from eixample.core.registry import get_game
+
+    game = get_game(name)
+    spec = game.observation_spec(players)
+    out = np.zeros(spec.size, np.float32)
+    pick = random.Random(1)
+
+    def run(deadline: float) -> int:
+        decisions, seed = 0, 0
+        while time.process_time() < deadline:
+            state = game.new_game(players, seed)
+            seed += 1
+            while not state.is_terminal():
+                if observe:
+                    state.write_observation(state.current_player(), out)
+                state.apply(pick.choice(state.legal_actions()))
+                decisions += 1
+        return decisions
+
+    return _cpu_rate(run, seconds)
+
+
+def openspiel(short_name: str, params: dict[str, int], seconds: float, observe: bool = True) -> float:
+    import pyspiel
+
+    import eixample.interop.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game(short_name, params)
+    pick = random.Random(1)
+
+    def run(deadline: float) -> int:
+        decisions = 0
+        while time.process_time() < deadline:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if observe:
+                    state.observation_tensor(state.current_player())
+                state.apply_action(pick.choice(state.legal_actions()))
+                decisions += 1
+        return decisions
+
+    return _cpu_rate(run, seconds)
+
+
+def pettingzoo(name: str, players: int, seconds: float, wrapped: bool = True) -> float:
+    import numpy as np
+
+    from eixample.interop.pettingzoo import env, raw_env
+
+    aec = env(game=name, players=players) if wrapped else raw_env(name, players)
+    pick = random.Random(1)
+
+    def run(deadline: float) -> int:
+        decisions, seed = 0, 0
+        while time.process_time() < deadline:
+            aec.reset(seed=seed)
+            seed += 1
+            for _agent in aec.agent_iter():
+                observation, _, termination, truncation, _ = aec.last()
+                if termination or truncation:
+                    aec.step(None)
+                    continue
+                aec.step(int(pick.choice(np.flatnonzero(observation["action_mask"]))))  # type: ignore[arg-type]
+                decisions += 1
+        return decisions
+
+    return _cpu_rate(run, seconds)
+
+
+def gymnasium_env(name: str, players: int, seconds: float) -> float:
+    import gymnasium
+    import numpy as np
+
+    from eixample.interop.gymnasium import env_id
+
+    env = gymnasium.make(env_id(name), players=players, opponents="random")
+    pick = random.Random(1)
+
+    def run(deadline: float) -> int:
+        seed = 0
+        while time.process_time() < deadline:
+            _, info = env.reset(seed=seed)
+            seed += 1
+            terminated = False
+            while not terminated:
+                action = int(pick.choice(np.flatnonzero(info["action_mask"])))
+                _, _, terminated, _, info = env.step(action)
+        return int(env.unwrapped.decisions)  # type: ignore[attr-defined]
+
+    return _cpu_rate(run, seconds)
+
+
+def vector_env(name: str, players: int, seconds: float, envs: int) -> float:
+    import numpy as np
+
+    from eixample.interop.vector import EixampleVectorEnv
+
+    vector = EixampleVectorEnv(num_envs=envs, game=name, players=players, opponents="random", copy=False)
+    pick = np.random.default_rng(1)
+
+    def run(deadline: float) -> int:
+        _, infos = vector.reset(seed=0)
+        while time.process_time() < deadline:
+            masks = infos["action_mask"]
+            noise = pick.random(masks.shape) * masks  # a uniform legal action per game
+            _, _, _, _, infos = vector.step(noise.argmax(axis=1))
+        return sum(env.decisions for env in vector.envs)
+
+    return _cpu_rate(run, seconds)
+
+
+def reference(seconds: float, observe: bool) -> float:
+    from open_spiel.python.games import tic_tac_toe  # noqa: F401  (registers python_tic_tac_toe)
+
+    return openspiel("python_tic_tac_toe", {}, seconds, observe)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="decisions per CPU-second with an observation at each")
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per line and round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds over all lines; the best counts")
+    parser.add_argument("--games", default="barcelona,rose-of-fire", help="comma-separated game names")
+    parser.add_argument("--players", default="2,4", help="comma-separated player counts")
+    parser.add_argument("--envs", type=int, default=16, help="games in the vector environment (default 16)")
+    args = parser.parse_args(argv)
+    try:
+        import eixample  # noqa: F401
+    except ModuleNotFoundError:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+    seconds, envs = args.seconds, args.envs
+    lines: dict[tuple[str, str, str], Callable[[], float]] = {
+        ("python_tic_tac_toe", "2", "openspiel"): lambda: reference(seconds, observe=True),
+        ("python_tic_tac_toe", "2", "no observation"): lambda: reference(seconds, observe=False),
+    }
+    for name in args.games.split(","):
+        short = "eixample_" + name.replace("-", "_")
+        for players in (int(p) for p in args.players.split(",")):
+            row = (name, str(players))
+            lines[(*row, "engine only")] = partial(native, name, players, seconds, observe=False)
+            lines[(*row, "native")] = partial(native, name, players, seconds)
+            lines[(*row, "openspiel")] = partial(openspiel, short, {"players": players}, seconds)
+            lines[(*row, "pettingzoo")] = partial(pettingzoo, name, players, seconds)
+            lines[(*row, "pettingzoo raw")] = partial(pettingzoo, name, players, seconds, wrapped=False)
+            lines[(*row, "gymnasium")] = partial(gymnasium_env, name, players, seconds)
+            lines[(*row, f"vector x{envs}")] = partial(vector_env, name, players, seconds, envs)
+    best: dict[tuple[str, str, str], float] = {}
+    for _ in range(args.rounds):  # rounds spread a busy machine's slow spells over every line
+        for line, measure in lines.items():
+            best[line] = max(best.get(line, 0.0), measure())
+    ttt = best[("python_tic_tac_toe", "2", "openspiel")]
+    print("Decisions per CPU-second, random play, the acting player's observation read at every decision")
+    print(f"(best of {args.rounds} rounds of {seconds:g} CPU-s); target {TARGET:,};")
+    print("x ttt: against OpenSpiel's python_tic_tac_toe reading observation_tensor at every move,")
+    print("in the same run.")
+    print()
+    print(f"{'game':<19}{'players':>7}  {'interface':<15}{'decisions/CPU-s':>15}{'x ttt':>7}  target")
+    for (game, players, interface), rate in best.items():
+        measured = game != "python_tic_tac_toe" and interface != "engine only"
+        verdict = ("met" if rate >= TARGET else "MISSED") if measured else ""
+        print(f"{game:<19}{players:>7}  {interface:<15}{rate:>15,.0f}{rate / ttt:>7.2f}  {verdict}")
+
+
+if __name__ == "__main__":
+    main()
