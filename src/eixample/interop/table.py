@@ -30,6 +30,18 @@ other keys say. An information state keeps the log (`encode_view(..., history=Tr
 UTILITY_SCALE = 10.0
 """VP margin that gives a utility of tanh(1) = 0.76."""
 
+SEED_BITS = 64
+"""A game's seed is an integer 0 <= seed < 2**64: `Game.new_game(players, seed)`, `eixample simulate
+--seed`, OpenSpiel's chance outcomes `openspiel.seed_outcomes(seed)`, PettingZoo's and Gymnasium's
+`reset(seed=seed)` all deal the same game from it."""
+
+
+def check_seed(seed: Any) -> int:
+    """The seed of a game, refused unless an integer 0 <= seed < 2**64."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 1 << SEED_BITS:
+        raise ValueError(f"a game's seed is an integer from 0 to 2**{SEED_BITS} - 1, not {seed!r}")
+    return int(seed)
+
 
 def research_games() -> list[str]:
     """Registered games that provide the global action numbering (`all_actions`)."""
@@ -61,6 +73,9 @@ class GameTable:
     def __deepcopy__(self, memo: dict[int, Any]) -> GameTable:
         return self  # immutable, shared by every copy of a state
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled by name: the registry rebuilds it
+        return _table, (self.game.name, self.players, tuple(sorted(self.options.items())))
+
     def new_state(self, seed: int) -> State:
         return self.game.new_game(self.players, seed, **self.options)
 
@@ -81,6 +96,11 @@ class GameTable:
     def apply(self, state: State, action_id: int) -> None:
         """Apply an action by its number (the engine refuses an illegal one and changes nothing)."""
         state.apply(self.actions[int(action_id)])
+
+
+@lru_cache(maxsize=64)
+def _table(name: str, players: int, options: tuple[tuple[str, Any], ...]) -> GameTable:
+    return GameTable.build(name, players, **dict(options))
 
 
 def utility(state: State) -> list[float]:
