@@ -10,10 +10,12 @@
 
 Agents are `player_0`.. (one per player; in a solo game of Barcelona the automa is not an
 agent). The engine decides who moves next, so turns follow the rules, not a fixed cycle. An
-observation is `{"observation": encode_view(view(seat)), "action_mask": int8 mask}`; actions
-are numbers in the game's `all_actions` list; the reward, given at the end, is the utility
-(`table.utility`). An illegal action ends the game with reward -1 for its agent (PettingZoo's
-`TerminateIllegalWrapper`).
+observation is `{"observation": table.observe(state, seat), "action_mask": int8 mask}` (numpy
+arrays); `state()` is a spectator's observation (`state_space`); actions are numbers in the
+game's `all_actions` list; the reward, given at the end, is the utility (`table.utility`), and
+every agent's final info holds `scores` and `winners`. An illegal action ends the game with reward
+-1 for its agent (PettingZoo's `TerminateIllegalWrapper`). `reset(seed=s)` deals the engine's game
+`s`; a later `reset()` deals s + 1, s + 2, ... (as `eixample simulate --seed s` does).
 """
 
 from __future__ import annotations
@@ -26,9 +28,16 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from eixample.core.protocol import State
-from eixample.interop.table import OBSERVATION_SIZE, GameTable, encode_view, utility, view_text
-
-_SEED_RANGE = 1 << 62
+from eixample.interop.table import (
+    SEED_BITS,
+    GameTable,
+    check_seed,
+    observation_bounds,
+    observation_shape,
+    observe,
+    utility,
+    view_text,
+)
 
 
 def env(game: str = "barcelona", players: int = 2, render_mode: str | None = None, **options: Any) -> AECEnv:
@@ -53,12 +62,15 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         actions = len(self.table.actions)
         self._action_space = spaces.Discrete(actions)
+        low, high = observation_bounds(self.table)
+        self.state_space = spaces.Box(low, high, observation_shape(self.table), np.float32)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32),
+            "observation": self.state_space,
             "action_mask": spaces.Box(0, 1, (actions,), np.int8),
         })
-        self._seeds = np.random.default_rng()
-        self.state: State = self.table.new_state(0)
+        self.game_seed: int | None = None
+        """The seed of the game being played."""
+        self.game_state: State = self.table.new_state(0)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -68,8 +80,12 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-        self.state = self.table.new_state(int(self._seeds.integers(_SEED_RANGE)))
+            self.game_seed = check_seed(seed)
+        elif self.game_seed is None:
+            self.game_seed = int(np.random.default_rng().integers(1 << SEED_BITS, dtype=np.uint64))
+        else:
+            self.game_seed = (self.game_seed + 1) % (1 << SEED_BITS)
+        self.game_state = self.table.new_state(self.game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -81,9 +97,13 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
         mask = np.zeros(len(self.table.actions), dtype=np.int8)
-        if agent == self.agent_selection and not self.state.is_terminal():
-            mask = self.table.mask(self.state)
-        return {"observation": encode_view(self.state.view(seat)), "action_mask": mask}
+        if agent == self.agent_selection and not self.game_state.is_terminal():
+            mask = self.table.mask(self.game_state)
+        return {"observation": observe(self.game_state, seat), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """What a spectator sees (no hidden cards), encoded like an observation."""
+        return observe(self.game_state, None)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -92,25 +112,27 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
             return
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
-        self.table.apply(self.state, int(action))
+        self.table.apply(self.game_state, int(action))
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.state.is_terminal():
-            values = utility(self.state)
+        if self.game_state.is_terminal():
+            values = utility(self.game_state)
+            scores, winners = self.game_state.scores(), self.game_state.winners()
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = values[seat]
+                self.infos[name] = {"scores": list(scores), "winners": list(winners)}
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._select_next()
 
     def _select_next(self) -> None:
-        if self.state.is_terminal():  # every agent steps once more with None to leave
+        if self.game_state.is_terminal():  # every agent steps once more with None to leave
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player()]
+            self.agent_selection = self.possible_agents[self.game_state.current_player()]
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return view_text(self.state.view(None))
+            return view_text(self.game_state.view(None))
         return None
 
     def close(self) -> None:

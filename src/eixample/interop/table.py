@@ -141,6 +141,29 @@ def encode_view(view: JsonDict, history: bool = False,
     return vector
 
 
+OBSERVATION_BOUND = 1e6
+"""Every value of an observation lies in [-OBSERVATION_BOUND, OBSERVATION_BOUND] (clipped there;
+the views' numbers stay far below it)."""
+
+
+def observation_shape(table: GameTable) -> tuple[int, ...]:
+    """The shape of `observe`'s arrays for a game (PettingZoo's and Gymnasium's spaces)."""
+    return (OBSERVATION_SIZE,)
+
+
+def observation_bounds(table: GameTable) -> tuple[float, float]:
+    """The least and greatest value of any entry of `observe`'s arrays for a game."""
+    return -OBSERVATION_BOUND, OBSERVATION_BOUND
+
+
+def observe(state: State, seat: int | None,
+            out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+    """The observation of `seat` (None: a spectator's, which PettingZoo's `state()` gives): the
+    encoded view, within `observation_bounds`, written into `out` when given."""
+    low, high = -OBSERVATION_BOUND, OBSERVATION_BOUND
+    return np.clip(encode_view(state.view(seat)), low, high, out=out)
+
+
 def view_text(view: JsonDict, history: bool = False) -> str:
     """The view as canonical JSON (sorted keys), the log left out unless `history`."""
     kept = {key: value for key, value in view.items() if history or key != "log"}
