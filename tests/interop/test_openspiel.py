@@ -14,7 +14,14 @@ from open_spiel.python.algorithms import ismcts, mcts, minimax
 
 from eixample.core.registry import get_game
 from eixample.interop import openspiel
-from eixample.interop.table import OBSERVATION_SIZE, encode_view, research_games, utility, view_text
+from eixample.interop.table import (
+    MAX_DECISIONS,
+    OBSERVATION_SIZE,
+    encode_view,
+    research_games,
+    utility,
+    view_text,
+)
 from tests.interop.helpers import first_setup_per_game, random_walk
 
 Type = pyspiel.GameType
@@ -64,7 +71,7 @@ def test_the_card_games_are_declared_per_player_count(name: str, players: int, u
     assert kind.chance_mode == Type.ChanceMode.EXPLICIT_STOCHASTIC
     assert kind.utility == utility_kind
     assert (game.utility_sum() == 0.0) == (utility_kind == Type.Utility.ZERO_SUM)
-    assert game.max_game_length() == openspiel.DECLARATIONS[name].max_game_length[players]
+    assert game.max_game_length() == MAX_DECISIONS[name][players]
     state = game.new_initial_state()
     assert state.is_chance_node() and state.chance_outcomes() == [(b, 1 / 256) for b in range(256)]
 
@@ -72,7 +79,7 @@ def test_the_card_games_are_declared_per_player_count(name: str, players: int, u
 @pytest.mark.parametrize(("name", "players"), [("barcelona", p) for p in (1, 2, 3, 4)] +
                          [("rose-of-fire", p) for p in (2, 3, 4)])
 def test_random_games_stay_within_the_declared_length(name: str, players: int) -> None:
-    bound = openspiel.DECLARATIONS[name].max_game_length[players]
+    bound = MAX_DECISIONS[name][players]
     table = openspiel.GameTable.build(name, players)
     for seed in range(3):
         decisions = sum(1 for _ in random_walk(table, 100 + seed)) - 1

@@ -43,6 +43,7 @@ from eixample.interop.table import (
     GameTable,
     check_seed,
     encode_view,
+    max_decisions,
     research_games,
     utility,
     view_text,
@@ -60,29 +61,22 @@ class Declaration:
 
     information: Any  # pyspiel.GameType.Information
     chance_mode: Any  # pyspiel.GameType.ChanceMode
-    max_game_length: dict[int, int]
-    """Per player count, an upper bound on the players' decisions in one game."""
 
 
+_HIDDEN_AND_DEALT = Declaration(_Type.Information.IMPERFECT_INFORMATION, _Type.ChanceMode.EXPLICIT_STOCHASTIC)
 DECLARATIONS: dict[str, Declaration] = {
-    "tictactoe": Declaration(_Type.Information.PERFECT_INFORMATION, _Type.ChanceMode.DETERMINISTIC, {2: 9}),
-    # Longest of 20 random games per count: 84, 187, 247, 296 decisions; the bounds leave
-    # three times that (tests/interop/test_openspiel.py checks random games against them).
-    "barcelona": Declaration(_Type.Information.IMPERFECT_INFORMATION, _Type.ChanceMode.EXPLICIT_STOCHASTIC,
-                             {1: 300, 2: 600, 3: 750, 4: 900}),
-    # Longest of 20 random games per count: 183, 223, 287.
-    "rose-of-fire": Declaration(_Type.Information.IMPERFECT_INFORMATION,
-                                _Type.ChanceMode.EXPLICIT_STOCHASTIC, {2: 550, 3: 700, 4: 900}),
+    "tictactoe": Declaration(_Type.Information.PERFECT_INFORMATION, _Type.ChanceMode.DETERMINISTIC),
+    "barcelona": _HIDDEN_AND_DEALT,
+    "rose-of-fire": _HIDDEN_AND_DEALT,
 }
-FALLBACK_LENGTH = 10_000
-"""The bound of a game registered later without a declaration (imperfect information, stochastic)."""
+"""Per game (a game registered later is taken for imperfect information and stochastic); the game's
+length bound is `table.max_decisions`."""
 
 
 def declared(name: str, seats: int) -> tuple[Declaration, Any]:
     """The declaration of a game, and its utility with `seats` seats: zero-sum with two (the
     utility of one seat is minus the other's), general-sum with more."""
-    declaration = DECLARATIONS.get(name) or Declaration(
-        _Type.Information.IMPERFECT_INFORMATION, _Type.ChanceMode.EXPLICIT_STOCHASTIC, {})
+    declaration = DECLARATIONS.get(name, _HIDDEN_AND_DEALT)
     return declaration, _Type.Utility.ZERO_SUM if seats == 2 else _Type.Utility.GENERAL_SUM
 
 
@@ -134,7 +128,7 @@ class EixampleGame(pyspiel.Game):
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0 if kind == _Type.Utility.ZERO_SUM else None,
-            max_game_length=declaration.max_game_length.get(self.table.players, FALLBACK_LENGTH),
+            max_game_length=max_decisions(self.NAME, self.table.players),
         )
         super().__init__(_game_type(self.TYPE, declaration, kind), info, params)
 

@@ -36,6 +36,27 @@ SEED_BITS = 64
 `reset(seed=seed)` all deal the same game from it."""
 
 
+MAX_DECISIONS: dict[str, dict[int, int]] = {
+    "tictactoe": {2: 9},
+    # Longest of 20 random games per player count: 84, 187, 247, 296 decisions; the bounds leave
+    # three times that (tests/interop/test_openspiel.py checks random games against them).
+    "barcelona": {1: 300, 2: 600, 3: 750, 4: 900},
+    # Longest of 20 random games per player count: 183, 223, 287.
+    "rose-of-fire": {2: 550, 3: 700, 4: 900},
+}
+"""Per game and player count, an upper bound on the decisions of all the players in one game."""
+FALLBACK_DECISIONS = 10_000
+"""The bound of a game registered later without its own."""
+
+
+def max_decisions(name: str, players: int | None = None) -> int:
+    """The bound on one game's decisions (`MAX_DECISIONS`); without `players`, for any count."""
+    bounds = MAX_DECISIONS.get(name, {})
+    if players is None:
+        return max(bounds.values(), default=FALLBACK_DECISIONS)
+    return bounds.get(players, FALLBACK_DECISIONS)
+
+
 def check_seed(seed: Any) -> int:
     """The seed of a game, refused unless an integer 0 <= seed < 2**64."""
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 1 << SEED_BITS:
