@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts, minimax
+from open_spiel.python.algorithms import ismcts, mcts, minimax, outcome_sampling_mccfr
 
 from eixample.core.registry import get_game
 from eixample.interop import openspiel
@@ -74,6 +74,21 @@ def test_the_card_games_are_declared_per_player_count(name: str, players: int, u
     assert game.max_game_length() == MAX_DECISIONS[name][players]
     state = game.new_initial_state()
     assert state.is_chance_node() and state.chance_outcomes() == [(b, 1 / 256) for b in range(256)]
+
+
+@pytest.mark.parametrize(("name", "iterations"), [("tictactoe", 20), ("barcelona", 1)])
+def test_outcome_sampling_mccfr_runs(name: str, iterations: int) -> None:
+    """The CFR family through the explicit chance nodes (a sampling member: the card games deal
+    2**64 seeds, too many to enumerate)."""
+    np.random.seed(0)  # outcome sampling draws from numpy's global generator
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(load(name, 2))
+    for _ in range(iterations):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = dealt(name, 2, 0)
+    probabilities = policy.action_probabilities(state)
+    assert set(probabilities) == set(state.legal_actions())
+    assert sum(probabilities.values()) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize(("name", "players"), [("barcelona", p) for p in (1, 2, 3, 4)] +

@@ -11,6 +11,7 @@ of games. Everything is seeded: one command, one set of weights.
 
     python -m eixample.ai.baseline train --game tictactoe --games 3000 --out tictactoe.npz
     python -m eixample.ai.baseline evaluate --game tictactoe --weights tictactoe.npz --games 400
+    python -m eixample.ai.baseline curve --game tictactoe      # the shipped network's curve
 
 `PolicyBot` plays a trained network (its most likely legal action, or a sample of its policy).
 """
@@ -151,10 +152,12 @@ class Step:
     action: int
 
 
-def train(settings: Settings, report: Callable[[int, float], None] | None = None,
+def train(settings: Settings, report: Callable[[PolicyNetwork, list[tuple[int, float]]], None] | None = None,
           every: int = 100) -> tuple[PolicyNetwork, list[tuple[int, float]]]:
     """A network trained by `settings`, and its learning curve: after every `every` games, the
-    share of the last `every` games that the learner won (a shared win counts its share)."""
+    share of the last `every` games that the learner won (a shared win counts its share).
+    `report` sees the network and the curve at each point: the network after n games is exactly
+    the one that `games=n` would give (when n is a multiple of the batch)."""
     table = GameTable.build(settings.game, settings.players)
     network = PolicyNetwork.initial(FEATURES, settings.hidden, len(table.actions), settings.seed)
     adam = _Adam(network, settings.learning_rate)
@@ -173,12 +176,17 @@ def train(settings: Settings, report: Callable[[int, float], None] | None = None
             batch = []
         if (index + 1) % every == 0:
             curve.append((index + 1, won / every))
+            network.meta = _meta(settings, index + 1, curve)
             if report is not None:
-                report(index + 1, won / every)
+                report(network, curve)
             won = 0.0
-    network.meta = {"game": settings.game, "players": settings.players, "features": FEATURES,
-                    "settings": settings.__dict__, "curve": curve}
+    network.meta = _meta(settings, settings.games, curve)
     return network, curve
+
+
+def _meta(settings: Settings, games: int, curve: list[tuple[int, float]]) -> dict[str, Any]:
+    return {"game": settings.game, "players": settings.players, "features": FEATURES,
+            "settings": {**settings.__dict__, "games": games}, "curve": list(curve)}
 
 
 def _self_play(network: PolicyNetwork, table: GameTable, settings: Settings, index: int, seat: int,
@@ -296,9 +304,12 @@ def _train_command(arguments: argparse.Namespace) -> None:
                         learning_rate=arguments.learning_rate, batch=arguments.batch)
     started = time.perf_counter()
 
-    def report(games: int, rate: float) -> None:
+    def report(network: PolicyNetwork, curve: list[tuple[int, float]]) -> None:
+        games, rate = curve[-1]
         print(f"{games} games: won {rate:.1%} of the last {arguments.every} "
               f"({time.perf_counter() - started:.0f} s)", flush=True)
+        if arguments.keep:  # the network so far, as `--games {games}` would give it
+            network.save(arguments.out)
 
     network, _ = train(settings, report, arguments.every)
     network.save(arguments.out)
@@ -313,6 +324,16 @@ def _evaluate_command(arguments: argparse.Namespace) -> None:
         low, high = result.interval
         print(f"| {opponent} | {result.games} | {result.wins:g} | {result.win_rate:.1%} "
               f"| {low:.1%} - {high:.1%} |", flush=True)
+
+
+def _curve_command(arguments: argparse.Namespace) -> None:
+    network = PolicyNetwork.load(arguments.weights) if arguments.weights else shipped(arguments.game)
+    settings = network.meta.get("settings", {})
+    print(f"trained on {settings.get('games')} games of {settings.get('players')} players "
+          f"against {settings.get('opponents')} (seed {settings.get('seed')})")
+    print("| games | won (training, last stretch) |\n|---|---|")
+    for games, rate in network.meta.get("curve", []):
+        print(f"| {games} | {rate:.1%} |")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -330,6 +351,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     training.add_argument("--seed", type=int, default=0)
     training.add_argument("--every", type=int, default=100, help="games per point of the learning curve")
     training.add_argument("--out", type=Path, required=True)
+    training.add_argument("--keep", action="store_true",
+                          help="save the network at every point of the learning curve too")
     training.set_defaults(run=_train_command)
     evaluation = commands.add_parser("evaluate", help="win rates against bots, with 95%% Wilson intervals")
     evaluation.add_argument("--game", default="tictactoe")
@@ -339,6 +362,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     evaluation.add_argument("--games", type=int, default=400)
     evaluation.add_argument("--seed", type=int, default=1_000_000)
     evaluation.set_defaults(run=_evaluate_command)
+    showing = commands.add_parser("curve", help="the learning curve kept with a network")
+    showing.add_argument("--game", default="tictactoe")
+    showing.add_argument("--weights", type=Path, help="default: the shipped network of the game")
+    showing.set_defaults(run=_curve_command)
     arguments = parser.parse_args(argv)
     arguments.run(arguments)
 
