@@ -81,7 +81,7 @@ def test_save_and_load(tmp_path: Path) -> None:
     assert np.allclose(back.w1, network.w1, atol=1e-3)
 
 
-@pytest.mark.parametrize("game", ["tictactoe"])
+@pytest.mark.parametrize("game", ["tictactoe", "barcelona", "rose-of-fire"])
 def test_the_shipped_agents_load_and_play_legal_games(game: str) -> None:
     network = baseline.shipped(game)
     assert network.meta["game"] == game and network.meta["curve"]
