@@ -47,6 +47,7 @@ def openspiel_example(games: int, simulations: int) -> None:
         ismcts_seat = index % 2  # seats alternate
         bot = ismcts.ISMCTSBot(game, EngineEvaluator(), uct_c=2.0, max_simulations=simulations,
                                random_state=np.random.RandomState(index))
+        bot.set_resampler(eixample.interop.openspiel.resampler(np.random.RandomState(index)))
         greedy = make_bot("greedy", index)
         state = eixample.interop.openspiel.dealt_state(game, index)
         start = time.perf_counter()
