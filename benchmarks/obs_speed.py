@@ -77,6 +77,9 @@ def openspiel(short_name: str, params: dict[str, int], seconds: float, observe: 
         decisions = 0
         while time.process_time() < deadline:
             state = game.new_initial_state()
+            while state.is_chance_node():  # the deal (the card games' seed), not a decision
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[pick.randrange(len(outcomes))][0])
             while not state.is_terminal():
                 if observe:
                     state.observation_tensor(state.current_player())

@@ -23,7 +23,7 @@ def openspiel_example(games: int, simulations: int) -> None:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import eixample.interop.openspiel  # noqa: F401 - registers the games
+    import eixample.interop.openspiel  # registers the games
     from eixample.ai.specs import make_bot
     from eixample.interop.table import UTILITY_SCALE
 
@@ -41,14 +41,15 @@ def openspiel_example(games: int, simulations: int) -> None:
             legal = state.legal_actions()
             return [(action, 1.0 / len(legal)) for action in legal]
 
-    game = pyspiel.load_game("eixample_barcelona", {"players": 2, "seed": 1})
+    game = pyspiel.load_game("eixample_barcelona", {"players": 2})
     wins, margins, seconds = 0.0, [], 0.0
     for index in range(games):
         ismcts_seat = index % 2  # seats alternate
         bot = ismcts.ISMCTSBot(game, EngineEvaluator(), uct_c=2.0, max_simulations=simulations,
                                random_state=np.random.RandomState(index))
+        bot.set_resampler(eixample.interop.openspiel.resampler(np.random.RandomState(index)))
         greedy = make_bot("greedy", index)
-        state = game.new_initial_state()
+        state = eixample.interop.openspiel.dealt_state(game, index)
         start = time.perf_counter()
         while not state.is_terminal():
             seat = state.current_player()

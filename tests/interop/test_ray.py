@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -128,3 +130,45 @@ def test_an_unreachable_cluster_is_named(runner: CliRunner, monkeypatch: pytest.
     monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
     result = invoke(runner, *SIMULATE)
     assert_clear_failure(result, "cannot start or reach the Ray cluster at 127.0.0.1:1", "no cluster there")
+
+
+def test_a_local_instance_is_new_and_its_messages_stay_off_stdout(monkeypatch: pytest.MonkeyPatch,
+                                                                 capfd: pytest.CaptureFixture[str]) -> None:
+    calls: list[dict[str, object]] = []
+
+    def noisy_init(**options: object) -> None:
+        calls.append(options)
+        print("Ray says hello")  # as Ray and the processes it starts may
+        os.write(1, b"raylet says hello\n")
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", noisy_init)
+    monkeypatch.setattr(ray, "cluster_resources", lambda: {"CPU": 2.0})
+    capfd.readouterr()
+    assert runner_module.connect_ray(2) == 2
+    print("the command's own output")
+    out, err = capfd.readouterr()
+    assert out == "the command's own output\n"
+    assert "Ray says hello" in err and "raylet says hello" in err
+    assert calls[0]["address"] == "local"  # never a cluster found in a leftover cluster file
+
+
+def test_ray_json_run_despite_a_stale_cluster_file() -> None:
+    """A real run in a process of its own: a cluster file names a Ray that is gone (a port where
+    nothing listens), and standard output holds the JSON alone."""
+    # a short folder: Ray's socket paths under it must fit in 107 bytes
+    with tempfile.TemporaryDirectory(prefix="eixray", dir="/tmp", ignore_cleanup_errors=True) as folder:
+        done = _simulate_on_ray_with_stale_cluster_file(Path(folder))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 4
+
+
+def _simulate_on_ray_with_stale_cluster_file(folder: Path) -> subprocess.CompletedProcess[str]:
+    (folder / "ray").mkdir()
+    (folder / "ray" / "ray_current_cluster").write_text("127.0.0.1:18899\n")
+    env = {key: value for key, value in os.environ.items() if key != "RAY_ADDRESS"}
+    env.update(RAY_TMPDIR=str(folder), PYTHONPATH=os.pathsep.join(sys.path))
+    return subprocess.run([sys.executable, "-m", "eixample.cli.main", "simulate", "--game", "tictactoe",
+                           "--games", "4", "--ray", "--workers", "1", "--json"],
+                          capture_output=True, text=True, env=env, timeout=300, check=False)

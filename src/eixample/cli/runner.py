@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -140,15 +141,46 @@ def connect_ray(workers: int) -> int:
     address = os.environ.get("RAY_ADDRESS")
     if not ray.is_initialized():
         try:
-            if address:
-                ray.init(log_to_driver=False)
-            else:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
-                         object_store_memory=RAY_LOCAL_STORE)
+            with _stdout_to_stderr():
+                _init_ray(ray, address, workers)
         except (ConnectionError, RuntimeError, ValueError) as error:
             where = f"the Ray cluster at {address}" if address else "a local Ray instance"
             raise RayUnavailable(f"cannot start or reach {where}: {error}") from error
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def _init_ray(ray: Any, address: str | None, workers: int) -> None:
+    if address:
+        ray.init(log_to_driver=False)
+    else:
+        # address="local": always a new instance, even where a stale cluster file (of a Ray
+        # started earlier and gone) would have ray.init join that cluster instead
+        ray.init(address="local", num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                 object_store_memory=RAY_LOCAL_STORE)
+
+
+@contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Standard output goes to standard error meanwhile, at the file-descriptor level, so that
+    whatever Ray prints, in this process or in the processes it starts now (they keep the
+    redirection), never mixes with a command's output (`--json`)."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no standard output to protect
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+        previous, sys.stdout = sys.stdout, sys.stderr
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stdout = previous
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def connect_ray_or_fail(workers: int) -> None:

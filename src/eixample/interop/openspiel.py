@@ -1,31 +1,39 @@
 """The platform's games as OpenSpiel Python games.
 
 `import eixample.interop.openspiel` registers every game that provides `all_actions` with pyspiel
-as `eixample_<name>` (`eixample_barcelona`, `eixample_rose_of_fire`, ...), with parameters
-`players` and `seed`:
+as `eixample_<name>` (`eixample_barcelona`, `eixample_rose_of_fire`, ...), with parameter `players`:
 
     import pyspiel, eixample.interop.openspiel
-    game = pyspiel.load_game("eixample_barcelona", {"players": 3, "seed": 7})
+    game = pyspiel.load_game("eixample_barcelona", {"players": 3})
+    state = eixample.interop.openspiel.dealt_state(game, seed=7)   # the engine's game with seed 7
 
-- imperfect information, sampled stochastic: the engine draws (bag, stacks, decks) from its own
-  seeded generator, so there are no chance nodes; game k of a game object (the k-th call of
-  `new_initial_state`) is set up with a seed drawn from the parameter `seed`;
+- the game type is declared per game and player count (`declared`): tic-tac-toe is perfect
+  information, deterministic and zero-sum; Barcelona and The Rose of Fire are imperfect
+  information and explicit stochastic, zero-sum with two seats and general-sum with more;
+- chance: everything the engine draws (bag, stacks, decks) comes from its seeded generator, so a
+  stochastic game opens with `SEED_CHANCE_NODES` chance nodes that deal the seed, a byte each
+  (most significant first); after them the game is deterministic given the actions. The bytes of
+  seed s make the engine's game s (`seed_outcomes`, `dealt_state`);
 - actions are numbered by the game's `all_actions` list (see docs/research.md);
-- general-sum terminal returns: `table.utility` (tanh of the VP margin over the best other seat,
-  divided by 10);
+- terminal returns: `table.utility` (tanh of the VP margin over the best other seat / 10);
 - one observer for observations and information states: the string is `view(player)` as canonical
   JSON, the tensor the game's structured observation (`interop.encoding`, the parts named in the
   observer's `dict`); an information state adds the player's own past actions to both: their
   texts to the string (with the public log), their counts by action number to the tensor (the
   view alone does not say, for instance, which street's action a player already took at a
-  crossing when two streets offer the same kind);
+  crossing when two streets offer the same kind); before the deal both are empty (nothing is
+  known);
 - `state.observation_tensor(player)` and `state.information_state_tensor(player)` return numpy
   float32 vectors (read-only), written once per position and player;
-- `resample_from_infostate` is the engine's `resample`.
+- `resample_from_infostate` is the engine's `resample`; OpenSpiel's sampler is seeded from the
+  clock, so for a reproducible `ISMCTSBot` give it `resampler(random_state)`;
+- games and states pickle, and `pyspiel.serialize_game_and_state` round-trips.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,15 +41,74 @@ import numpy.typing as npt
 import pyspiel
 
 from eixample.core.protocol import JsonDict, State
-from eixample.core.rng import Rng
 from eixample.interop.encoding import Observer
-from eixample.interop.table import GameTable, research_games, utility, view_text
+from eixample.interop.table import (
+    SEED_BITS,
+    GameTable,
+    check_seed,
+    max_decisions,
+    research_games,
+    utility,
+    view_text,
+)
 
-MAX_GAME_LENGTH = 10_000
-"""An upper bound on the decisions of one game, for OpenSpiel's GameInfo."""
+SEED_CHANCE_NODES = (SEED_BITS + 7) // 8
+"""Chance nodes that deal a stochastic game's seed, one byte each, most significant first (the
+first takes only the values the seed's range allows: 0..127 of a 63-bit seed)."""
+_FIRST_BYTE_VALUES = 1 << (SEED_BITS - 8 * (SEED_CHANCE_NODES - 1))
 
-_SEED_RANGE = 1 << 62
+_Type = pyspiel.GameType
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a platform game is for OpenSpiel's algorithms."""
+
+    information: Any  # pyspiel.GameType.Information
+    chance_mode: Any  # pyspiel.GameType.ChanceMode
+
+
+_HIDDEN_AND_DEALT = Declaration(_Type.Information.IMPERFECT_INFORMATION, _Type.ChanceMode.EXPLICIT_STOCHASTIC)
+DECLARATIONS: dict[str, Declaration] = {
+    "tictactoe": Declaration(_Type.Information.PERFECT_INFORMATION, _Type.ChanceMode.DETERMINISTIC),
+    "barcelona": _HIDDEN_AND_DEALT,
+    "rose-of-fire": _HIDDEN_AND_DEALT,
+}
+"""Per game (a game registered later is taken for imperfect information and stochastic); the game's
+length bound is `table.max_decisions`."""
+
+
+def declared(name: str, seats: int) -> tuple[Declaration, Any]:
+    """The declaration of a game, and its utility with `seats` seats: zero-sum with two (the
+    utility of one seat is minus the other's), general-sum with more."""
+    declaration = DECLARATIONS.get(name, _HIDDEN_AND_DEALT)
+    return declaration, _Type.Utility.ZERO_SUM if seats == 2 else _Type.Utility.GENERAL_SUM
+
+
+def seed_outcomes(seed: int) -> list[int]:
+    """The chance outcomes that deal the engine's game `seed` (its bytes, most significant first)."""
+    return list(check_seed(seed).to_bytes(SEED_CHANCE_NODES, "big"))
+
+
+def dealt_state(game: pyspiel.Game, seed: int) -> EixampleState:
+    """A new state of `game` dealt as the engine's game `seed` (`Game.new_game(players, seed)`,
+    `eixample simulate --seed seed`); a deterministic game ignores the seed's chance outcomes."""
+    state = game.new_initial_state()
+    for outcome in seed_outcomes(seed):
+        if not state.is_chance_node():
+            break
+        state.apply_action(outcome)
+    return state
+
+
+def resampler(random_state: np.random.RandomState) -> Callable[[EixampleState, int], EixampleState]:
+    """A resampler for `ISMCTSBot.set_resampler` drawing its seeds from `random_state`, so that a
+    bot with a seeded `random_state` and this resampler repeats its moves exactly."""
+    def resample(state: EixampleState, player: int) -> EixampleState:
+        return state.resampled(player, int(random_state.randint(0, 1 << 62, dtype=np.int64)))
+    return resample
 
 
 def short_name(game_name: str) -> str:
@@ -50,31 +117,37 @@ def short_name(game_name: str) -> str:
 
 class EixampleGame(pyspiel.Game):
     """A platform game with a fixed number of players, as seen by OpenSpiel. `register_all` makes
-    one subclass per platform game, naming it and its GameType."""
+    one subclass per platform game, naming it and its registered GameType; an instance declares the
+    type for its player count."""
 
     NAME = ""
     TYPE: pyspiel.GameType
 
     def __init__(self, params: dict[str, Any] | None = None):
-        name, game_type = self.NAME, self.TYPE
-        params = {**game_type.parameter_specification, **(params or {})}
-        players, seed = int(params["players"]), int(params["seed"])
-        self.table = GameTable.build(name, players)
+        params = {**self.TYPE.parameter_specification, **(params or {})}
+        self.table = GameTable.build(self.NAME, int(params["players"]))
+        declaration, kind = declared(self.NAME, self.table.seats)
+        self.deals = declaration.chance_mode == _Type.ChanceMode.EXPLICIT_STOCHASTIC
         self.observer = Observer.of(self.table)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.table.actions),
-            max_chance_outcomes=0,
+            max_chance_outcomes=256 if self.deals else 0,
             num_players=self.table.seats,
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=None,
-            max_game_length=MAX_GAME_LENGTH,
+            utility_sum=0.0 if kind == _Type.Utility.ZERO_SUM else None,
+            max_game_length=max_decisions(self.NAME, self.table.players),
         )
-        super().__init__(game_type, info, params)
-        self._seeds = Rng(seed)
+        super().__init__(_game_type(self.TYPE, declaration, kind), info, params)
 
     def new_initial_state(self) -> EixampleState:
-        return EixampleState(self, self.table.new_state(self._seeds.below(_SEED_RANGE)))
+        return EixampleState(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # by its game string: loading it registers the class
+        return _load_game, (str(self),)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return SEED_CHANCE_NODES if self.deals else 0
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ViewObserver:
         if params:
@@ -83,33 +156,62 @@ class EixampleGame(pyspiel.Game):
         return ViewObserver(self.observer, len(self.table.actions), history)
 
 
-class EixampleState(pyspiel.State):
-    """An engine state behind OpenSpiel's State API."""
+def _load_game(text: str) -> pyspiel.Game:
+    return pyspiel.load_game(text)
 
-    def __init__(self, game: EixampleGame, engine: State):
+
+class EixampleState(pyspiel.State):
+    """An engine state behind OpenSpiel's State API; in a stochastic game, no engine state until
+    the seed is dealt."""
+
+    def __init__(self, game: EixampleGame):
         super().__init__(game)
         self.table = game.table
         self.observer = game.observer
-        self._held = _Held(engine, ((),) * engine.num_players)
+        self.seed_bytes: list[int] | None = [] if game.deals else None
+        self._held = None if game.deals else _Held(self.table.new_state(0), ((),) * self.table.seats)
+
+    @property
+    def dealt(self) -> bool:
+        return self._held is not None
 
     @property
     def engine(self) -> State:
+        if self._held is None:
+            raise ValueError("the game is not dealt yet: apply its seed's chance outcomes first")
         return self._held.state
 
     @engine.setter
     def engine(self, state: State) -> None:
+        assert self._held is not None
         self._held = _Held(state, self._held.own_actions)
 
     def current_player(self) -> int:
+        if self._held is None:
+            return _CHANCE
         seat = self._held.state.current_player()  # the protocol's TERMINAL (-1) once the game is over
         return seat if seat >= 0 else _TERMINAL
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._held is not None:
+            return []
+        values = self._byte_values()
+        return [(byte, 1 / values) for byte in range(values)]
+
+    def _byte_values(self) -> int:
+        """How many values the next byte of the seed may take."""
+        assert self.seed_bytes is not None
+        return _FIRST_BYTE_VALUES if not self.seed_bytes else 256
+
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.engine.current_player():
+        if self._held is None or player != self.engine.current_player():
             return []
         return self.table.legal_ids(self.engine)
 
     def _apply_action(self, action: int) -> None:
+        if self._held is None:
+            self._deal(action)
+            return
         seat = self.engine.current_player()
         self.table.apply(self.engine, action)
         held = self._held
@@ -118,22 +220,36 @@ class EixampleState(pyspiel.State):
         if held.encodings:
             held.encodings = {}
 
+    def _deal(self, byte: int) -> None:
+        assert self.seed_bytes is not None
+        values = self._byte_values()
+        if not 0 <= byte < values:
+            raise ValueError(f"a chance outcome is a byte of the seed, 0..{values - 1}, not {byte}")
+        self.seed_bytes.append(byte)
+        if len(self.seed_bytes) == SEED_CHANCE_NODES:
+            seed = int.from_bytes(bytes(self.seed_bytes), "big")
+            self._held = _Held(self.table.new_state(seed), ((),) * self.table.seats)
+
     def seen_by(self, player: int, history: bool) -> JsonDict:
         """What the observer encodes: `view(player)`; for an information state (history) the
         view with its log plus the player's own past actions, in order."""
         view = self.engine.view(player)
         if history:
-            view["own_actions"] = [self.table.actions[a] for a in self._held.own_actions[player]]
+            view["own_actions"] = [self.table.actions[a] for a in self._held.own_actions[player]] \
+                if self._held else []
         return view
 
     def encoding(self, player: int, history: bool) -> npt.NDArray[np.float32]:
         """The observation of `player` (with `history`, followed by the counts of the player's own
-        past actions by number), kept read-only until the next action (OpenSpiel asks often)."""
+        past actions by number), kept read-only until the next action (OpenSpiel asks often);
+        zeros before the deal."""
+        size = self.observer.size
+        if self._held is None:
+            return np.zeros(size + len(self.table.actions) if history else size, np.float32)
         key = (player, history)
         encodings = self._held.encodings
         vector = encodings.get(key)
         if vector is None:
-            size = self.observer.size
             vector = np.zeros(size + len(self.table.actions) if history else size, np.float32)
             self.observer.write(self.engine, player, vector[:size])
             if history:
@@ -151,28 +267,35 @@ class EixampleState(pyspiel.State):
     def _player(self, player: int | None) -> int:
         if player is None:
             player = self.current_player()
-        if not (isinstance(player, (int, np.integer)) and 0 <= player < self.engine.num_players):
+        if not (isinstance(player, (int, np.integer)) and 0 <= player < self.table.seats):
             raise ValueError(f"no player {player!r} in this game")
         return int(player)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed byte {action}"
         return self.table.actions[action]
 
     def is_terminal(self) -> bool:
-        return self.engine.is_terminal()
+        return self._held is not None and self.engine.is_terminal()
 
     def returns(self) -> list[float]:
-        return utility(self.engine)
+        return utility(self.engine) if self._held is not None else [0.0] * self.table.seats
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> EixampleState:
         """A state with the same information state for `player_id`, hidden parts drawn afresh
         by the engine's `resample` (seeded from the sampler's draw)."""
-        seed = int(probability_sampler() * _SEED_RANGE)
+        return self.resampled(player_id, int(probability_sampler() * (1 << 62)))
+
+    def resampled(self, player: int, seed: int) -> EixampleState:
+        """The engine's `resample(player, seed)` behind a copy of this state."""
         other = self.clone()
-        other.engine = self.engine.resample(player_id, seed)
+        other.engine = self.engine.resample(player, seed)
         return other
 
     def __str__(self) -> str:
+        if self._held is None:
+            return f"dealing the seed: {self.seed_bytes}"
         return view_text(self.engine.view(None), history=True)
 
 
@@ -190,6 +313,9 @@ class _Held:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return _Held(self.state.clone(), self.own_actions)
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled without the cached encodings
+        return _Held, (self.state, self.own_actions)
+
 
 class ViewObserver:
     """Observations (history=False) and information states (history=True) of one game: `tensor`
@@ -206,25 +332,48 @@ class ViewObserver:
         self.tensor[:] = state.encoding(player, self.history)
 
     def string_from(self, state: EixampleState, player: int) -> str:
+        if not state.dealt:
+            return ""
         return view_text(state.seen_by(player, self.history), history=self.history)
 
 
-def _game_type(name: str, title: str, max_players: int, min_players: int) -> pyspiel.GameType:
+def _registered_type(name: str, title: str, max_players: int, min_players: int) -> pyspiel.GameType:
+    declaration, _ = declared(name, 2)
     return pyspiel.GameType(
         short_name=short_name(name),
         long_name=f"Eixample {title}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        dynamics=_Type.Dynamics.SEQUENTIAL,
+        chance_mode=declaration.chance_mode,
+        information=declaration.information,
+        utility=_Type.Utility.ZERO_SUM if max_players == 2 else _Type.Utility.GENERAL_SUM,
+        reward_model=_Type.RewardModel.TERMINAL,
         max_num_players=max_players,
         min_num_players=min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": min(max(2, min_players), max_players), "seed": 0},
+        parameter_specification={"players": min(max(2, min_players), max_players)},
+    )
+
+
+def _game_type(base: pyspiel.GameType, declaration: Declaration, kind: Any) -> pyspiel.GameType:
+    """The registered type with the utility of an instance's player count."""
+    return pyspiel.GameType(
+        short_name=base.short_name,
+        long_name=base.long_name,
+        dynamics=base.dynamics,
+        chance_mode=declaration.chance_mode,
+        information=declaration.information,
+        utility=kind,
+        reward_model=base.reward_model,
+        max_num_players=base.max_num_players,
+        min_num_players=base.min_num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=base.parameter_specification,
     )
 
 
@@ -236,7 +385,7 @@ def register_all() -> list[str]:
     names = []
     for name in research_games():
         game = get_game(name)
-        game_type = _game_type(name, game.title, game.max_players, game.min_players)
+        game_type = _registered_type(name, game.title, game.max_players, game.min_players)
         if game_type.short_name not in registered:
             game_class = type(f"Eixample_{game_type.short_name}", (EixampleGame,),
                               {"NAME": name, "TYPE": game_type})

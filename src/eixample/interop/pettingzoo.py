@@ -12,10 +12,12 @@ Agents are `player_0`.. (one per player; in a solo game of Barcelona the automa 
 agent). The engine decides who moves next, so turns follow the rules, not a fixed cycle. An
 observation is `{"observation": float32 vector, "action_mask": int8 mask}`, the vector the game's
 structured observation of the agent's seat (`interop.encoding`; `env.unwrapped.observer.parts(v)`
-names its parts); actions
-are numbers in the game's `all_actions` list; the reward, given at the end, is the utility
-(`table.utility`). An illegal action ends the game with reward -1 for its agent (PettingZoo's
-`TerminateIllegalWrapper`).
+names its parts); `state()` is every seat's observation, one after the other in seat order
+(`state_space`: what all the seats know together, for a centralised critic); actions are numbers in the
+game's `all_actions` list; the reward, given at the end, is the utility (`table.utility`), and
+every agent's final info holds `scores` and `winners`. An illegal action ends the game with reward
+-1 for its agent (PettingZoo's `TerminateIllegalWrapper`). `reset(seed=s)` deals the engine's game
+`s`; a later `reset()` deals s + 1, s + 2, ... (as `eixample simulate --seed s` does).
 """
 
 from __future__ import annotations
@@ -29,9 +31,7 @@ from pettingzoo.utils import wrappers
 
 from eixample.core.protocol import State
 from eixample.interop.encoding import Observer
-from eixample.interop.table import GameTable, utility, view_text
-
-_SEED_RANGE = 1 << 62
+from eixample.interop.table import SEED_BITS, GameTable, check_seed, utility, view_text
 
 
 def env(game: str = "barcelona", players: int = 2, render_mode: str | None = None, **options: Any) -> AECEnv:
@@ -95,12 +95,15 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         actions = len(self.table.actions)
         self._action_space = spaces.Discrete(actions)
+        low, high = self.observer.low, self.observer.high
+        self.state_space = spaces.Box(np.tile(low, players), np.tile(high, players), dtype=np.float32)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(self.observer.low, self.observer.high, dtype=np.float32),
+            "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (actions,), np.int8),
         })
-        self._seeds = np.random.default_rng()
-        self.state: State = self.table.new_state(0)
+        self.game_seed: int | None = None
+        """The seed of the game being played."""
+        self.game_state: State = self.table.new_state(0)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -110,8 +113,12 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-        self.state = self.table.new_state(int(self._seeds.integers(_SEED_RANGE)))
+            self.game_seed = check_seed(seed)
+        elif self.game_seed is None:
+            self.game_seed = int(np.random.default_rng().integers(1 << SEED_BITS, dtype=np.uint64))
+        else:
+            self.game_seed = (self.game_seed + 1) % (1 << SEED_BITS)
+        self.game_state = self.table.new_state(self.game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -126,13 +133,21 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         observed = self._observed.get(agent)
         if observed is None:
             seat = self.possible_agents.index(agent)
-            if agent == self.agent_selection and not self.state.is_terminal():
-                mask = self.table.mask(self.state)
+            if agent == self.agent_selection and not self.game_state.is_terminal():
+                mask = self.table.mask(self.game_state)
             else:
                 mask = np.zeros(len(self.table.actions), dtype=np.int8)
-            observed = {"observation": self.observer.observe(self.state, seat), "action_mask": mask}
+            observed = {"observation": self.observer.observe(self.game_state, seat), "action_mask": mask}
             self._observed[agent] = observed
         return observed
+
+    def state(self) -> np.ndarray:
+        """Every seat's observation, in seat order: all that the seats know together."""
+        size = self.observer.size
+        out = np.empty(size * len(self.possible_agents), np.float32)
+        for seat in range(len(self.possible_agents)):
+            self.observer.write(self.game_state, seat, out[seat * size:(seat + 1) * size])
+        return out
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -141,26 +156,28 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
             return
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
-        self.table.apply(self.state, int(action))
+        self.table.apply(self.game_state, int(action))
         self._observed = {}
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.state.is_terminal():
-            values = utility(self.state)
+        if self.game_state.is_terminal():
+            values = utility(self.game_state)
+            scores, winners = self.game_state.scores(), self.game_state.winners()
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = values[seat]
+                self.infos[name] = {"scores": list(scores), "winners": list(winners)}
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._select_next()
 
     def _select_next(self) -> None:
-        if self.state.is_terminal():  # every agent steps once more with None to leave
+        if self.game_state.is_terminal():  # every agent steps once more with None to leave
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player()]
+            self.agent_selection = self.possible_agents[self.game_state.current_player()]
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return view_text(self.state.view(None))
+            return view_text(self.game_state.view(None))
         return None
 
     def close(self) -> None:

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.registry import game_names, get_game
+from eixample.core.rng import SEED_LIMIT
 
 OBSERVATION_SIZE = 32768
 """Length of the encoded view (see `encode_view`)."""
@@ -29,6 +30,39 @@ other keys say. An information state keeps the log (`encode_view(..., history=Tr
 
 UTILITY_SCALE = 10.0
 """VP margin that gives a utility of tanh(1) = 0.76."""
+
+SEED_BITS = SEED_LIMIT.bit_length() - 1
+"""A game's seed is an integer 0 <= seed < 2**63 (`core.rng.SEED_LIMIT`): `Game.new_game(players,
+seed)`, `eixample simulate --seed`, OpenSpiel's chance outcomes `openspiel.seed_outcomes(seed)`,
+PettingZoo's and Gymnasium's `reset(seed=seed)` all deal the same game from it."""
+
+
+MAX_DECISIONS: dict[str, dict[int, int]] = {
+    "tictactoe": {2: 9},
+    # Longest of 20 random games per player count: 84, 187, 247, 296 decisions; the bounds leave
+    # three times that (tests/interop/test_openspiel.py checks random games against them).
+    "barcelona": {1: 300, 2: 600, 3: 750, 4: 900},
+    # Longest of 20 random games per player count: 183, 223, 287.
+    "rose-of-fire": {2: 550, 3: 700, 4: 900},
+}
+"""Per game and player count, an upper bound on the decisions of all the players in one game."""
+FALLBACK_DECISIONS = 10_000
+"""The bound of a game registered later without its own."""
+
+
+def max_decisions(name: str, players: int | None = None) -> int:
+    """The bound on one game's decisions (`MAX_DECISIONS`); without `players`, for any count."""
+    bounds = MAX_DECISIONS.get(name, {})
+    if players is None:
+        return max(bounds.values(), default=FALLBACK_DECISIONS)
+    return bounds.get(players, FALLBACK_DECISIONS)
+
+
+def check_seed(seed: Any) -> int:
+    """The seed of a game, refused unless an integer 0 <= seed < 2**63."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 1 << SEED_BITS:
+        raise ValueError(f"a game's seed is an integer from 0 to 2**{SEED_BITS} - 1, not {seed!r}")
+    return int(seed)
 
 
 def research_games() -> list[str]:
@@ -61,6 +95,9 @@ class GameTable:
     def __deepcopy__(self, memo: dict[int, Any]) -> GameTable:
         return self  # immutable, shared by every copy of a state
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled by name: the registry rebuilds it
+        return _table, (self.game.name, self.players, tuple(sorted(self.options.items())))
+
     def new_state(self, seed: int) -> State:
         return self.game.new_game(self.players, seed, **self.options)
 
@@ -81,6 +118,11 @@ class GameTable:
     def apply(self, state: State, action_id: int) -> None:
         """Apply an action by its number (the engine refuses an illegal one and changes nothing)."""
         state.apply(self.actions[int(action_id)])
+
+
+@lru_cache(maxsize=64)
+def _table(name: str, players: int, options: tuple[tuple[str, Any], ...]) -> GameTable:
+    return GameTable.build(name, players, **dict(options))
 
 
 def utility(state: State) -> list[float]:
