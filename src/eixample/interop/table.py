@@ -11,7 +11,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -101,7 +101,7 @@ class GameTable:
     def new_state(self, seed: int) -> State:
         return self.game.new_game(self.players, seed, **self.options)
 
-    @property
+    @cached_property
     def seats(self) -> int:
         """Seats of a state (a solo game of Barcelona has two: the player and the automa)."""
         return self.new_state(0).num_players
