@@ -262,7 +262,7 @@ def test_a_flood_of_searches_leaves_other_games_their_turn(
         time.sleep(1.0)  # both search workers are busy, six searches wait
         started = time.monotonic()
         greedy = create_game(api, "tictactoe", [{"kind": "bot", "bot": "greedy"}, PEOPLE[0]])["game_id"]
-        wait_for(lambda: bot_moved(api, greedy), timeout=5.0, what="the greedy bot's move (asked: 2 s)")
+        wait_for(lambda: bot_moved(api, greedy), timeout=2.0, what="the greedy bot's move")
         print(f"greedy bot moved {time.monotonic() - started:.2f} s after its game was created")
         seats = [{"kind": "bot", "bot": "mcts:seconds=1"}, PEOPLE[0]]
         search = create_game(other, "tictactoe", seats)["game_id"]
