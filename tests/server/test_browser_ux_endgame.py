@@ -1,0 +1,117 @@
+"""The end of a game as a new player sees it (issue 37): the score table of a 4-player game
+shows every player's column or scrolls inside its own box, on a laptop and a phone and in
+Japanese; bots are named by their level.
+
+Screenshots go to test-artifacts/ux-endgame-<lang>-<width>.png.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.browser import ARTIFACTS, TIMEOUT_MS
+from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+
+# Per column of the final score table: is its header inside the window, or can the table's own
+# box scroll to it? And the widest row label's lines (a label one character wide wraps a lot).
+TABLE_FACTS = """() => {
+  const table = document.querySelector('#final-scores');
+  const box = table.closest('.table-scroll');
+  const style = getComputedStyle(box);
+  const scrolls = box.scrollWidth > box.clientWidth + 1 && ['auto', 'scroll'].includes(style.overflowX);
+  const inner = box.getBoundingClientRect();
+  const columns = [...table.querySelectorAll('thead th')].map((th) => {
+    const r = th.getBoundingClientRect();
+    return {left: r.left, right: r.right, shown: r.left >= inner.left - 1 && r.right <= inner.right + 1
+      && r.right <= window.innerWidth + 1};
+  });
+  const lines = [...table.querySelectorAll('tbody th[scope=row]')].map((th) => {
+    const style = getComputedStyle(th);
+    const height = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
+    const text = th.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    return Math.round(text / height);
+  });
+  return {scrolls, columns, lines, pageWidth: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.fixture(scope="module")
+def endgame_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path_factory.mktemp("endgame-data")).start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="module")
+def four_player_game(endgame_server: ServerProcess) -> str:
+    with endgame_server.client() as client:
+        game_id = create_claimed_game(
+            client,
+            "barcelona",
+            [
+                {"kind": "bot", "bot": "random", "name": name}
+                for name in ("Montserrat Puig", "Bartomeu Rosselló", "Carme", "Dolors Aleixandre")
+            ],
+            seed=7,
+        )["game_id"]
+        wait_for(
+            lambda: client.get(f"/api/games/{game_id}").json()["status"] == "finished",
+            90,
+            "a bot game to end",
+        )
+    return game_id
+
+
+def open_page(browser: Any, viewport: dict[str, int], url: str) -> Any:
+    phone = viewport["width"] < 600
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    tab.goto(url)
+    tab.problems = problems
+    return tab
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "de"])
+@pytest.mark.parametrize("page", ["replay", "play"])
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
+def test_final_scores_show_every_player(
+    browser: Any,
+    endgame_server: ServerProcess,
+    four_player_game: str,
+    viewport: dict[str, int],
+    page: str,
+    lang: str,
+) -> None:
+    tab = open_page(browser, viewport, f"{endgame_server.url}/{page}/{four_player_game}?lang={lang}")
+    where = f"{page} in {lang} at {viewport['width']}"
+    try:
+        tab.wait_for_selector("#final-scores tr.total td", state="attached")
+        if page == "replay":
+            tab.locator("#last").click()
+        tab.locator("#final-scores").scroll_into_view_if_needed()
+        ARTIFACTS.mkdir(exist_ok=True)
+        tab.screenshot(
+            path=str(ARTIFACTS / f"ux-endgame-{page}-{lang}-{viewport['width']}.png"), full_page=True
+        )
+        facts = tab.evaluate(TABLE_FACTS)
+        assert len(facts["columns"]) == 5, where
+        hidden = [i for i, column in enumerate(facts["columns"]) if not column["shown"]]
+        assert not hidden or facts["scrolls"], (
+            f"{where}: columns {hidden} are cut off and nothing scrolls: {facts}"
+        )
+        assert facts["pageWidth"] <= viewport["width"], f"{where}: the page scrolls sideways"
+        assert max(facts["lines"]) <= 3, f"{where}: a row label wraps onto {max(facts['lines'])} lines"
+        assert not tab.problems, tab.problems
+    finally:
+        tab.context.close()
