@@ -258,7 +258,7 @@ def create_app(
         live = await manager.get(game_id)
         data = await asyncio.to_thread(store.load_game, live.id)
         assert data is not None
-        return views.game_summary(data, live.game)
+        return views.game_summary(data, live.game, live.resigned)
 
     @app.get("/api/games/{game_id}/state", response_model=StateOut, responses=ERRORS, tags=["play"])
     async def game_state(request: Request, game_id: str, token: SeatToken = None) -> Response:

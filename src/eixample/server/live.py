@@ -121,6 +121,9 @@ class LiveGame:
     version: int = 0
     """Counts the changes pushed to clients: each state message carries it, each patch says the
     version it applies to (`base`) and the one it makes, so a client sees when it missed one."""
+    resigned: frozenset[int] = frozenset()
+    """Seats whose player resigned (kept by the table service from its stored stand-ins): a
+    resigned seat never wins, whatever its stand-in bot scored."""
     pushed: dict[int | None, JsonDict] = field(default_factory=dict)
     """The state message last pushed to each seat's connections (None: the spectators'), as the
     clients hold it (presence changes included): what the next patch is made against."""

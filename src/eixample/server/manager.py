@@ -231,13 +231,16 @@ class GameManager:
         if missing:
             rows += await self._db(self.store.list_games, status, size, missing[:size])
         rows.sort(key=lambda data: (-people.get(data.id, 0), -data.updated_at.timestamp()))
+        rows = rows[:size]
+        finished = [data.id for data in rows if data.status == "finished"]
+        resigned = await self._db(self.table.db.resigned_seats, finished) if self.table and finished else {}
         out = []
-        for data in rows[:size]:
+        for data in rows:
             try:
                 game: Game | None = get_game(data.game)
             except KeyError:
                 game = None
-            out.append(views.game_summary(data, game))
+            out.append(views.game_summary(data, game, resigned.get(data.id, frozenset())))
         return out
 
     async def create(self, request: CreateGame) -> tuple[LiveGame, list[str | None], str]:

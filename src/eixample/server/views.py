@@ -46,7 +46,7 @@ def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
         "seats": seats_public(live.seats, live.connected_seats()),
         "view": _cached_view(live, state, seat),
         "score_history": list(live.history),
-        "result": final_result(state) if finished else None,
+        "result": final_result(state, live.resigned) if finished else None,
         "seed_shown": live.seed_shown,
         "seed": live.seed if live.seed_shown else None,
         "version": live.version,
@@ -103,11 +103,30 @@ def public_scores(state: State, cache: dict[int | None, JsonDict] | None = None)
     return None
 
 
-def final_result(state: State) -> JsonDict:
+def final_result(state: State, resigned: frozenset[int] = frozenset()) -> JsonDict:
     """Scores, winners and points by source: public once the game is over."""
     if not state.is_terminal():
         raise ValueError("the result of a running game is not public")
-    return {"scores": state.scores(), "winners": state.winners(), "score_breakdown": state.score_breakdown()}
+    scores, winners, breakdown = state.scores(), state.winners(), state.score_breakdown()
+    return without_resigned({"scores": scores, "winners": winners, "score_breakdown": breakdown}, resigned)
+
+
+def without_resigned(result: JsonDict, resigned: frozenset[int]) -> JsonDict:
+    """The result with no resigned seat among its winners: resigning is a loss, whatever the
+    stand-in bot scored. When a resigned seat won, the best score among the other seats wins
+    (seats level on it share the win). Computed from the stored result and stand-ins on every
+    read, so finished games stored before this rule show it too and nothing stored changes."""
+    winners = result.get("winners")
+    scores = result.get("scores")
+    if not resigned or not isinstance(winners, list) or not resigned.intersection(winners):
+        return result
+    if isinstance(scores, list) and all(isinstance(score, int | float) for score in scores):
+        others = [seat for seat in range(len(scores)) if seat not in resigned]
+        best = max((scores[seat] for seat in others), default=None)
+        winners = [seat for seat in others if scores[seat] == best]
+    else:
+        winners = [seat for seat in winners if seat not in resigned]
+    return {**result, "winners": winners}
 
 
 def public_record(live: LiveGame) -> JsonDict:
@@ -116,7 +135,7 @@ def public_record(live: LiveGame) -> JsonDict:
         raise ValueError("the record of a running game is not public")
     record = dict(live.state.record())
     record["seats"] = seats_public(live.seats)
-    record["result"] = final_result(live.state)
+    record["result"] = final_result(live.state, live.resigned)
     return record
 
 
@@ -142,7 +161,7 @@ def replay_message(live: LiveGame, step: int, state: State) -> JsonDict:
         ),
         "current_player": state.current_player(),
         "score_history": list(live.history),
-        "result": final_result(live.state),
+        "result": final_result(live.state, live.resigned),
     }
 
 
@@ -188,8 +207,10 @@ def _utc(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat()
 
 
-def game_summary(data: GameData, game: Game | None) -> JsonDict:
-    """A line of the lobby's list: public facts only (no seed, no tokens, no hidden state)."""
+def game_summary(data: GameData, game: Game | None, resigned: frozenset[int] = frozenset()) -> JsonDict:
+    """A line of the lobby's list: public facts only (no seed, no tokens, no hidden state);
+    `resigned`: the seats whose player resigned (none of them wins)."""
+    finished = data.status == "finished"
     summary: dict[str, Any] = {
         "game_id": data.id,
         "game": data.game,
@@ -201,7 +222,7 @@ def game_summary(data: GameData, game: Game | None) -> JsonDict:
         "seats": seats_public(data.seats),
         "created_at": _utc(data.created_at),
         "updated_at": _utc(data.updated_at),
-        "result": data.result if data.status == "finished" else None,
+        "result": without_resigned(data.result, resigned) if data.result and finished else None,
         "seed_shown": data.seed_shown,
         "seed": data.seed if data.seed_shown else None,
         "hints_allowed": data.hints_allowed,
