@@ -3,10 +3,17 @@
 import { t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  // retryAfter: the seconds a refusal (429, 503) asks the client to wait, or null.
+  constructor(status, message, { retryAfter = null } = {}) {
     super(message);
     this.status = status;
+    this.retryAfter = retryAfter;
   }
+}
+
+function retryAfter(response) {
+  const seconds = Number.parseInt(response.headers.get("Retry-After") || "", 10);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
 }
 
 export async function api(path, { method = "GET", body, token } = {}) {
@@ -26,7 +33,9 @@ export async function api(path, { method = "GET", body, token } = {}) {
     data = null;
   }
   if (!response.ok) {
-    throw new ApiError(response.status, (data && data.error) || t("errors.status", { status: response.status }));
+    throw new ApiError(response.status, (data && data.error) || t("errors.status", { status: response.status }), {
+      retryAfter: retryAfter(response),
+    });
   }
   return data;
 }
