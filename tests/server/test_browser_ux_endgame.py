@@ -7,6 +7,7 @@ Screenshots go to test-artifacts/ux-endgame-<lang>-<width>.png.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -112,6 +113,56 @@ def test_final_scores_show_every_player(
         )
         assert facts["pageWidth"] <= viewport["width"], f"{where}: the page scrolls sideways"
         assert max(facts["lines"]) <= 3, f"{where}: a row label wraps onto {max(facts['lines'])} lines"
+        assert not tab.problems, tab.problems
+    finally:
+        tab.context.close()
+
+
+@pytest.fixture(scope="module")
+def bot_game(endgame_server: ServerProcess) -> str:
+    """A finished game of two unnamed bots: a level ("beginner") and a spec of its own."""
+    with endgame_server.client() as client:
+        game_id = create_claimed_game(
+            client,
+            "tictactoe",
+            [{"kind": "bot", "bot": "beginner"}, {"kind": "bot", "bot": "random"}],
+            seed=3,
+        )["game_id"]
+        wait_for(
+            lambda: client.get(f"/api/games/{game_id}").json()["status"] == "finished",
+            60,
+            "a bot game to end",
+        )
+    return game_id
+
+
+@pytest.mark.parametrize("page", ["play", "replay", "lobby"])
+def test_bots_are_named_by_their_level_in_the_page_language(
+    browser: Any, endgame_server: ServerProcess, bot_game: str, page: str
+) -> None:
+    url = (
+        f"{endgame_server.url}/?lang=fr"
+        if page == "lobby"
+        else f"{endgame_server.url}/{page}/{bot_game}?lang=fr"
+    )
+    tab = open_page(browser, PHONE, url)
+    try:
+        if page == "lobby":
+            tab.wait_for_selector("#game-select option", state="attached")
+            tab.locator("button[data-status='finished']").click()
+            line = tab.locator(f"#game-list li[data-game-id='{bot_game}']")
+            line.wait_for()
+            text = line.inner_text()
+        else:
+            tab.wait_for_selector("#final-scores tr.total td", state="attached")
+            if page == "replay":
+                tab.locator("#last").click()
+            tab.wait_for_selector("#winners:not(:empty)")
+            text = tab.locator("#seats").inner_text() + "\n" + tab.locator("#final").inner_text()
+        assert "Bot A (Débutant)" in text, text
+        assert "Bot B (coups au hasard)" in text, text
+        assert "greedy" not in text and "random" not in text, text
+        assert not re.search(r"\)\s*\([AB]\)", text), f"a seat's letter twice: {text}"
         assert not tab.problems, tab.problems
     finally:
         tab.context.close()

@@ -240,7 +240,7 @@ def create_app(
         live.address = address
         base = str(request.base_url).rstrip("/")
         seats = []
-        for public, token in zip(views.seats_public(live.seats), tokens, strict=True):
+        for public, token in zip(views.seats_public(live.seats, game=live.game_name), tokens, strict=True):
             link = f"{base}/play/{live.id}#seat={public['seat']}&token={token}" if token else None
             seats.append({**public, "token": token, "link": link})
         return {

@@ -172,7 +172,10 @@ class LiveGame:
         if not 0 <= seat < len(self.seats):
             return f"seat {SEAT_LETTERS[seat]}" if 0 <= seat < MAX_SEATS else f"seat {seat}"
         info = self.seats[seat]
-        return f"{info.name} ({SEAT_LETTERS[seat]})"
+        letter = SEAT_LETTERS[seat]
+        if info.kind == "bot" and (info.name == f"Bot {letter}" or info.name.startswith(f"Bot {letter} (")):
+            return info.name  # a bot's default name has its letter
+        return f"{info.name} ({letter})"
 
     def connected_seats(self) -> set[int]:
         return set(self.seat_links)

@@ -293,7 +293,7 @@ class GameManager:
             if spec.kind == "bot":
                 bot = specs[index]
                 tokens.append(None)
-                seats.append(SeatData(index, "bot", spec.name or f"Bot {letter} ({bot})", bot, None, True))
+                seats.append(SeatData(index, "bot", spec.name or f"Bot {letter}", bot, None, True))
             else:
                 token = secrets.token_urlsafe(24)
                 tokens.append(token)

@@ -167,6 +167,9 @@ class SeatOut(BaseModel):
     kind: str = Field(description='"person", "bot", or "automa" (a seat the game plays itself)')
     name: str
     bot: str | None
+    level: str | None = Field(
+        default=None, description="the name of the game's bot level whose spec `bot` is (None: its own spec)"
+    )
     joined: bool
     claimed: bool = False
     connected: bool | None = None

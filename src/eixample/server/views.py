@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from eixample.core.protocol import Game, JsonDict, State
+from eixample.server import bots
 from eixample.server.db import GameData, SeatData
 from eixample.server.live import AUTOMA, SEAT_LETTERS, LiveGame
 from eixample.server.patches import json_patch
@@ -43,7 +44,7 @@ def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
         "decision": decision,
         "legal_actions": list(state.legal_actions()) if deciding else [],
         "can_undo": seat is not None and deciding and live.undo_allowed(seat),
-        "seats": seats_public(live.seats, live.connected_seats()),
+        "seats": seats_public(live.seats, live.connected_seats(), game=live.game_name),
         "view": _cached_view(live, state, seat),
         "score_history": list(live.history),
         "result": final_result(state, live.resigned) if finished else None,
@@ -78,7 +79,7 @@ def presence_message(live: LiveGame) -> JsonDict:
         "type": "presence",
         "game_id": live.id,
         "status": live.status,
-        "seats": seats_public(live.seats, live.connected_seats()),
+        "seats": seats_public(live.seats, live.connected_seats(), game=live.game_name),
     }
 
 
@@ -152,7 +153,7 @@ def replay_message(live: LiveGame, step: int, state: State) -> JsonDict:
         "steps": live.move_number,
         "actions": [action for _seat, action in live.actions],
         "action_seats": [seat for seat, _action in live.actions],
-        "seats": seats_public(live.seats),
+        "seats": seats_public(live.seats, game=live.game_name),
         "view": state.view(None),
         "decision": (
             decision_message(state)
@@ -165,7 +166,11 @@ def replay_message(live: LiveGame, step: int, state: State) -> JsonDict:
     }
 
 
-def seats_public(seats: list[SeatData], connected: set[int] | None = None) -> list[JsonDict]:
+def seats_public(
+    seats: list[SeatData], connected: set[int] | None = None, *, game: str | None = None
+) -> list[JsonDict]:
+    """The seats as every client may see them; with `game`, a bot seat says which of the game's
+    levels its spec is (`level`, None for a spec of its own), for pages to name it by its level."""
     out: list[JsonDict] = []
     for info in seats:
         played_here = info.kind in ("bot", AUTOMA)
@@ -178,6 +183,8 @@ def seats_public(seats: list[SeatData], connected: set[int] | None = None) -> li
             "joined": info.joined or played_here,
             "claimed": info.claim_hash is not None,
         }
+        if game is not None:
+            entry["level"] = bots.level_of(info.bot, game) if info.kind == "bot" and info.bot else None
         if connected is not None:
             entry["connected"] = played_here or info.seat in connected
         out.append(entry)
@@ -219,7 +226,7 @@ def game_summary(data: GameData, game: Game | None, resigned: frozenset[int] = f
         "players": data.players,
         "move_number": data.move_count,
         "current_player": data.to_move,
-        "seats": seats_public(data.seats),
+        "seats": seats_public(data.seats, game=data.game),
         "created_at": _utc(data.created_at),
         "updated_at": _utc(data.updated_at),
         "result": without_resigned(data.result, resigned) if data.result and finished else None,
