@@ -166,3 +166,22 @@ def test_bots_are_named_by_their_level_in_the_page_language(
         assert not tab.problems, tab.problems
     finally:
         tab.context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "ja", "cs"])
+def test_barcelona_board_says_victory_points_in_the_page_language(
+    browser: Any, endgame_server: ServerProcess, four_player_game: str, lang: str
+) -> None:
+    tab = open_page(browser, LAPTOP, f"{endgame_server.url}/replay/{four_player_game}?lang={lang}")
+    try:
+        tab.wait_for_selector("svg#board[viewBox]")
+        tab.locator("#last").click()
+        tab.wait_for_selector("#winners:not(:empty)")
+        ARTIFACTS.mkdir(exist_ok=True)
+        tab.screenshot(path=str(ARTIFACTS / f"ux-endgame-board-{lang}.png"))
+        texts = tab.locator("svg#board text").all_text_contents()
+        english = [text for text in texts if re.search(r"\bVP\b|\dVP\b", text)]
+        assert not english, f"{lang}: {len(english)} board texts say VP: {english[:10]}"
+        assert not tab.problems, tab.problems
+    finally:
+        tab.context.close()
