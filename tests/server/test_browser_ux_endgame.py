@@ -185,3 +185,40 @@ def test_barcelona_board_says_victory_points_in_the_page_language(
         assert not tab.problems, tab.problems
     finally:
         tab.context.close()
+
+
+# Words as the page makes them, from its own modules (the page's language is set by ?lang=).
+WORDS = """async () => {
+  const { message, t } = await import('/static/js/i18n.js');
+  const coin = (count) => t('bcn.price.coin', { count });
+  const cloth = (count) => t('bcn.price.cloth', { count });
+  return {
+    warehouse: t('bcn.panel.warehouseNote', { coins: coin(1), cloth: cloth(2), room: 4 }),
+    intersection: message({ key: 'bcn.intersection', args: { player: 'Ana', crossing: 'X3', benefits: [
+      { key: 'bcn.gains', args: { gains: [{ key: 'bcn.gain.coin', args: { count: 1 } }] } },
+      { key: 'bcn.gain.nothing', args: {} },
+      { key: 'bcn.gain.nothing', args: {} },
+      { key: 'bcn.gains', args: { gains: [{ key: 'bcn.gain.cerda', args: { count: 1 } }] } },
+    ] } }),
+    alone: message({ key: 'bcn.intersection', args: { player: 'Ana', crossing: 'X3', benefits: [
+      { key: 'bcn.gain.nothing', args: {} },
+    ] } }),
+    house: t('rof.do.house', { house: t('rof.house.U') }),
+  };
+}"""
+
+
+def test_counts_articles_and_lists_read_right(
+    browser: Any, endgame_server: ServerProcess, bot_game: str
+) -> None:
+    tab = open_page(browser, LAPTOP, f"{endgame_server.url}/replay/{bot_game}?lang=en")
+    try:
+        tab.wait_for_selector("#winners:not(:empty)")
+        words = tab.evaluate(WORDS)
+        assert words["warehouse"].startswith("1 coin · 2 cloth"), words
+        assert "nothing" not in words["intersection"] and "1 coin; 1 step" in words["intersection"], words
+        assert "nothing" in words["alone"], words
+        assert not re.search(r"\ba upper", words["house"]), words
+        assert not tab.problems, tab.problems
+    finally:
+        tab.context.close()

@@ -1188,7 +1188,7 @@ function drawWarehouse(ctx, g, player) {
   const removed = Array.isArray(row) ? row.length - 1 - player.cobblestones_left : 0;
   const info = nextOnRow(row, removed);
   const total = Math.min(12, player.capacity + player.cobblestones_left);
-  section(g, x, y, 284, 64, t("bcn.panel.warehouse"), t("bcn.panel.warehouseNote", { coins: player.coins, cloth: player.cloth, room: player.capacity }));
+  section(g, x, y, 284, 64, t("bcn.panel.warehouse"), t("bcn.panel.warehouseNote", { coins: t("bcn.price.coin", { count: player.coins }), cloth: t("bcn.price.cloth", { count: player.cloth }), room: player.capacity }));
   const items = [];
   for (let k = 0; k < player.coins; k += 1) items.push("coin");
   for (let k = 0; k < player.cloth; k += 1) items.push("cloth");
