@@ -60,3 +60,35 @@ def test_a_refused_hint_is_shown_with_when_to_ask_again(browser: Any, one_hint_s
         assert tab.locator("#hint").is_disabled(), "the Hint button opens before the server's wait is over"
     finally:
         context.close()
+
+
+REFUSED = """async () => {
+  const { api } = await import('/static/js/api.js');
+  try {
+    const seats = [{ kind: 'person' }, { kind: 'person' }];
+    await api('/api/games', { method: 'POST', body: { game: 'tictactoe', seats, seed: -1 } });
+    return null;
+  } catch (error) {
+    return error.message;
+  }
+}"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("fr", "La demande a été refusée : seed doit valoir au moins 0."), ("ja", "seed は 0 以上")],
+)
+def test_server_errors_are_shown_in_the_page_language(
+    browser: Any, one_hint_server: ServerProcess, lang: str, words: str
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    try:
+        tab.goto(f"{one_hint_server.url}/?lang={lang}")
+        tab.wait_for_selector("#game-select option", state="attached")
+        shown = tab.evaluate(REFUSED)
+        assert shown is not None and words in shown, shown
+        assert "Input should be" not in shown, shown
+    finally:
+        context.close()

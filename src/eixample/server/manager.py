@@ -486,7 +486,7 @@ class GameManager:
                         f"(POST /api/games/{live.id}/claim), then use the seat token that answers"
                     )
                 return seat.seat
-        raise forbidden("this seat token does not belong to this game")
+        raise forbidden("this seat token does not belong to this game", "seat_token_other_game")
 
     def is_creator(self, live: LiveGame, token: str) -> bool:
         return live.creator_hash is not None and hmac.compare_digest(live.creator_hash, token_digest(token))
@@ -499,7 +499,7 @@ class GameManager:
             None,
         )
         if seat is None:
-            raise forbidden("this invitation token does not belong to this game")
+            raise forbidden("this invitation token does not belong to this game", "invitation_other_game")
         if seat.claim_hash is not None:
             raise conflict(f"seat {SEAT_LETTERS[seat.seat]} has already been claimed")
         private = secrets.token_urlsafe(24)

@@ -158,7 +158,9 @@ HELLO: TypeAdapter[WsHello] = TypeAdapter(WsHello)
 
 
 class ErrorOut(BaseModel):
-    error: str
+    error: str = Field(description="what went wrong, in English")
+    code: str = Field(description="stable: the kind of error (docs/api.md lists them)")
+    args: dict[str, Any] = Field(description="the values the code's message names")
 
 
 class SeatOut(BaseModel):

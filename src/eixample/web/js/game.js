@@ -5,7 +5,7 @@
 // Seats of kind "automa" are played by the game itself (a solo game's opponent): their log lines
 // are marked, and the lines of a turn they played appear one after the other.
 
-import { clear, el, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
+import { clear, el, errorText, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
 import { HintBox, mountCharts, WinGraph } from "./coach.js";
@@ -136,7 +136,7 @@ async function onMessage(message) {
     updateEnabled();
   } else if (message.type === "error") {
     if (!message.request_id || pending === message.request_id) pending = null;
-    showError(message.error);
+    showError(errorText(message));
     updateEnabled();
     if (state === null) dom.title.textContent = t("game.cannotOpen");
   }
