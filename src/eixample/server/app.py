@@ -116,6 +116,12 @@ def _error(
     return JSONResponse(body, status_code=status)
 
 
+def _ws_error(status: int, message: str) -> dict[str, Any]:
+    """A WebSocket error message: the fields of an HTTP error body, with its status."""
+    code = STATUS_CODES.get(status, "error")
+    return {"type": "error", "status": status, "error": message, "code": code, "args": {}}
+
+
 def _validation_message(errors: list[Any]) -> str:
     parts = []
     for error in errors[:5]:
@@ -553,7 +559,7 @@ def create_app(
                 if raw is None:
                     break
                 if len(raw) > limits.max_ws_message_bytes:
-                    conn.send({"type": "error", "status": 413, "error": _too_long()})
+                    conn.send(_ws_error(413, _too_long()))
                     conn.end(1009, "message too big")
                     break
                 await _handle(live, conn, raw)
@@ -586,7 +592,7 @@ def create_app(
             conn.send(views.seat_message(live, conn.seat))
             return
         if not isinstance(message, WsMove | WsUndo | WsChat | WsSeatChange):
-            conn.send({"type": "error", "status": 422, "error": "already said hello"})
+            conn.send(_ws_error(422, "already said hello"))
             return
         try:
             if conn.seat is None:
@@ -653,7 +659,7 @@ async def _receive(websocket: WebSocket) -> str | None:
 async def _refuse(websocket: WebSocket, status: int, message: str, code: int | None = None) -> None:
     if websocket.application_state == WebSocketState.CONNECTED:
         try:
-            await websocket.send_text(json.dumps({"type": "error", "status": status, "error": message}))
+            await websocket.send_text(json.dumps(_ws_error(status, message)))
             close_code = code if code is not None else 4000 + status if status < 1000 else 1008
             await websocket.close(code=close_code, reason=message[:100])
         except Exception:

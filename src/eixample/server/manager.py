@@ -540,7 +540,7 @@ class GameManager:
     def _end_seat_connections(live: LiveGame, seat: int, reason: str) -> None:
         for conn in list(live.connections):
             if conn.seat == seat:
-                conn.send({"type": "error", "status": 403, "error": reason})
+                conn.send({"type": "error", "status": 403, "error": reason, "code": "forbidden", "args": {}})
                 conn.end(4403, reason)
 
     async def join(self, live: LiveGame, seat: int) -> None:
