@@ -58,12 +58,14 @@ def test_replaying_a_saved_game(runner: CliRunner, tmp_path: Path) -> None:
 @pytest.mark.parametrize(("content", "args", "phrase"), [
     ("not json", (), "is not valid JSON"),
     ("{}\n{}\n", (), "choose one with --line L"),
-    ("{}\n", ("--line", "4"), "there is no line 4"),
+    ("{}\n", ("--line", "4"), "has 1 record; there is no line 4"),
+    ("{}\n{}\n", ("--line", "4"), "has 2 records; there is no line 4"),
     (json.dumps(_record(["mark 4", "mark 4"])), (), "action 1 'mark 4' is illegal"),
     (json.dumps(_record(["mark 9"])), (), "action 0 'mark 9' is illegal"),
     (json.dumps({**_record([]), "players": "two"}), (), "'players' is missing or not a int"),
     (json.dumps({**_record([]), "game": "chess"}), (), "unknown game 'chess'"),
-    (json.dumps(_record(ACTIONS)), ("--index", "6"), "there is no move 6"),
+    (json.dumps(_record(ACTIONS)), ("--index", "6"), "the game has 5 moves; there is no move 6"),
+    (json.dumps(_record(ACTIONS[:1])), ("--index", "2"), "the game has 1 move; there is no move 2"),
     (json.dumps(_record([])), ("--game", "barcelona"), "is a game of 'tictactoe', not 'barcelona'"),
 ])
 def test_bad_files(runner: CliRunner, tmp_path: Path, content: str, args: tuple[str, ...],

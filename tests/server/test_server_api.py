@@ -37,8 +37,9 @@ def assert_error(response: httpx.Response, status: int, *words: str) -> None:
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
     body = response.json()
-    assert set(body) == {"error"}, body
+    assert set(body) == {"error", "code", "args"}, body
     assert isinstance(body["error"], str) and body["error"]
+    assert isinstance(body["code"], str) and body["code"] and isinstance(body["args"], dict)
     for word in words:
         assert word in body["error"], body["error"]
 

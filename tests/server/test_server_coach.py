@@ -275,6 +275,7 @@ def live_game(state: State, hints_allowed: bool = True) -> Any:
         id="g1", hints_allowed=hints_allowed, finished=state.is_terminal(),
         move_number=len(state.record()["actions"]), state=state,
         seat_label=lambda seat: f"seat {seat}", game_name="tictactoe", actions=[], seats=[],
+        resigned=frozenset(),
     )
 
 

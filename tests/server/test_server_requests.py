@@ -24,7 +24,7 @@ def assert_error(response: httpx.Response, status: int, *words: str) -> dict[str
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
     body: dict[str, Any] = response.json()
-    assert set(body) == {"error"}, body
+    assert set(body) == {"error", "code", "args"}, body
     for word in words:
         assert word in body["error"], body["error"]
     return body
@@ -285,3 +285,17 @@ def test_game_creation_and_moves_are_rate_limited(new_server: Callable[..., Serv
         body = {"action": "mark 3", "expected_move": 6}
         assert_too_many(api.post(f"/api/games/{gid}/moves", json=body, headers=seat_headers(ana)), "moves")
         assert api.get(f"/api/games/{gid}/state").json()["move_number"] == 6
+
+
+def test_errors_carry_a_stable_code_and_its_arguments(api: httpx.Client) -> None:
+    bad = api.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE, "seed": -1})
+    body = assert_error(bad, 422, "seed", "greater than or equal to 0")
+    assert body["code"] == "invalid_request"
+    assert body["args"] == {"problems": [{"field": "seed", "rule": "greater_than_equal", "ge": 0}]}
+    one, other = create_game(api, "tictactoe", PEOPLE), create_game(api, "tictactoe", PEOPLE)
+    token = one["seats"][0]["token"]
+    wrong = api.get(f"/api/games/{other['game_id']}/state", headers=seat_headers(token))
+    body = assert_error(wrong, 403, "does not belong to this game")
+    assert body["code"] in ("seat_token_other_game", "invitation_other_game") and body["args"] == {}
+    missing = api.get("/api/games/nothere")
+    assert assert_error(missing, 404)["code"] == "not_found"

@@ -125,7 +125,8 @@ def test_a_game_that_cannot_be_rebuilt_answers_503_and_is_logged_once(
             for _ in range(3):
                 response = api.get(f"/api/games/{broken['game_id']}{path}")
                 assert response.status_code == 503, response.text
-                assert response.json() == {"error": "this game cannot be loaded"}
+                body = response.json()
+                assert body == {"error": "this game cannot be loaded", "code": "unavailable", "args": {}}
         assert api.get(f"/api/games/{fine['game_id']}/state").json()["move_number"] == 1
         assert api.get("/api/health").status_code == 200
     assert server.log().count(f"game {broken['game_id']} cannot be loaded") == 1

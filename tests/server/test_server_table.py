@@ -101,6 +101,45 @@ def test_resign_hands_the_seat_to_a_bot_for_good(api: httpx.Client) -> None:
     assert biel
 
 
+def test_a_resigned_seat_never_wins_even_when_its_stand_in_scores_most(new_server: Any) -> None:
+    server = new_server().start()
+    with server.client() as api:
+        created = create_claimed_game(api, "tictactoe", PEOPLE)
+        game_id = created["game_id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        # X: 0 2 5 7, O: 1 3 4 6; then X's only cell, 8, wins (2-5-8) for whoever plays it
+        for move, cell in enumerate([0, 1, 2, 3, 5, 4, 7, 6]):
+            moved = api.post(
+                f"/api/games/{game_id}/moves",
+                json={"action": f"mark {cell}", "expected_move": move},
+                headers=seat_headers(tokens[move % 2]),
+            )
+            assert moved.status_code == 200, moved.text
+        assert post(api, game_id, "resign", tokens[0]).status_code == 200
+        wait_for(
+            lambda: api.get(f"/api/games/{game_id}").json()["status"] == "finished", what="the stand-in's win"
+        )
+
+        def winners_shown() -> list[list[int]]:
+            listed = [game for game in api.get("/api/games").json()["games"] if game["game_id"] == game_id]
+            return [
+                listed[0]["result"]["winners"],
+                api.get(f"/api/games/{game_id}").json()["result"]["winners"],
+                api.get(f"/api/games/{game_id}/state").json()["result"]["winners"],
+                api.get(f"/api/games/{game_id}/record").json()["result"]["winners"],
+                api.get(f"/api/games/{game_id}/replay", params={"step": 9}).json()["result"]["winners"],
+            ]
+
+        assert api.get(f"/api/games/{game_id}").json()["result"]["scores"] == [1, 0]
+        assert winners_shown() == [[1]] * 5
+        # what is stored stays as the game ended; the rule is applied when it is read
+        stored = [row for row in server.db_dump()["games"] if game_id in row]
+        assert len(stored) == 1 and '"winners": [0]' in repr(stored[0]).replace("'", "")
+        server.kill9()
+        server.start()
+        assert winners_shown() == [[1]] * 5
+
+
 def test_leave_and_take_back(api: httpx.Client) -> None:
     created = create_claimed_game(api, "tictactoe", PEOPLE)
     game_id, ana = created["game_id"], created["seats"][0]["token"]

@@ -45,3 +45,18 @@ def test_rose_of_fire_rules_keep_the_english_outline(lang: str) -> None:
     page = outline((RULES / f"rose-of-fire.{lang}.md").read_text(encoding="utf-8"))
     assert english[0] == 1 and english[1] >= 7
     assert page == english
+
+
+# A path of the source tree ("docs/formats.md", "src/...") or a setting's name ("seat_vp"): a
+# player can open neither from the rules page.
+REPOSITORY_PATH = re.compile(r"\b(?:docs|src|tests|benchmarks)/[\w./-]+")
+SETTING_NAME = re.compile(r"`[a-z]+(?:_[a-z]+)+`")
+
+
+@pytest.mark.parametrize("page", sorted(path.name for path in RULES.glob("*.*.md")))
+def test_rules_pages_name_nothing_a_player_cannot_open(page: str) -> None:
+    text = (RULES / page).read_text(encoding="utf-8")
+    assert not REPOSITORY_PATH.findall(text), REPOSITORY_PATH.findall(text)
+    assert not SETTING_NAME.findall(text), SETTING_NAME.findall(text)
+    for target in re.findall(r"\]\(([^)]+)\)", text):  # links: to a page of the site
+        assert target.startswith(("/", "#", "https://")), target

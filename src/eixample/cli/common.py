@@ -113,10 +113,15 @@ def read_json(path: Path, line: int | None = None) -> Any:
         fail(f"{where} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})")
 
 
+def counted(count: int, noun: str) -> str:
+    """ "1 record", "2 records" (a noun whose plural adds an s)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _jsonl_line(path: Path, text: str, line: int) -> str:
     lines = [entry for entry in text.splitlines() if entry.strip()]
     if not 1 <= line <= len(lines):
-        fail(f"{path} has {len(lines)} records; there is no line {line}")
+        fail(f"{path} has {counted(len(lines), 'record')}; there is no line {line}")
     return lines[line - 1]
 
 

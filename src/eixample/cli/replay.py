@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from eixample.cli.common import GAME_HELP, console, fail, game_file, read_json
+from eixample.cli.common import GAME_HELP, console, counted, fail, game_file, read_json
 from eixample.cli.render import render, render_compact
 from eixample.cli.render.words import action_words
 from eixample.cli.tables import breakdown_table, outcome_line, player_name, seat_names
@@ -117,6 +117,6 @@ def replay_command(
     game, record, seats = game_file(read_json(file, line), game_name)
     states = positions(game, record)
     if index >= len(states):
-        fail(f"the game has {len(states) - 1} moves; there is no move {index}")
+        fail(f"the game has {counted(len(states) - 1, 'move')}; there is no move {index}")
     names = seat_names(record, seats, states[0].num_players)
     Replayer(game, record, states, names, console()).run(index)

@@ -20,6 +20,7 @@ from eixample.cli.common import (
     WORKERS_HELP,
     check_players,
     console,
+    counted,
     default_players,
     error_console,
     fail,
@@ -75,7 +76,7 @@ def simulate_command(
     for path in saved:
         console().print(Text(f"Saved plot {path}"), soft_wrap=True)
     if out is not None:
-        console().print(Text(f"Wrote {summary.games} records to {out}"), soft_wrap=True)
+        console().print(Text(f"Wrote {counted(summary.games, 'record')} to {out}"), soft_wrap=True)
 
 
 def _summarise_or_fail(results: Iterable[MatchResult], specs: Sequence[str]) -> Summary:

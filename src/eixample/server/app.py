@@ -31,7 +31,7 @@ from eixample.server.coach import Curves, Hints
 from eixample.server.connections import guarded_http
 from eixample.server.db import DatabaseInUseError, Store
 from eixample.server.db import database_url as resolve_database_url
-from eixample.server.errors import ApiError, forbidden, quoted, too_many, unauthorized
+from eixample.server.errors import STATUS_CODES, ApiError, forbidden, quoted, too_many, unauthorized
 from eixample.server.guard import Guard, host_names
 from eixample.server.limits import RateKind, RateLimits, ServerLimits
 from eixample.server.live import Connection, LiveGame, encode
@@ -109,18 +109,44 @@ CSP = (
 )
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(
+    status: int, message: str, code: str | None = None, args: dict[str, Any] | None = None
+) -> JSONResponse:
+    body = {"error": message, "code": code or STATUS_CODES.get(status, "error"), "args": args or {}}
+    return JSONResponse(body, status_code=status)
+
+
+def _ws_error(status: int, message: str) -> dict[str, Any]:
+    """A WebSocket error message: the fields of an HTTP error body, with its status."""
+    code = STATUS_CODES.get(status, "error")
+    return {"type": "error", "status": status, "error": message, "code": code, "args": {}}
 
 
 def _validation_message(errors: list[Any]) -> str:
     parts = []
     for error in errors[:5]:
-        loc = [str(part) for part in error.get("loc", ()) if part not in ("body", "query", "header", "path")]
-        where = quoted(".".join(loc))
+        where = quoted(_field(error))
         message = quoted(str(error.get("msg", "invalid")), 120)
         parts.append(f"{where}: {message}" if where else message)
     return "invalid request: " + "; ".join(parts)
+
+
+def _field(error: Any) -> str:
+    where = error.get("loc", ())
+    return ".".join(str(part) for part in where if part not in ("body", "query", "header", "path"))
+
+
+def _validation_problems(errors: list[Any]) -> list[dict[str, Any]]:
+    """The `args.problems` of an "invalid_request" error: per problem its field, pydantic's error
+    type as `rule`, and the rule's plain limits (ge, le, max_length...)."""
+    problems = []
+    for error in errors[:5]:
+        problem: dict[str, Any] = {"field": quoted(_field(error)), "rule": str(error.get("type", "invalid"))}
+        for name, value in (error.get("ctx") or {}).items():
+            if isinstance(value, int | float | str) and not isinstance(value, bool):
+                problem[name] = quoted(value) if isinstance(value, str) else value
+        problems.append(problem)
+    return problems
 
 
 def _state_response(message: dict[str, Any]) -> Response:
@@ -189,13 +215,15 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
-        response = _error(error.status, error.message)
+        response = _error(error.status, error.message, error.code, error.params)
         response.headers.update(error.headers)
         return response
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
-        return _error(422, _validation_message(list(error.errors())))
+        errors = list(error.errors())
+        problems = {"problems": _validation_problems(errors)}
+        return _error(422, _validation_message(errors), "invalid_request", problems)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -240,7 +268,7 @@ def create_app(
         live.address = address
         base = str(request.base_url).rstrip("/")
         seats = []
-        for public, token in zip(views.seats_public(live.seats), tokens, strict=True):
+        for public, token in zip(views.seats_public(live.seats, game=live.game_name), tokens, strict=True):
             link = f"{base}/play/{live.id}#seat={public['seat']}&token={token}" if token else None
             seats.append({**public, "token": token, "link": link})
         return {
@@ -258,7 +286,7 @@ def create_app(
         live = await manager.get(game_id)
         data = await asyncio.to_thread(store.load_game, live.id)
         assert data is not None
-        return views.game_summary(data, live.game)
+        return views.game_summary(data, live.game, live.resigned)
 
     @app.get("/api/games/{game_id}/state", response_model=StateOut, responses=ERRORS, tags=["play"])
     async def game_state(request: Request, game_id: str, token: SeatToken = None) -> Response:
@@ -531,7 +559,7 @@ def create_app(
                 if raw is None:
                     break
                 if len(raw) > limits.max_ws_message_bytes:
-                    conn.send({"type": "error", "status": 413, "error": _too_long()})
+                    conn.send(_ws_error(413, _too_long()))
                     conn.end(1009, "message too big")
                     break
                 await _handle(live, conn, raw)
@@ -551,7 +579,11 @@ def create_app(
         try:
             message = CLIENT_MESSAGE.validate_json(raw)
         except ValidationError as error:
-            conn.send({"type": "error", "status": 422, "error": _validation_message(list(error.errors()))})
+            errors = list(error.errors())
+            conn.send({
+                "type": "error", "status": 422, "error": _validation_message(errors),
+                "code": "invalid_request", "args": {"problems": _validation_problems(errors)},
+            })
             return
         if isinstance(message, WsPing):
             conn.send({"type": "pong", "request_id": message.request_id})
@@ -560,7 +592,7 @@ def create_app(
             conn.send(views.seat_message(live, conn.seat))
             return
         if not isinstance(message, WsMove | WsUndo | WsChat | WsSeatChange):
-            conn.send({"type": "error", "status": 422, "error": "already said hello"})
+            conn.send(_ws_error(422, "already said hello"))
             return
         try:
             if conn.seat is None:
@@ -577,7 +609,10 @@ def create_app(
                 rates.hit("move", conn.address)
                 await manager.undo(live, conn.seat, message.expected_move)
         except ApiError as error:
-            reply = {"type": "error", "status": error.status, "error": error.message}
+            reply = {
+                "type": "error", "status": error.status, "error": error.message,
+                "code": error.code, "args": error.params,
+            }
             conn.send({**reply, "request_id": message.request_id})
             return
         conn.send({"type": "ack", "request_id": message.request_id, "move_number": live.move_number})
@@ -624,7 +659,7 @@ async def _receive(websocket: WebSocket) -> str | None:
 async def _refuse(websocket: WebSocket, status: int, message: str, code: int | None = None) -> None:
     if websocket.application_state == WebSocketState.CONNECTED:
         try:
-            await websocket.send_text(json.dumps({"type": "error", "status": status, "error": message}))
+            await websocket.send_text(json.dumps(_ws_error(status, message)))
             close_code = code if code is not None else 4000 + status if status < 1000 else 1008
             await websocket.close(code=close_code, reason=message[:100])
         except Exception:

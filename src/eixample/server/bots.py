@@ -109,6 +109,14 @@ def spec_of(bot: str, game: str | None = None) -> str:
     return bot
 
 
+def level_of(spec: str, game: str | None = None) -> str | None:
+    """The name of the level of `game` whose spec `spec` is, or None (a spec of its own)."""
+    for level in _accepted_levels(game):
+        if spec == level["spec"]:
+            return level["name"]
+    return None
+
+
 def ai_available() -> bool:
     return _factory() is not None
 

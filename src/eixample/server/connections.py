@@ -32,6 +32,7 @@ from typing import Any
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from eixample.server.errors import STATUS_CODES
 from eixample.server.limits import ServerLimits
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ def trusted_proxies() -> frozenset[str]:
 
 def error_response(status: int, message: str) -> bytes:
     """A whole HTTP/1.1 answer with the documented JSON error body, closing the connection."""
-    body = json.dumps({"error": message}).encode()
+    body = json.dumps({"error": message, "code": STATUS_CODES.get(status, "error"), "args": {}}).encode()
     head = (
         f"HTTP/1.1 {status} {REASONS[status]}\r\n"
         "content-type: application/json\r\n"

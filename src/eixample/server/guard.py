@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from eixample.server.errors import STATUS_CODES
+
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 UNSPECIFIED = ("0.0.0.0", "::", "")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -146,7 +148,7 @@ class Guard:
 
 
 async def _send_json(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"error": message}).encode()
+    body = json.dumps({"error": message, "code": STATUS_CODES.get(status, "error"), "args": {}}).encode()
     await send(
         {
             "type": "http.response.start",

@@ -121,6 +121,9 @@ class LiveGame:
     version: int = 0
     """Counts the changes pushed to clients: each state message carries it, each patch says the
     version it applies to (`base`) and the one it makes, so a client sees when it missed one."""
+    resigned: frozenset[int] = frozenset()
+    """Seats whose player resigned (kept by the table service from its stored stand-ins): a
+    resigned seat never wins, whatever its stand-in bot scored."""
     pushed: dict[int | None, JsonDict] = field(default_factory=dict)
     """The state message last pushed to each seat's connections (None: the spectators'), as the
     clients hold it (presence changes included): what the next patch is made against."""
@@ -169,7 +172,10 @@ class LiveGame:
         if not 0 <= seat < len(self.seats):
             return f"seat {SEAT_LETTERS[seat]}" if 0 <= seat < MAX_SEATS else f"seat {seat}"
         info = self.seats[seat]
-        return f"{info.name} ({SEAT_LETTERS[seat]})"
+        letter = SEAT_LETTERS[seat]
+        if info.kind == "bot" and (info.name == f"Bot {letter}" or info.name.startswith(f"Bot {letter} (")):
+            return info.name  # a bot's default name has its letter
+        return f"{info.name} ({letter})"
 
     def connected_seats(self) -> set[int]:
         return set(self.seat_links)

@@ -238,13 +238,16 @@ class GameManager:
         if missing:
             rows += await self._db(self.store.list_games, status, size, missing[:size])
         rows.sort(key=lambda data: (-people.get(data.id, 0), -data.updated_at.timestamp()))
+        rows = rows[:size]
+        finished = [data.id for data in rows if data.status == "finished"]
+        resigned = await self._db(self.table.db.resigned_seats, finished) if self.table and finished else {}
         out = []
-        for data in rows[:size]:
+        for data in rows:
             try:
                 game: Game | None = get_game(data.game)
             except KeyError:
                 game = None
-            out.append(views.game_summary(data, game))
+            out.append(views.game_summary(data, game, resigned.get(data.id, frozenset())))
         return out
 
     async def create(self, request: CreateGame) -> tuple[LiveGame, list[str | None], str]:
@@ -297,7 +300,7 @@ class GameManager:
             if spec.kind == "bot":
                 bot = specs[index]
                 tokens.append(None)
-                seats.append(SeatData(index, "bot", spec.name or f"Bot {letter} ({bot})", bot, None, True))
+                seats.append(SeatData(index, "bot", spec.name or f"Bot {letter}", bot, None, True))
             else:
                 token = secrets.token_urlsafe(24)
                 tokens.append(token)
@@ -490,7 +493,7 @@ class GameManager:
                         f"(POST /api/games/{live.id}/claim), then use the seat token that answers"
                     )
                 return seat.seat
-        raise forbidden("this seat token does not belong to this game")
+        raise forbidden("this seat token does not belong to this game", "seat_token_other_game")
 
     def is_creator(self, live: LiveGame, token: str) -> bool:
         return live.creator_hash is not None and hmac.compare_digest(live.creator_hash, token_digest(token))
@@ -503,7 +506,7 @@ class GameManager:
             None,
         )
         if seat is None:
-            raise forbidden("this invitation token does not belong to this game")
+            raise forbidden("this invitation token does not belong to this game", "invitation_other_game")
         if seat.claim_hash is not None:
             raise conflict(f"seat {SEAT_LETTERS[seat.seat]} has already been claimed")
         private = secrets.token_urlsafe(24)
@@ -544,7 +547,7 @@ class GameManager:
     def _end_seat_connections(live: LiveGame, seat: int, reason: str) -> None:
         for conn in list(live.connections):
             if conn.seat == seat:
-                conn.send({"type": "error", "status": 403, "error": reason})
+                conn.send({"type": "error", "status": 403, "error": reason, "code": "forbidden", "args": {}})
                 conn.end(4403, reason)
 
     async def join(self, live: LiveGame, seat: int) -> None:

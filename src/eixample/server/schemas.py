@@ -158,7 +158,9 @@ HELLO: TypeAdapter[WsHello] = TypeAdapter(WsHello)
 
 
 class ErrorOut(BaseModel):
-    error: str
+    error: str = Field(description="what went wrong, in English")
+    code: str = Field(description="stable: the kind of error (docs/api.md lists them)")
+    args: dict[str, Any] = Field(description="the values the code's message names")
 
 
 class SeatOut(BaseModel):
@@ -167,6 +169,9 @@ class SeatOut(BaseModel):
     kind: str = Field(description='"person", "bot", or "automa" (a seat the game plays itself)')
     name: str
     bot: str | None
+    level: str | None = Field(
+        default=None, description="the name of the game's bot level whose spec `bot` is (None: its own spec)"
+    )
     joined: bool
     claimed: bool = False
     connected: bool | None = None

@@ -143,10 +143,27 @@ class TableStore:
             table.lines = [_line(row.id, row.seat, row.kind, row.text, _aware(row.at)) for row in rows]
             return table
 
+    def resigned_seats(self, game_ids: list[str]) -> dict[str, frozenset[int]]:
+        """The seats whose player resigned, for each of `game_ids` that has any."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(TableRow.game_id, TableRow.stand_ins).where(TableRow.game_id.in_(game_ids))
+            ).all()
+        out = {}
+        for game_id, stand_ins in rows:
+            seats = resigned_in(stand_ins or {})
+            if seats:
+                out[game_id] = seats
+        return out
+
     def delete(self, game_id: str) -> None:
         with self._sessions() as session, session.begin():
             session.execute(delete(ChatRow).where(ChatRow.game_id == game_id))
             session.execute(delete(TableRow).where(TableRow.game_id == game_id))
+
+
+def resigned_in(stand_ins: dict[Any, str]) -> frozenset[int]:
+    return frozenset(int(seat) for seat, why in stand_ins.items() if why == "resigned")
 
 
 def _fill(row: TableRow, table: Table) -> None:
@@ -201,6 +218,7 @@ class TableService:
     async def loaded(self, live: LiveGame) -> None:
         if live.id not in self.tables:
             self.tables[live.id] = await self._db(self.db.load, live.id)
+        live.resigned = resigned_in(self.tables[live.id].stand_ins)
         self.changed(live)
 
     def table(self, live: LiveGame) -> Table:
@@ -253,6 +271,7 @@ class TableService:
             for name in ("clock_seconds", "deadline", "deadline_move", "stand_ins", "rematch",
                          "rematch_key", "lines", "line_count"):
                 setattr(table, name, getattr(fresh, name))
+            live.resigned = resigned_in(table.stand_ins)
         if new_lines:
             lines = [self._named(live, line) for line in new_lines]
             message = encode({"type": "chat", "game_id": live.id, "lines": lines})
@@ -310,6 +329,7 @@ class TableService:
         table.deadline = None
         table.deadline_move = None
         await self._db(self.db.save, table)
+        live.resigned = resigned_in(table.stand_ins)
         await self._announce_hand_over(live, seat, why)
 
     async def _announce_hand_over(self, live: LiveGame, seat: int, why: str) -> None:

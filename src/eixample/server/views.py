@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from eixample.core.protocol import Game, JsonDict, State
+from eixample.server import bots
 from eixample.server.db import GameData, SeatData
 from eixample.server.live import AUTOMA, SEAT_LETTERS, LiveGame
 from eixample.server.patches import json_patch
@@ -43,10 +44,10 @@ def seat_message(live: LiveGame, seat: int | None) -> JsonDict:
         "decision": decision,
         "legal_actions": list(state.legal_actions()) if deciding else [],
         "can_undo": seat is not None and deciding and live.undo_allowed(seat),
-        "seats": seats_public(live.seats, live.connected_seats()),
+        "seats": seats_public(live.seats, live.connected_seats(), game=live.game_name),
         "view": _cached_view(live, state, seat),
         "score_history": list(live.history),
-        "result": final_result(state) if finished else None,
+        "result": final_result(state, live.resigned) if finished else None,
         "seed_shown": live.seed_shown,
         "seed": live.seed if live.seed_shown else None,
         "version": live.version,
@@ -78,7 +79,7 @@ def presence_message(live: LiveGame) -> JsonDict:
         "type": "presence",
         "game_id": live.id,
         "status": live.status,
-        "seats": seats_public(live.seats, live.connected_seats()),
+        "seats": seats_public(live.seats, live.connected_seats(), game=live.game_name),
     }
 
 
@@ -103,11 +104,30 @@ def public_scores(state: State, cache: dict[int | None, JsonDict] | None = None)
     return None
 
 
-def final_result(state: State) -> JsonDict:
+def final_result(state: State, resigned: frozenset[int] = frozenset()) -> JsonDict:
     """Scores, winners and points by source: public once the game is over."""
     if not state.is_terminal():
         raise ValueError("the result of a running game is not public")
-    return {"scores": state.scores(), "winners": state.winners(), "score_breakdown": state.score_breakdown()}
+    scores, winners, breakdown = state.scores(), state.winners(), state.score_breakdown()
+    return without_resigned({"scores": scores, "winners": winners, "score_breakdown": breakdown}, resigned)
+
+
+def without_resigned(result: JsonDict, resigned: frozenset[int]) -> JsonDict:
+    """The result with no resigned seat among its winners: resigning is a loss, whatever the
+    stand-in bot scored. When a resigned seat won, the best score among the other seats wins
+    (seats level on it share the win). Computed from the stored result and stand-ins on every
+    read, so finished games stored before this rule show it too and nothing stored changes."""
+    winners = result.get("winners")
+    scores = result.get("scores")
+    if not resigned or not isinstance(winners, list) or not resigned.intersection(winners):
+        return result
+    if isinstance(scores, list) and all(isinstance(score, int | float) for score in scores):
+        others = [seat for seat in range(len(scores)) if seat not in resigned]
+        best = max((scores[seat] for seat in others), default=None)
+        winners = [seat for seat in others if scores[seat] == best]
+    else:
+        winners = [seat for seat in winners if seat not in resigned]
+    return {**result, "winners": winners}
 
 
 def public_record(live: LiveGame) -> JsonDict:
@@ -116,7 +136,7 @@ def public_record(live: LiveGame) -> JsonDict:
         raise ValueError("the record of a running game is not public")
     record = dict(live.state.record())
     record["seats"] = seats_public(live.seats)
-    record["result"] = final_result(live.state)
+    record["result"] = final_result(live.state, live.resigned)
     return record
 
 
@@ -133,7 +153,7 @@ def replay_message(live: LiveGame, step: int, state: State) -> JsonDict:
         "steps": live.move_number,
         "actions": [action for _seat, action in live.actions],
         "action_seats": [seat for seat, _action in live.actions],
-        "seats": seats_public(live.seats),
+        "seats": seats_public(live.seats, game=live.game_name),
         "view": state.view(None),
         "decision": (
             decision_message(state)
@@ -142,11 +162,15 @@ def replay_message(live: LiveGame, step: int, state: State) -> JsonDict:
         ),
         "current_player": state.current_player(),
         "score_history": list(live.history),
-        "result": final_result(live.state),
+        "result": final_result(live.state, live.resigned),
     }
 
 
-def seats_public(seats: list[SeatData], connected: set[int] | None = None) -> list[JsonDict]:
+def seats_public(
+    seats: list[SeatData], connected: set[int] | None = None, *, game: str | None = None
+) -> list[JsonDict]:
+    """The seats as every client may see them; with `game`, a bot seat says which of the game's
+    levels its spec is (`level`, None for a spec of its own), for pages to name it by its level."""
     out: list[JsonDict] = []
     for info in seats:
         played_here = info.kind in ("bot", AUTOMA)
@@ -159,6 +183,8 @@ def seats_public(seats: list[SeatData], connected: set[int] | None = None) -> li
             "joined": info.joined or played_here,
             "claimed": info.claim_hash is not None,
         }
+        if game is not None:
+            entry["level"] = bots.level_of(info.bot, game) if info.kind == "bot" and info.bot else None
         if connected is not None:
             entry["connected"] = played_here or info.seat in connected
         out.append(entry)
@@ -188,8 +214,10 @@ def _utc(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat()
 
 
-def game_summary(data: GameData, game: Game | None) -> JsonDict:
-    """A line of the lobby's list: public facts only (no seed, no tokens, no hidden state)."""
+def game_summary(data: GameData, game: Game | None, resigned: frozenset[int] = frozenset()) -> JsonDict:
+    """A line of the lobby's list: public facts only (no seed, no tokens, no hidden state);
+    `resigned`: the seats whose player resigned (none of them wins)."""
+    finished = data.status == "finished"
     summary: dict[str, Any] = {
         "game_id": data.id,
         "game": data.game,
@@ -198,10 +226,10 @@ def game_summary(data: GameData, game: Game | None) -> JsonDict:
         "players": data.players,
         "move_number": data.move_count,
         "current_player": data.to_move,
-        "seats": seats_public(data.seats),
+        "seats": seats_public(data.seats, game=data.game),
         "created_at": _utc(data.created_at),
         "updated_at": _utc(data.updated_at),
-        "result": data.result if data.status == "finished" else None,
+        "result": without_resigned(data.result, resigned) if data.result and finished else None,
         "seed_shown": data.seed_shown,
         "seed": data.seed if data.seed_shown else None,
         "hints_allowed": data.hints_allowed,

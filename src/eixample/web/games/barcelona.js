@@ -252,7 +252,7 @@ function drawBenefit(parent, x, y, benefit, s = 1) {
       text(g, mid, y + 4 * s, n, { class: "chip-text", "font-size": 10 * s });
     } else if (kind === "vp") {
       svg("rect", { x: left, y: y - h / 2, width: w, height: h, rx: 3 * s, fill: "#263238" }, g);
-      text(g, mid, y + 3.6 * s, `${n}VP`, { class: "chip-text light", "font-size": 8.5 * s });
+      text(g, mid, y + 3.6 * s, t("bcn.vpChip", { vp: n }), { class: "chip-text light", "font-size": 8.5 * s });
     } else if (kind === "cerda") {
       svg("rect", { x: left, y: y - h / 2, width: w, height: h, rx: 7 * s, fill: "#dbe8f5", stroke: "#1f4e79", "stroke-width": 1 }, g);
       text(g, mid, y + 3.6 * s, `C+${n}`, { class: "chip-text", "font-size": 8.5 * s, fill: "#1f4e79" });
@@ -966,7 +966,7 @@ function drawServices(ctx, g) {
       coin(s, sx + 11, sy + 50, 7, service.next_cost);
       text(s, sx + 22, sy + 53.5, "→", { class: "tiny-text", "text-anchor": "start" });
       svg("rect", { x: sx + 31, y: sy + 43, width: 26, height: 14, rx: 3, fill: "#263238" }, s);
-      text(s, sx + 44, sy + 53.5, `${service.next_vp}VP`, { class: "chip-text light", "font-size": 8.5 });
+      text(s, sx + 44, sy + 53.5, t("bcn.vpChip", { vp: service.next_vp }), { class: "chip-text light", "font-size": 8.5 });
       text(s, sx + 70, sy + 54, `×${service.left}`, { class: "tiny-text", "text-anchor": "end" });
     } else {
       text(s, sx + 36.5, sy + 54, t("bcn.noneLeft"), { class: "tiny-text", "text-anchor": "middle" });
@@ -1140,9 +1140,9 @@ function drawPlayerBoard(ctx, player, x, y) {
   }
   const solo = ctx.view.solo;
   if (solo && solo.seat === seat) {
-    text(g, BOARD_W - 10, 21, `${solo.automa_vp} VP`, { class: "board-vp", "text-anchor": "end" });
-    text(g, 236, 20, `${player.vp} VP × ${solo.multiplier_percent}% =`, { class: "board-small" });
-  } else text(g, BOARD_W - 10, 21, `${player.vp} VP`, { class: "board-vp", "text-anchor": "end" });
+    text(g, BOARD_W - 10, 21, t("bcn.vpCount", { vp: solo.automa_vp }), { class: "board-vp", "text-anchor": "end" });
+    text(g, 236, 20, `${t("bcn.vpCount", { vp: player.vp })} × ${solo.multiplier_percent}% =`, { class: "board-small" });
+  } else text(g, BOARD_W - 10, 21, t("bcn.vpCount", { vp: player.vp }), { class: "board-vp", "text-anchor": "end" });
   text(g, BOARD_W - 82, 20, `Cerdà ×${player.cerda_multiplier}`, { class: "board-small", "text-anchor": "end" });
 
   drawWarehouse(ctx, g, player);
@@ -1178,7 +1178,7 @@ function nextText(info) {
 function vpCell(parent, x, y, w, h, vp, state) {
   const fill = state === "shown" ? "#263238" : state === "next" ? "#fff8d8" : "#f3efe6";
   svg("rect", { x, y, width: w, height: h, rx: 2.5, fill, stroke: state === "next" ? "#000" : "#b3a78e", "stroke-width": state === "next" ? 1.6 : 0.8 }, parent);
-  text(parent, x + w / 2, y + h - 3, `${vp}VP`, { class: state === "shown" ? "chip-text light" : "chip-text", "font-size": 7.5, fill: state === "shown" ? "#fff" : "#3b2f1b" });
+  text(parent, x + w / 2, y + h - 3, t("bcn.vpChip", { vp }), { class: state === "shown" ? "chip-text light" : "chip-text", "font-size": 7.5, fill: state === "shown" ? "#fff" : "#3b2f1b" });
 }
 
 function drawWarehouse(ctx, g, player) {
@@ -1188,7 +1188,7 @@ function drawWarehouse(ctx, g, player) {
   const removed = Array.isArray(row) ? row.length - 1 - player.cobblestones_left : 0;
   const info = nextOnRow(row, removed);
   const total = Math.min(12, player.capacity + player.cobblestones_left);
-  section(g, x, y, 284, 64, t("bcn.panel.warehouse"), t("bcn.panel.warehouseNote", { coins: player.coins, cloth: player.cloth, room: player.capacity }));
+  section(g, x, y, 284, 64, t("bcn.panel.warehouse"), t("bcn.panel.warehouseNote", { coins: t("bcn.price.coin", { count: player.coins }), cloth: t("bcn.price.cloth", { count: player.cloth }), room: player.capacity }));
   const items = [];
   for (let k = 0; k < player.coins; k += 1) items.push("coin");
   for (let k = 0; k < player.cloth; k += 1) items.push("cloth");

@@ -1,12 +1,37 @@
 // Small helpers shared by the pages: JSON requests with clear errors, DOM building, the seat token.
 
-import { t } from "./i18n.js";
+import { hasKey, t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  // retryAfter: the seconds a refusal (429, 503) asks the client to wait, or null.
+  constructor(status, message, { retryAfter = null } = {}) {
     super(message);
     this.status = status;
+    this.retryAfter = retryAfter;
   }
+}
+
+function retryAfter(response) {
+  const seconds = Number.parseInt(response.headers.get("Retry-After") || "", 10);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
+// A server error ({error, code, args}) in the page's language: the catalog's message for its code
+// (errors.code.<code>) when there is one, else the server's own words.
+export function errorText(data, status = 0) {
+  if (data && typeof data.code === "string" && hasKey(`errors.code.${data.code}`)) {
+    const args = data.args && typeof data.args === "object" ? data.args : {};
+    const problems = Array.isArray(args.problems) ? args.problems.map(problemText).join("; ") : "";
+    return t(`errors.code.${data.code}`, { ...args, problems });
+  }
+  return (data && data.error) || t("errors.status", { status });
+}
+
+// One problem of an invalid request: {field, rule, and the rule's limits}.
+function problemText(problem) {
+  const field = String((problem && problem.field) || "");
+  if (problem && hasKey(`errors.rule.${problem.rule}`)) return t(`errors.rule.${problem.rule}`, { ...problem, field });
+  return t("errors.rule.other", { field });
 }
 
 export async function api(path, { method = "GET", body, token } = {}) {
@@ -26,7 +51,9 @@ export async function api(path, { method = "GET", body, token } = {}) {
     data = null;
   }
   if (!response.ok) {
-    throw new ApiError(response.status, (data && data.error) || t("errors.status", { status: response.status }));
+    throw new ApiError(response.status, errorText(data, response.status), {
+      retryAfter: retryAfter(response),
+    });
   }
   return data;
 }

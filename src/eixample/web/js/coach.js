@@ -183,6 +183,8 @@ export class HintBox {
     this.state = null;
     this.shownFor = null;
     this.asking = false;
+    this.waitUntil = 0; // after a refusal with a Retry-After: the time (ms) the button opens again
+    this.waitTimer = null;
     dom.button.addEventListener("click", () => this.ask());
   }
 
@@ -198,12 +200,14 @@ export class HintBox {
     if (this.state) this.update(this.state);
   }
 
+  // A new decision clears the choices and the last message; a refusal stays shown until then.
   update(state) {
+    const moved = this.state !== null && this.state.move_number !== state.move_number;
     this.state = state;
     const mine = this.allowed && state.seat !== null && state.your_turn;
     this.dom.panel.hidden = !mine;
-    if (this.shownFor !== state.move_number) this.clearChoices();
-    this.dom.button.disabled = !mine || this.asking;
+    if (moved || (this.shownFor !== null && this.shownFor !== state.move_number)) this.clearChoices();
+    this.dom.button.disabled = !mine || this.asking || Date.now() < this.waitUntil;
   }
 
   clearChoices() {
@@ -228,10 +232,21 @@ export class HintBox {
       if (this.state.move_number === hint.move_number) this.show(hint);
     } catch (error) {
       this.dom.status.textContent = hintError(error);
+      if (error.retryAfter) this.waitFor(error.retryAfter);
     } finally {
       this.asking = false;
       this.update(this.state);
     }
+  }
+
+  // Keep the button closed for the time the server asked, then open it again.
+  waitFor(seconds) {
+    this.waitUntil = Date.now() + seconds * 1000;
+    clearTimeout(this.waitTimer);
+    this.waitTimer = setTimeout(() => {
+      this.waitUntil = 0;
+      if (this.state) this.update(this.state);
+    }, seconds * 1000);
   }
 
   show(hint) {
@@ -259,7 +274,8 @@ export class HintBox {
 function hintError(error) {
   if (error.status === 403) return t("coach.notAllowed");
   if (error.status === 409) return t("coach.stale");
-  if (error.status === 429) return t("coach.tooMany");
-  if (error.status === 503) return t("coach.busy");
+  const seconds = error.retryAfter ?? 60;
+  if (error.status === 429) return t("coach.tooMany", { seconds });
+  if (error.status === 503) return t("coach.busy", { seconds });
   return error.message;
 }

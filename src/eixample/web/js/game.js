@@ -5,13 +5,13 @@
 // Seats of kind "automa" are played by the game itself (a solo game's opponent): their log lines
 // are marked, and the lines of a turn they played appear one after the other.
 
-import { clear, el, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
+import { clear, el, errorText, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
 import { HintBox, mountCharts, WinGraph } from "./coach.js";
 import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
 import { StateFollower } from "./patches.js";
-import { namedMessage, seatBadge, seatStyle } from "./players.js";
+import { botLevel, nameWithLetter, namedMessage, namedSeats, seatBadge, seatNameBox, seatStyle } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
 import { TableUI } from "./table.js";
@@ -118,7 +118,7 @@ async function onMessage(message) {
     retries = 0;
     setConnection(next.seat === null ? t("connection.watching") : t("connection.connected"), "good");
     const first = state === null;
-    state = next;
+    state = { ...next, seats: namedSeats(next.seats) };
     document.body.dataset.version = String(state.version);
     pending = null;
     if (first) showError("");
@@ -127,7 +127,7 @@ async function onMessage(message) {
     if (state !== null) renderSeats();
   } else if (message.type === "presence") {
     if (state === null) return;
-    state = { ...state, seats: message.seats, status: message.status };
+    state = { ...state, seats: namedSeats(message.seats), status: message.status };
     renderSeats();
     document.body.dataset.status = state.status;
   } else if (message.type === "ack") {
@@ -136,7 +136,7 @@ async function onMessage(message) {
     updateEnabled();
   } else if (message.type === "error") {
     if (!message.request_id || pending === message.request_id) pending = null;
-    showError(message.error);
+    showError(errorText(message));
     updateEnabled();
     if (state === null) dom.title.textContent = t("game.cannotOpen");
   }
@@ -225,7 +225,7 @@ function renderSeats() {
       "li",
       { class: `seat-card seat-border-${seat.seat}`, dataset: { seat: String(seat.seat) } },
       seatBadge(seat.seat),
-      el("span", { class: "seat-name" }, seat.name),
+      seatNameBox(seat),
       seat.seat === state.seat ? el("span", { class: "you" }, t("seat.you")) : null,
       el("span", { class: "seat-kind" }, seatKind(seat)),
       table.seatNote(seat.seat) ? el("span", { class: "stand-in" }, table.seatNote(seat.seat)) : null,
@@ -247,7 +247,7 @@ function renderSeats() {
 }
 
 function seatKind(seat) {
-  if (seat.kind === "bot") return t("seat.bot", { bot: seat.bot });
+  if (seat.kind === "bot") return t("seat.bot", { bot: botLevel(seat) });
   if (seat.kind === "automa") return t("seat.automa");
   return seat.joined ? t("seat.person") : t("seat.invited");
 }
@@ -346,7 +346,7 @@ function renderFinal() {
     return;
   }
   dom.final.hidden = false;
-  const names = state.result.winners.map((seat) => `${state.seats[seat] ? state.seats[seat].name : seatStyle(seat).letter} (${seatStyle(seat).letter})`);
+  const names = state.result.winners.map((seat) => nameWithLetter(state.seats[seat], seat));
   const summary = resultSummary();
   if (summary && summary.outcome) dom.final.dataset.outcome = summary.outcome;
   else delete dom.final.dataset.outcome;

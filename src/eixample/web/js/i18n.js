@@ -102,10 +102,16 @@ export function message(entry) {
   return String(entry ?? "");
 }
 
+function isNothing(item) {
+  return Boolean(item && typeof item === "object" && typeof item.key === "string" && item.key.endsWith(".nothing"));
+}
+
 function messageArgument(name, value) {
   if (Array.isArray(value)) {
     const join = i18next.exists(`engine.join.${name}`) ? `engine.join.${name}` : "engine.join.list";
-    return value.map((item) => messageArgument(name, item)).join(i18next.t(join));
+    // "1 coin; nothing; 1 step" reads "1 coin; 1 step": a "nothing" item is left out of a list that has others
+    const items = value.filter((item) => !isNothing(item));
+    return (items.length ? items : value).map((item) => messageArgument(name, item)).join(i18next.t(join));
   }
   if (value && typeof value === "object") return message(value);
   return value;

@@ -6,7 +6,7 @@
 
 import { api, clear, el, forgetGame, myGames, rememberGame } from "./api.js";
 import { hasKey, languageMenu, setupI18n, t } from "./i18n.js";
-import { seatBadge, seatStyle } from "./players.js";
+import { botLevel, namedSeats, seatBadge, seatName, seatStyle } from "./players.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
@@ -262,7 +262,7 @@ async function onCreate(event) {
       title: currentGame() ? currentGame().title : created.game,
       created: new Date().toISOString(),
       spectator_link: created.spectator_link,
-      seats: created.seats.map((seat) => ({ seat: seat.seat, name: seat.name, kind: seat.kind, bot: seat.bot, link: seat.link })),
+      seats: created.seats.map((seat) => ({ seat: seat.seat, name: seat.name, kind: seat.kind, bot: seat.bot, level: seat.level, link: seat.link })),
       creator_token: created.creator_token,
       hints_allowed: Boolean(body.hints_allowed),
     };
@@ -294,7 +294,7 @@ function copyButton(text) {
 function showInvitations(entry) {
   const list = clear($("invitation-list"));
   if (entry.hints_allowed) list.append(el("li", { class: "invitation hints-note" }, t("coach.hintsAllowed")));
-  for (const seat of entry.seats) {
+  for (const seat of namedSeats(entry.seats)) {
     if (seat.link) {
       list.append(
         el(
@@ -308,7 +308,7 @@ function showInvitations(entry) {
         ),
       );
     } else {
-      const note = seat.kind === "automa" ? t("lobby.playedByGame") : t("lobby.botNote", { bot: seat.bot });
+      const note = seat.kind === "automa" ? t("lobby.playedByGame") : t("lobby.botNote", { bot: botLevel(seat) });
       list.append(el("li", { class: "invitation" }, seatBadge(seat.seat), el("span", { class: "seat-name" }, seat.name), el("span", { class: "muted" }, note)));
     }
   }
@@ -332,7 +332,7 @@ function renderMyGames() {
   for (const game of games.slice(0, 10)) {
     const links = game.seats
       .filter((seat) => seat.link)
-      .map((seat) => el("a", { href: seat.link, class: "seat-link" }, seatBadge(seat.seat), ` ${seat.name}`));
+      .map((seat) => el("a", { href: seat.link, class: "seat-link" }, seatBadge(seat.seat), ` ${seatName(seat)}`));
     const forget = el("button", { type: "button", class: "link-button" }, t("lobby.forget"));
     forget.addEventListener("click", () => {
       forgetGame(game.game_id);
@@ -393,6 +393,7 @@ async function refreshList() {
   const list = clear($("game-list"));
   if (!data.games.length) list.append(el("li", { class: "muted" }, t(`lobby.none.${listStatus}`)));
   for (const game of data.games) {
+    game.seats = namedSeats(game.seats);
     const seats = game.seats.map((seat) =>
       el("span", { class: "seat-chip" }, seatBadge(seat.seat), ` ${seat.name}${seatNote(seat)}`),
     );

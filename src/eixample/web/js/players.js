@@ -69,6 +69,47 @@ export function seatBadge(seat) {
   return badge;
 }
 
+// A bot seat under its default name ("Bot C"; "Bot C (<its spec>)" in games made before) is
+// named by its level in the page's language: "Bot C (Strong)"; any other name is the player's.
+const DEFAULT_BOT_NAME = /^Bot ([A-F])(?: \((.*)\))?$/;
+
+export function seatName(seat) {
+  if (!seat) return "";
+  const found = seat.kind === "bot" ? DEFAULT_BOT_NAME.exec(seat.name || "") : null;
+  if (!found || (found[2] !== undefined && found[2] !== seat.bot)) return seat.name;
+  return t("seat.botName", { letter: found[1], level: botLevel(seat) });
+}
+
+// A bot's level in words: the game's level names, "random moves", else "custom" (its spec on hover).
+export function botLevel(seat) {
+  if (seat.level) return t(`lobby.levels.${seat.level}`);
+  return seat.bot === "random" ? t("seat.levelRandom") : t("seat.levelCustom");
+}
+
+// The seats with the names the page shows (see seatName); the rest of each seat as it was.
+export function namedSeats(seats) {
+  if (!Array.isArray(seats)) return seats;
+  return seats.map((seat) => (seat && !seat.named ? { ...seat, name: seatName(seat), named: true, letterInName: seatName(seat) !== seat.name } : seat));
+}
+
+// "Ana (A)"; a bot's default name has its letter already: "Bot B (Beginner)".
+export function nameWithLetter(seat, index) {
+  const letter = seatStyle(index).letter;
+  if (!seat) return letter;
+  return seat.letterInName ? seat.name : `${seat.name} (${letter})`;
+}
+
+// A seat's name in a box of its own: shortened with an ellipsis when long, whole on hover (title)
+// and on a tap (it opens in place).
+export function seatNameBox(seat, tag = "span") {
+  const box = document.createElement(tag);
+  box.className = "seat-name";
+  box.textContent = seat.name;
+  box.title = seat.kind === "bot" && seat.bot ? `${seat.name} — ${seat.bot}` : seat.name;
+  box.addEventListener("click", () => box.classList.toggle("open"));
+  return box;
+}
+
 // The arguments of engine entries that name seats ("P1", "P2"…). Other arguments may hold the
 // same text for something else (The Rose of Fire's influence cards are P1…P9), so only these
 // are given the players' names.

@@ -6,7 +6,7 @@ import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { renderScoreChart } from "./chart.js";
 import { mountCharts, WinGraph } from "./coach.js";
 import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
-import { namedMessage, seatBadge, seatStyle } from "./players.js";
+import { botLevel, nameWithLetter, namedMessage, namedSeats, seatBadge, seatNameBox, seatStyle } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
 import { BoardViewport } from "./viewport.js";
@@ -32,6 +32,7 @@ async function go(target) {
     const wanted = frame ? Math.max(0, Math.min(frame.steps, target)) : target;
     try {
       frame = await api(`/api/games/${encodeURIComponent(gameId)}/replay${wanted === null ? "" : `?step=${wanted}`}`);
+      frame.seats = namedSeats(frame.seats);
     } catch (error) {
       showError(error.message);
       stop();
@@ -59,8 +60,8 @@ async function render() {
       "li",
       { class: `seat-card seat-border-${seat.seat}` },
       seatBadge(seat.seat),
-      el("span", { class: "seat-name" }, seat.name),
-      el("span", { class: "seat-kind" }, seat.kind === "bot" ? t("seat.bot", { bot: seat.bot }) : seat.kind === "automa" ? t("seat.automaShort") : t("seat.person")),
+      seatNameBox(seat),
+      el("span", { class: "seat-kind" }, seat.kind === "bot" ? t("seat.bot", { bot: botLevel(seat) }) : seat.kind === "automa" ? t("seat.automaShort") : t("seat.person")),
       scores ? el("span", { class: "seat-score" }, t("seat.points", { vp: scores[seat.seat] })) : null,
     );
     if (frame.current_player === seat.seat) item.classList.add("to-move");
@@ -82,7 +83,7 @@ async function render() {
   renderScoreChart($("chart"), frame.score_history, frame.seats, { step: frame.step });
   winGraph.load(frame.seats, frame.steps);
   winGraph.draw(frame.step);
-  const names = frame.result.winners.map((seat) => `${frame.seats[seat].name} (${seatStyle(seat).letter})`);
+  const names = frame.result.winners.map((seat) => nameWithLetter(frame.seats[seat], seat));
   $("winners").textContent =
     names.length === frame.seats.length && names.length > 1 ? t("final.drawShort") : t(names.length > 1 ? "final.winners" : "final.winner", { names: names.join(", ") });
   renderBreakdown($("final-scores"), frame.seats, frame.result.scores, frame.result.score_breakdown);
