@@ -23,8 +23,9 @@ from tests.server.harness import ServerProcess, create_game
 pytestmark = pytest.mark.browser
 
 def test_play_a_game_against_a_bot_by_clicks(page: Any, server: ServerProcess) -> None:
-    page.goto(f"{server.url}/")
-    page.select_option("#game-select", "tictactoe")
+    page.goto(f"{server.url}/?game=tictactoe")  # the example game, unlisted, is chosen by the address
+    page.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
+    assert page.locator("#game-select").input_value() == "tictactoe"
     page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
     page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
     page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
@@ -129,6 +130,52 @@ def test_keyboard_undo_buttons_and_replay(page: Any, server: ServerProcess) -> N
     assert not page.problems, page.problems
 
 
+def test_the_lobby_lists_the_games_people_play_not_the_example(page: Any, server: ServerProcess) -> None:
+    """Issue 37: tic-tac-toe stays for tests and as the smallest example, out of the players' list."""
+    page.goto(f"{server.url}/")
+    page.locator("#game-select option").first.wait_for(state="attached")
+    offered = page.locator("#game-select option").evaluate_all("options => options.map(o => o.value)")
+    assert "barcelona" in offered and "rose-of-fire" in offered and "tictactoe" not in offered
+    assert page.locator("#game-select").input_value() == "barcelona"
+    catalog = httpx.get(f"{server.url}/api/catalog").json()
+    assert {game["name"]: game["listed"] for game in catalog["games"]}["tictactoe"] is False
+    assert any(game["name"] == "tictactoe" for game in catalog["games"])  # the API still creates it
+
+
+def test_a_seat_opened_to_anyone_is_joined_from_the_open_tab(page: Any, server: ServerProcess) -> None:
+    """Issue 37: the creator opens seat B to anyone; the Open tab offers "join" for it (and for no
+    invitation-only seat), and joining takes the seat with a private token kept by this browser."""
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "barcelona")
+    page.select_option("#player-count", "2")
+    for seat in (0, 1):
+        page.locator(f".seat-row[data-seat='{seat}'] .seat-kind").select_option("person")
+    page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
+    page.locator(".seat-row[data-seat='1'] .seat-open").check()
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
+    found = re.search(r"/play/([^#?]+)", link)
+    assert found is not None
+    gid = found.group(1)
+    seats = httpx.get(f"{server.url}/api/games/{gid}").json()["seats"]
+    assert [(seat["open"], seat["claimed"]) for seat in seats] == [(False, False), (True, False)]
+    line = page.locator(f"#game-list .game-line[data-game-id='{gid}']")
+    line.wait_for()
+    assert line.locator(".join-seat").count() == 1  # Ana's seat stays invitation-only
+    line.locator(".join-seat[data-seat='1']").click()
+    page.wait_for_url(re.compile(f"/play/{gid}#seat=1"))
+    page.wait_for_selector(".seat-card[data-seat='1'] .you")
+    kept = page.evaluate(f"localStorage.getItem('eixample.seat.{gid}.1')")
+    with server.client() as api:
+        assert api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": kept}).json()["seat"] == 1
+        assert api.post(f"/api/games/{gid}/seats/1/join").status_code == 409  # taken: nobody else joins
+    page.goto(f"{server.url}/")
+    page.locator(f"#game-list .game-line[data-game-id='{gid}']").wait_for()
+    assert page.locator(f"#game-list .game-line[data-game-id='{gid}'] .join-seat").count() == 0
+    assert not page.problems, page.problems
+
+
 def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess) -> None:
     with server.client() as api:
         created = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}], seed=4, seed_shown=True,
@@ -163,7 +210,7 @@ def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess)
 def test_the_lobby_offers_bot_levels_by_name(page: Any, server: ServerProcess) -> None:
     """Issue 15: a bot seat is chosen by level (plain, translated names); a custom spec is one
     choice away."""
-    page.goto(f"{server.url}/")
+    page.goto(f"{server.url}/?game=tictactoe")
     page.select_option("#game-select", "tictactoe")
     level = page.locator(".seat-row[data-seat='1'] .seat-level")
     spec = page.locator(".seat-row[data-seat='1'] .seat-bot")

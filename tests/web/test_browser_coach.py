@@ -63,7 +63,7 @@ def test_no_hint_button_in_a_game_created_without_hints(page: Any, coach_server:
 
 
 def test_the_lobby_creates_a_game_with_hints_and_says_so(page: Any, coach_server: ServerProcess) -> None:  # noqa: F811
-    page.goto(f"{coach_server.url}/")
+    page.goto(f"{coach_server.url}/?game=tictactoe")
     page.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
     page.select_option("#game-select", "tictactoe")
     page.check("#hints-allowed")

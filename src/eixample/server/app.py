@@ -321,6 +321,24 @@ def create_app(
             raise
         return {"seat": seat, "token": private}
 
+    @app.post(
+        "/api/games/{game_id}/seats/{seat}/join", response_model=ClaimedOut, responses=ERRORS, tags=["play"]
+    )
+    async def join_open_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
+        """Take a seat its creator opened to anyone, while nobody has claimed it: the answer is the
+        seat's private token, as a claimed invitation gives. A seat not opened is refused with 403,
+        one already claimed with 409."""
+        address = _address(request)
+        live = await manager.get(game_id)
+        rates.check("token", address)
+        try:
+            number, private = await manager.join_open(live, seat)
+        except ApiError as error:
+            if error.status in (403, 409):
+                rates.hit("token", address)
+            raise
+        return {"seat": number, "token": private}
+
     @app.post("/api/games/{game_id}/seats/{seat}/release", responses=ERRORS, tags=["play"])
     async def release_seat(
         request: Request, game_id: str, seat: int, creator: CreatorToken = None

@@ -68,6 +68,9 @@ SERVER_ONLY_OPTIONS = frozenset({"data_dir", RULES_OPTION})
 version (a new game takes the newest; a stored game keeps its own)."""
 
 
+UNLISTED_GAMES = frozenset({"tictactoe"})
+"""Games kept out of the lobby's list: the smallest example, for tests and for reading."""
+
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
@@ -206,6 +209,7 @@ class GameManager:
                     "levels": bots.levels(game.name),
                     "renderer": renderer_url(game.name),
                     "automa": solo_opponents(game),
+                    "listed": game.name not in UNLISTED_GAMES,
                 }
             )
         return {
@@ -295,7 +299,7 @@ class GameManager:
                 token = secrets.token_urlsafe(24)
                 tokens.append(token)
                 name = spec.name or f"Player {letter}"
-                seats.append(SeatData(index, "person", name, None, token_digest(token)))
+                seats.append(SeatData(index, "person", name, None, token_digest(token), open=spec.open))
         # a solo game's opponent sits at the table with a seat of its own, played by the game
         for index, name in enumerate(views.automa_names(state, players), start=players):
             tokens.append(None)
@@ -497,6 +501,21 @@ class GameManager:
         )
         if seat is None:
             raise forbidden("this invitation token does not belong to this game")
+        return await self._claim(live, seat)
+
+    async def join_open(self, live: LiveGame, seat_number: int) -> tuple[int, str]:
+        """Give whoever asks an open seat (one its creator opened to anyone) while it is unclaimed:
+        the same private token a claimed invitation gives."""
+        if not 0 <= seat_number < len(live.seats) or live.seats[seat_number].kind != "person":
+            raise bad_request(f"seat {seat_number} is not a person's seat of this game")
+        seat = live.seats[seat_number]
+        if not seat.open:
+            raise forbidden(f"seat {SEAT_LETTERS[seat.seat]} is taken by invitation only")
+        if live.finished:
+            raise conflict("the game is over")
+        return await self._claim(live, seat)
+
+    async def _claim(self, live: LiveGame, seat: SeatData) -> tuple[int, str]:
         if seat.claim_hash is not None:
             raise conflict(f"seat {SEAT_LETTERS[seat.seat]} has already been claimed")
         private = secrets.token_urlsafe(24)

@@ -158,6 +158,7 @@ def seats_public(seats: list[SeatData], connected: set[int] | None = None) -> li
             "bot": info.bot,
             "joined": info.joined or played_here,
             "claimed": info.claim_hash is not None,
+            "open": info.open,
         }
         if connected is not None:
             entry["connected"] = played_here or info.seat in connected

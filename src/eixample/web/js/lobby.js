@@ -22,9 +22,12 @@ async function start() {
     showCreateError(t("lobby.catalogError", { error: error.message }));
     return;
   }
+  // the games people play; an unlisted one (an example kept for tests) only when the address names it (/?game=tictactoe)
+  const named = new URLSearchParams(location.search).get("game");
+  catalog.games = catalog.games.filter((game) => game.listed !== false || game.name === named);
   const select = $("game-select");
   for (const game of catalog.games) select.append(el("option", { value: game.name }, game.title));
-  const preferred = catalog.games.find((game) => game.name === "barcelona") || catalog.games[0];
+  const preferred = catalog.games.find((game) => game.name === named) || catalog.games.find((game) => game.name === "barcelona") || catalog.games[0];
   if (preferred) select.value = preferred.name;
   for (const spec of catalog.bots) $("bot-specs").append(el("option", { value: spec }));
   select.addEventListener("change", onGameChange);
@@ -119,7 +122,7 @@ function renderSeatRows() {
   clear(rows).append(el("legend", {}, t("lobby.seats")));
   const count = Number($("player-count").value);
   for (let seat = 0; seat < count; seat += 1) {
-    const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", level: DEFAULT_LEVEL, bot: "" };
+    const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", level: DEFAULT_LEVEL, bot: "", open: false };
     const kind = el(
       "select",
       { class: "seat-kind", "aria-label": t("lobby.seatKindLabel", { letter: seatStyle(seat).letter }), dataset: { seat: String(seat) } },
@@ -149,12 +152,17 @@ function renderSeatRows() {
       "aria-label": t("lobby.seatSpecLabel", { letter: seatStyle(seat).letter }),
     });
     level.value = levelOf(bot.value);
-    const row = el("div", { class: "seat-row", dataset: { seat: String(seat) } }, seatBadge(seat), kind, name, level, bot);
+    // a person's seat may be offered to anyone in the lobby's Open tab instead of by invitation only
+    const open = el("input", { type: "checkbox", class: "seat-open", "aria-label": t("lobby.seatOpenLabel", { letter: seatStyle(seat).letter }) });
+    open.checked = Boolean(before.open);
+    const openLabel = el("label", { class: "check seat-open-label" }, open, " ", t("lobby.seatOpen"));
+    const row = el("div", { class: "seat-row", dataset: { seat: String(seat) } }, seatBadge(seat), kind, name, level, bot, openLabel);
     const sync = () => {
       const custom = level.value === CUSTOM_LEVEL;
       if (!custom) bot.value = specOf(level.value);
       level.hidden = kind.value !== "bot";
       bot.hidden = kind.value !== "bot" || !custom;
+      openLabel.hidden = kind.value !== "person";
     };
     kind.addEventListener("change", sync);
     level.addEventListener("change", sync);
@@ -215,6 +223,7 @@ function readSeatRow(row) {
     name: row.querySelector(".seat-name-input").value.trim(),
     level: row.querySelector(".seat-level").value, // kept by name when the game, and so its levels, changes
     bot: row.querySelector(".seat-bot").value.trim(),
+    open: row.querySelector(".seat-open").checked,
   };
 }
 
@@ -239,6 +248,7 @@ async function onCreate(event) {
     const spec = { kind: seat.kind };
     if (seat.name) spec.name = seat.name;
     if (seat.kind === "bot") spec.bot = seat.bot || "random";
+    if (seat.kind === "person" && seat.open) spec.open = true;
     return spec;
   });
   const options = {};
@@ -411,6 +421,7 @@ async function refreshList() {
           { class: "links" },
           el("a", { href: game.links.watch }, game.status === "finished" ? t("lobby.finalPosition") : t("lobby.watchLower")),
           game.status === "finished" && game.links.replay ? el("a", { href: game.links.replay }, t("lobby.replay")) : null,
+          game.status === "open" ? joinButtons(game) : null,
         ),
       ),
     );
@@ -420,7 +431,34 @@ async function refreshList() {
 function seatNote(seat) {
   if (seat.kind === "bot") return t("lobby.noteBot");
   if (seat.kind === "automa") return t("lobby.noteAutoma");
+  if (joinable(seat)) return t("lobby.noteOpen");
   return seat.joined ? "" : t("lobby.noteInvited");
+}
+
+function joinable(seat) {
+  return seat.kind === "person" && seat.open && !seat.claimed;
+}
+
+// "join" for each seat its creator opened to anyone: the server hands this browser the seat's
+// private token, kept like a claimed invitation's, and the game page opens on that seat.
+function joinButtons(game) {
+  return game.seats.filter(joinable).map((seat) => {
+    const button = el("button", { type: "button", class: "link-button join-seat", dataset: { seat: String(seat.seat) } }, t("lobby.joinSeat", { letter: seatStyle(seat.seat).letter }));
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const joined = await api(`/api/games/${encodeURIComponent(game.game_id)}/seats/${seat.seat}/join`, { method: "POST" });
+        localStorage.setItem(`eixample.seat.${game.game_id}.${joined.seat}`, joined.token);
+        location.href = `/play/${encodeURIComponent(game.game_id)}#seat=${joined.seat}&token=${encodeURIComponent(joined.token)}`;
+      } catch (error) {
+        button.disabled = false;
+        $("join-error").textContent = t("lobby.joinFailed", { error: error.message });
+        $("join-error").hidden = false;
+        refreshList();
+      }
+    });
+    return button;
+  });
 }
 
 // The label of one value of an option with a menu: translated when the catalogs have it.
