@@ -176,6 +176,44 @@ def test_a_seat_opened_to_anyone_is_joined_from_the_open_tab(page: Any, server: 
     assert not page.problems, page.problems
 
 
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_house_rules_wait_behind_a_disclosure_with_a_field_per_seat(
+    page: Any, server: ServerProcess, viewport: dict[str, int]
+) -> None:
+    """Issue 37: Barcelona's house rules are behind "Advanced: house rules", and the starting VP of
+    each seat is a number field per place in turn order, not a list typed by hand."""
+    page.set_viewport_size(viewport)
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "barcelona")
+    page.select_option("#player-count", "3")
+    disclosure = page.locator("#options details.house-rules")
+    assert disclosure.locator("summary").inner_text() == "Advanced: house rules"
+    assert disclosure.get_attribute("open") is None
+    fields = disclosure.locator(".seat-list[data-option='seat_vp'] input.seat-list-input")
+    assert fields.count() == 3 and not fields.first.is_visible()
+    assert page.locator("#options [data-option='first_player']").is_visible()  # printed options stay in view
+    assert page.locator(".option-input[data-option='seat_vp']").count() == 0  # no typed list
+    disclosure.locator("summary").click()
+    assert fields.first.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    page.select_option("#player-count", "2")  # the fields follow the number of players; it stays open
+    assert fields.count() == 2 and fields.first.is_visible()
+    page.select_option("#player-count", "3")
+    page.select_option("#options [data-option='first_player']", "0")
+    fields.nth(0).fill("8")
+    fields.nth(2).fill("2")
+    for seat in (1, 2):
+        page.locator(f".seat-row[data-seat='{seat}'] .seat-kind").select_option("bot")
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
+    found = re.search(r"/play/([^#?]+)", link)
+    assert found is not None
+    view = httpx.get(f"{server.url}/api/games/{found.group(1)}/state").json()["view"]
+    assert [player["vp"] for player in view["player_list"]] == [8, 0, 2]
+    assert not page.problems, page.problems
+
+
 def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess) -> None:
     with server.client() as api:
         created = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}], seed=4, seed_shown=True,

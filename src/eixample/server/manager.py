@@ -210,6 +210,10 @@ class GameManager:
                     "renderer": renderer_url(game.name),
                     "automa": solo_opponents(game),
                     "listed": game.name not in UNLISTED_GAMES,
+                    # optional parts of a game (not in the Game protocol): its house rules, and its
+                    # options that list a whole number per seat
+                    "house_rules": list(getattr(game, "house_rules", ())),
+                    "seat_lists": dict(getattr(game, "seat_lists", {})),
                 }
             )
         return {

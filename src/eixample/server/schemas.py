@@ -333,6 +333,13 @@ class CatalogGameOut(BaseModel):
         default=True,
         description="offered in the lobby's list of games; an unlisted one (an example kept for tests) "
                     "is created by the API, or from the lobby opened as /?game=<name>")
+    house_rules: list[str] = Field(
+        default_factory=list,
+        description="those of `options` that are not printed rules (the lobby shows them apart)")
+    seat_lists: dict[str, tuple[int, int]] = Field(
+        default_factory=dict,
+        description="those of `options` that list one whole number per seat, in turn order, with the "
+                    "least and greatest each may be (the lobby shows a number field per seat)")
 
 
 class CatalogOut(BaseModel):

@@ -83,13 +83,36 @@ function renderOptions() {
   for (const input of options.querySelectorAll(".option-input")) {
     optionValues[input.dataset.option] = input.type === "checkbox" ? input.checked : input.value;
   }
+  for (const input of options.querySelectorAll(".seat-list-input")) optionValues[`${input.dataset.option}.${input.dataset.seat}`] = input.value;
+  const wasOpen = Boolean(options.querySelector("details.house-rules[open]"));
   const before = optionValues;
   clear(options).append(el("legend", {}, t("lobby.options")));
+  // the house rules (not printed rules) wait behind a disclosure, closed until wanted
+  const houseRules = el("details", { class: "house-rules" }, el("summary", {}, t("lobby.houseRules")));
   let shown = 0;
+  let houseShown = 0;
   const byCount = game.choices || {};
   const choices = byCount[$("player-count").value] || {};
+  const players = Number($("player-count").value);
   for (const name of game.options) {
+    const where = (game.house_rules || []).includes(name) ? houseRules : options;
     let input;
+    const seatList = (game.seat_lists || {})[name];
+    if (seatList) {
+      // one whole number per seat, in turn order: a field for each seat instead of a typed list
+      if (players < 2) continue;
+      const fields = [];
+      for (let place = 0; place < players; place += 1) {
+        // in turn order (the first player first), whichever seat that is
+        const value = before[`${name}.${place}`];
+        fields.push(el("label", { class: "seat-list-entry" }, t("lobby.turnPlace", { n: place + 1 }), " ",
+          el("input", { type: "number", class: "seat-list-input", "data-option": name, "data-seat": String(place), min: String(seatList[0]), max: String(seatList[1]), step: "1", inputmode: "numeric", placeholder: "0", value: typeof value === "string" ? value : "", "aria-label": t("lobby.seatListEntry", { option: optionLabel(name), n: place + 1 }) })));
+      }
+      where.append(el("fieldset", { class: "seat-list", "data-option": name }, el("legend", {}, optionLabel(name)), ...fields));
+      if (where === houseRules) houseShown += 1;
+      else shown += 1;
+      continue;
+    }
     if (Object.values(byCount).some((offered) => name in offered)) {
       // one of a few values: a menu, "default" leaving the option out; not offered for this many players
       const values = choices[name] || [];
@@ -110,10 +133,28 @@ function renderOptions() {
     } else {
       input = el("input", { type: "text", class: "option-input", name, "data-option": name, placeholder: t("lobby.optionDefault"), value: typeof before[name] === "string" ? before[name] : "" });
     }
-    options.append(el("label", {}, optionLabel(name), " ", input));
-    shown += 1;
+    where.append(el("label", {}, optionLabel(name), " ", input));
+    if (where === houseRules) houseShown += 1;
+    else shown += 1;
   }
-  options.hidden = shown === 0;
+  if (houseShown) {
+    houseRules.open = wasOpen;
+    options.append(houseRules);
+  }
+  options.hidden = shown + houseShown === 0;
+}
+
+// The options that list one whole number per seat: left out while every field is empty.
+function seatListOptions() {
+  const lists = {};
+  for (const input of document.querySelectorAll(".seat-list-input")) {
+    (lists[input.dataset.option] ||= []).push(input.value.trim());
+  }
+  const out = {};
+  for (const [name, values] of Object.entries(lists)) {
+    if (values.some((value) => value !== "")) out[name] = values.map((value) => (value === "" ? 0 : parseOption(value)));
+  }
+  return out;
 }
 
 function renderSeatRows() {
@@ -257,6 +298,7 @@ async function onCreate(event) {
       if (input.checked) options[input.dataset.option] = true;
     } else if (input.value.trim()) options[input.dataset.option] = parseOption(input.value.trim());
   }
+  Object.assign(options, seatListOptions());
   const body = { game: $("game-select").value, seats, options };
   const seed = $("seed").value.trim();
   // a chosen seed is shown to every seat and in the lobby (the server refuses a hidden one for two or more people)
