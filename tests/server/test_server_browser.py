@@ -6,6 +6,7 @@ These tests fail (they do not skip) when /usr/bin/chromium is missing: install i
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -18,7 +19,7 @@ from eixample.core.records import replay
 from eixample.core.registry import get_game
 from eixample.games.rose_of_fire import BOT_LEVELS
 from tests.server.browser import screenshot
-from tests.server.harness import ServerProcess, create_game
+from tests.server.harness import ServerProcess, create_game, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -212,6 +213,68 @@ def test_house_rules_wait_behind_a_disclosure_with_a_field_per_seat(
     view = httpx.get(f"{server.url}/api/games/{found.group(1)}/state").json()["view"]
     assert [player["vp"] for player in view["player_list"]] == [8, 0, 2]
     assert not page.problems, page.problems
+
+
+def test_a_record_is_downloaded_and_a_record_file_opens_in_the_replay_page(
+    page: Any, server: ServerProcess, tmp_path: Any
+) -> None:
+    """Issue 37: a finished game's record downloads from its game and replay pages; a record file
+    (picked, or dropped on the page) replays there; a file that is no record is refused clearly."""
+    with server.client() as api:
+        bots = create_game(api, "tictactoe", [{"kind": "bot"}, {"kind": "bot"}], seed=11)
+        gid = bots["game_id"]
+        wait_for(lambda: api.get(f"/api/games/{gid}").json()["status"] == "finished", timeout=30)
+        record = api.get(f"/api/games/{gid}/record").json()
+    page.goto(f"{server.url}/play/{gid}")
+    page.wait_for_selector("#final:not([hidden])")
+    with page.expect_download() as download:
+        page.click("#record-download")
+    saved = tmp_path / "record.json"
+    download.value.save_as(saved)
+    assert json.loads(saved.read_text())["actions"] == record["actions"]
+    page.goto(f"{server.url}/replay/{gid}")
+    page.wait_for_selector("body[data-step='0']")
+    with page.expect_download() as again:
+        page.click("#record-download")
+    assert again.value.suggested_filename == f"eixample-{gid}.json"
+
+    page.goto(f"{server.url}/replay")  # the page for a file: nothing stored to show
+    page.wait_for_selector("#record-file", state="attached")
+    assert page.locator("#record-download").is_hidden()
+    page.set_input_files("#record-file", files=[{"name": "notes.json", "mimeType": "application/json",
+                                                 "buffer": b"not json"}])
+    page.wait_for_selector("#error:not([hidden])")
+    assert "notes.json is not a game record" in page.locator("#error").inner_text()
+    broken = {**record, "actions": record["actions"][:2]}
+    page.set_input_files("#record-file", files=[{"name": "short.json", "mimeType": "application/json",
+                                                 "buffer": json.dumps(broken).encode()}])
+    page.locator("#error", has_text="short.json").wait_for()
+    assert "does not reach its end" in page.locator("#error").inner_text()
+    page.set_input_files("#record-file", str(saved))
+    page.wait_for_selector("body[data-record-file='record.json'][data-step='0']")
+    assert page.locator("#error").is_hidden()
+    steps = len(record["actions"])
+    assert page.locator("#position").inner_text() == f"step 0 of {steps}"
+    page.click("#last")
+    page.wait_for_selector(f"body[data-step='{steps}']")
+    # dropped on the page: the same
+    page.goto(f"{server.url}/replay")
+    page.wait_for_selector("#record-file", state="attached")
+    page.evaluate(
+        """(text) => {
+            const data = new DataTransfer();
+            data.items.add(new File([text], "dropped.json", { type: "application/json" }));
+            const drop = new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true });
+            document.body.dispatchEvent(drop);
+        }""",
+        json.dumps(record),
+    )
+    page.wait_for_selector("body[data-record-file='dropped.json'][data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{steps}']")
+    assert page.locator("#winners").inner_text()
+    unexpected = [problem for problem in page.problems if "status of 422" not in problem]  # the refused file
+    assert not unexpected, unexpected
 
 
 def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess) -> None:

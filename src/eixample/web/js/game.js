@@ -362,6 +362,8 @@ function renderFinal() {
   const breakdown = Array.isArray(state.view.score_breakdown) ? state.view.score_breakdown : state.result.score_breakdown;
   renderBreakdown(dom.finalScores, state.seats, state.result.scores, breakdown);
   dom.replayLink.href = `/replay/${encodeURIComponent(gameId)}`;
+  $("record-download").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+  $("record-download").download = `eixample-${gameId}.json`;
 }
 
 // -- keyboard --------------------------------------------------------------------------------
