@@ -63,6 +63,29 @@ export function focusFirst(root, selector) {
   if (node && typeof node.focus === "function") node.focus({ preventScroll: true });
 }
 
+// Brings the decision's targets into view (the page, and the board's own scrolling box) when
+// none of them shows: after a choice the next one may be made far from it (the city after the
+// hand, a player board below the fold). Left alone while any target shows.
+export function revealTargets(root, selector = "[data-action], [data-step]") {
+  if (!root || typeof window === "undefined") return;
+  const targets = Array.from(root.querySelectorAll(selector)).filter((node) => {
+    const r = node.getBoundingClientRect();
+    return r.width > 0 || r.height > 0;
+  });
+  if (!targets.length) return;
+  const frame = root.parentElement ? root.parentElement.getBoundingClientRect() : null;
+  const top = Math.max(0, frame ? frame.top : 0);
+  const bottom = Math.min(window.innerHeight, frame ? frame.bottom : window.innerHeight);
+  const left = Math.max(0, frame ? frame.left : 0);
+  const right = Math.min(window.innerWidth, frame ? frame.right : window.innerWidth);
+  const shows = (node) => {
+    const r = node.getBoundingClientRect();
+    return r.top >= top - 1 && r.bottom <= bottom + 1 && r.left >= left - 1 && r.right <= right + 1;
+  };
+  if (targets.some(shows)) return;
+  targets[0].scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+}
+
 // Each seat's name: the one the view gives (Barcelona's automa), else the player's at the
 // table, else the seat's letter.
 export function seatNames(view, seats) {
@@ -138,6 +161,8 @@ export class TwoStepChoice {
     const [root, view, options] = this.lastCall;
     while (root.firstChild) root.removeChild(root.firstChild);
     this.render(root, view, options);
+    // the second step's targets (a project space for the tile chosen...) may be far from the first
+    if (this.open) revealTargets(root, "[data-action]");
   }
 
   // The page's onAction, dropping the half-made choice first.
