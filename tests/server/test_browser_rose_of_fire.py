@@ -410,7 +410,9 @@ def test_the_view_follows_the_next_decision(
     context = browser.new_context(viewport=viewport)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
-    page.goto(created["seats"][0]["link"])
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(f"{server.url}/play/{created['game_id']}#seat=0&token={created['seats'][0]['token']}")
     rng = random.Random(8)
     checked = steps = 0
     for _ in range(40):
@@ -439,4 +441,34 @@ def test_the_view_follows_the_next_decision(
         click_action(page, action)
         page.wait_for_selector(f"body:not([data-move-number='{number}'])")
     assert checked >= 10
+    assert not [problem for problem in problems if "403" not in problem], problems
     context.close()
+
+
+def test_a_choice_hovered_or_focused_shows_its_place_on_the_board(
+    page: Any, new_server: Callable[..., ServerProcess]
+) -> None:
+    """Issue 37: the page's list of choices names places the board does not label; hovering or
+    focusing a choice marks its target on the board."""
+    server = new_server(bot_delay=0.0).start()
+    with server.client() as api:
+        seats = [{"name": "Ana"}, {"kind": "bot", "bot": "greedy"}]
+        created = create_claimed_game(api, "rose-of-fire", seats, seed=11)
+    page.goto(f"{server.url}/play/{created['game_id']}#seat=0&token={created['seats'][0]['token']}")
+    page.wait_for_selector(READY)
+    page.locator("#actions details.on-board").evaluate_all("nodes => nodes.forEach((n) => { n.open = true })")
+    button = page.locator("#actions button.action").first
+    action = button.get_attribute("data-action") or ""
+    target = page.locator(f'{BOARD} [data-action="{css_string(action)}"]')
+    assert target.count() >= 1 and page.locator(f"{BOARD} .pointed").count() == 0
+    button.hover()
+    assert target.first.evaluate("n => n.classList.contains('pointed')")
+    assert page.locator(f"{BOARD} .pointed").count() == target.count()  # only its own place
+    page.mouse.move(0, 0)
+    assert page.locator(f"{BOARD} .pointed").count() == 0
+    button.focus()
+    assert target.first.evaluate("n => n.classList.contains('pointed')")
+    button.blur()
+    assert page.locator(f"{BOARD} .pointed").count() == 0
+    # the page offers a claimed seat's token to the claim first, which answers 403
+    assert not [problem for problem in page.problems if "status of 403" not in problem], page.problems

@@ -86,6 +86,21 @@ export function revealTargets(root, selector = "[data-action], [data-step]") {
   targets[0].scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
 }
 
+// Shows on the board where `action` is played while a choice naming it (a button, a hint...) is
+// hovered or focused: its targets get the class "pointed" until `on` is false.
+export function pointAt(root, action, on) {
+  if (!root || !action) return;
+  const escaped = typeof CSS !== "undefined" && CSS.escape ? CSS.escape(action) : action.replace(/["\\]/g, "\\$&");
+  for (const node of root.querySelectorAll(`[data-action="${escaped}"]`)) node.classList.toggle("pointed", on);
+}
+
+// `pointAt` wired to a page element that names `action`.
+export function pointsAt(element, root, action) {
+  for (const type of ["mouseenter", "focus"]) element.addEventListener(type, () => pointAt(root, action, true));
+  for (const type of ["mouseleave", "blur"]) element.addEventListener(type, () => pointAt(root, action, false));
+  return element;
+}
+
 // Each seat's name: the one the view gives (Barcelona's automa), else the player's at the
 // table, else the seat's letter.
 export function seatNames(view, seats) {

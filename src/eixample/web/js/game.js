@@ -7,6 +7,7 @@
 
 import { clear, el, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
+import { pointsAt } from "./draw.js";
 import { renderScoreChart } from "./chart.js";
 import { HintBox, mountCharts, WinGraph } from "./coach.js";
 import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
@@ -269,7 +270,7 @@ function renderActions(handled) {
     const buttons = list.map((action) => {
       const index = ordered.length;
       ordered.push(action);
-      return el(
+      const button = el(
         "button",
         {
           type: "button",
@@ -280,6 +281,7 @@ function renderActions(handled) {
         el("span", { class: "key" }, String(index + 1)),
         actionLabel(renderer || null, action, labelContext()),
       );
+      return pointsAt(button, dom.board, action); // hovering or focusing a choice shows its place on the board
     });
     const containsSelected = list.includes(ordered[selected]);
     if (onBoard) {
