@@ -467,6 +467,7 @@ def test_a_house_rule_switch_is_a_checkbox_in_the_lobby(
     page: Any, new_server: Callable[..., ServerProcess]
 ) -> None:
     server = lobby_for_barcelona(page, new_server)
+    page.click("#options details.house-rules summary")  # the house rules wait behind a disclosure
     switch = page.locator("#options input[data-option='balanced_seats']")
     assert switch.get_attribute("type") == "checkbox" and not switch.is_checked()
     switch.check()
@@ -482,6 +483,7 @@ def test_a_whole_number_house_rule_is_a_number_field_with_its_limits(
     page: Any, new_server: Callable[..., ServerProcess]
 ) -> None:
     server = lobby_for_barcelona(page, new_server)
+    page.click("#options details.house-rules summary")
     field = page.locator("#options input[data-option='first_player_vp']")
     assert field.get_attribute("type") == "number"
     assert (field.get_attribute("min"), field.get_attribute("max")) == ("0", str(MAX_FIRST_PLAYER_VP))
