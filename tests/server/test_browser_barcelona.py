@@ -504,3 +504,32 @@ def test_a_whole_number_house_rule_is_a_number_field_with_its_limits(
     view = create_from_the_lobby(page, server)
     assert [line["house_rule"] for line in view["score_breakdown"]] == [3, 0]
     assert not page.problems, page.problems
+
+
+def test_a_log_line_hovered_or_focused_shows_the_places_it_names(
+    page: Any, new_server: Callable[..., ServerProcess]
+) -> None:
+    """Issue 37: the log names places the board does not label ("crossing C33"); hovering or
+    focusing such a line marks them on the board."""
+    server = new_server(bot_delay=0.0).start()
+    with server.client() as api:
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        game = create_game(api, "barcelona", bots, seed=3)
+    page.goto(f"{server.url}/play/{game['game_id']}")
+    page.wait_for_selector("body[data-status='finished']", timeout=60_000)
+    lines = page.locator("#log li.names-place")
+    assert lines.count() > 0
+    crossing = page.locator("#log li.names-place", has_text="C0").first  # a crossing of the city's first row
+    crossing.scroll_into_view_if_needed()
+    assert page.locator(f"{BOARD} .pointed").count() == 0
+    crossing.hover()
+    pointed = page.locator(f"{BOARD} .pointed")
+    assert pointed.count() >= 1
+    assert pointed.first.evaluate("n => n.dataset.crossing || n.dataset.space || n.dataset.street || ''")
+    page.mouse.move(0, 0)
+    assert page.locator(f"{BOARD} .pointed").count() == 0
+    crossing.focus()
+    assert page.locator(f"{BOARD} .pointed").count() >= 1
+    crossing.blur()
+    assert page.locator(f"{BOARD} .pointed").count() == 0
+    assert not page.problems, page.problems

@@ -94,6 +94,35 @@ export function pointAt(root, action, on) {
   for (const node of root.querySelectorAll(`[data-action="${escaped}"]`)) node.classList.toggle("pointed", on);
 }
 
+// The places a structured message names in its arguments ({crossing: "C33"}, {space: "B10"}...),
+// marked on the board where an element carries the same name as a data attribute
+// (data-crossing="C33"); the class "pointed" until `on` is false. Returns how many were found.
+export function pointAtPlaces(root, args, on) {
+  if (!root || !args || typeof args !== "object") return 0;
+  let found = 0;
+  for (const [name, value] of Object.entries(args)) {
+    if (!PLACE_ARGUMENTS.has(name) || typeof value !== "string" || !/^[\w.-]{1,40}$/.test(value)) continue;
+    for (const node of root.querySelectorAll(`[data-${name}="${value}"]`)) {
+      node.classList.toggle("pointed", on);
+      found += 1;
+    }
+  }
+  return found;
+}
+
+const PLACE_ARGUMENTS = new Set(["crossing", "space", "street", "sidewalk", "block", "project", "tile"]);
+
+// `pointAtPlaces` wired to a log line: hovering or focusing it shows the places it names.
+export function pointsAtPlaces(element, root, entry) {
+  const args = entry && typeof entry === "object" ? entry.args : null;
+  if (!args || !Object.keys(args).some((name) => PLACE_ARGUMENTS.has(name))) return element;
+  element.tabIndex = 0;
+  element.classList.add("names-place");
+  for (const type of ["mouseenter", "focus"]) element.addEventListener(type, () => pointAtPlaces(root, args, true));
+  for (const type of ["mouseleave", "blur"]) element.addEventListener(type, () => pointAtPlaces(root, args, false));
+  return element;
+}
+
 // `pointAt` wired to a page element that names `action`.
 export function pointsAt(element, root, action) {
   for (const type of ["mouseenter", "focus"]) element.addEventListener(type, () => pointAt(root, action, true));

@@ -7,7 +7,7 @@
 
 import { clear, el, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
-import { pointsAt } from "./draw.js";
+import { pointsAt, pointsAtPlaces } from "./draw.js";
 import { renderScoreChart } from "./chart.js";
 import { HintBox, mountCharts, WinGraph } from "./coach.js";
 import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
@@ -324,7 +324,7 @@ function renderLog() {
       item.classList.add("log-new");
       item.style.animationDelay = `${Math.min(index - fresh, 40) * 110}ms`;
     }
-    dom.log.append(item);
+    dom.log.append(pointsAtPlaces(item, dom.board, entry)); // hovering a line shows the places it names
   });
   logShown = log.length;
   dom.log.parentElement.hidden = log.length === 0;
