@@ -533,3 +533,31 @@ def test_a_log_line_hovered_or_focused_shows_the_places_it_names(
     crossing.blur()
     assert page.locator(f"{BOARD} .pointed").count() == 0
     assert not page.problems, page.problems
+
+
+def test_the_others_last_moves_are_marked_on_the_board(
+    page: Any, new_server: Callable[..., ServerProcess]
+) -> None:
+    """Issue 37: what the others did since your last decision is marked on the board (the places
+    their latest lines name)."""
+    server = new_server(bot_delay=0.0).start()
+    with server.client() as api:
+        game = create_game(api, "barcelona", [{"name": "Ana"}, {"kind": "bot", "bot": "random"}], seed=3)
+    page.goto(game["seats"][0]["link"])
+    rng = random.Random(2)
+    marked = 0
+    for _ in range(12):
+        page.wait_for_selector(READY)
+        if page.locator("body[data-status='finished']").count():
+            break
+        if page.locator(f"{BOARD} .last-move").count():
+            marked += 1
+            places = page.locator(f"{BOARD} .last-move").evaluate_all(
+                "nodes => nodes.map((n) => n.dataset.crossing || n.dataset.space || n.dataset.street || '')")
+            assert all(places), places
+        number = page.locator("body").get_attribute("data-move-number")
+        actions = [a for a in page.locator("#actions button.action").evaluate_all(
+            "buttons => buttons.map((b) => b.dataset.action)") if a]
+        page.locator("#actions button.action").nth(actions.index(rng.choice(actions))).dispatch_event("click")
+        page.wait_for_selector(f"body:not([data-move-number='{number}'])")
+    assert marked >= 1

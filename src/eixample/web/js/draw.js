@@ -97,17 +97,31 @@ export function pointAt(root, action, on) {
 // The places a structured message names in its arguments ({crossing: "C33"}, {space: "B10"}...),
 // marked on the board where an element carries the same name as a data attribute
 // (data-crossing="C33"); the class "pointed" until `on` is false. Returns how many were found.
-export function pointAtPlaces(root, args, on) {
+export function pointAtPlaces(root, args, on, mark = "pointed") {
   if (!root || !args || typeof args !== "object") return 0;
   let found = 0;
   for (const [name, value] of Object.entries(args)) {
     if (!PLACE_ARGUMENTS.has(name) || typeof value !== "string" || !/^[\w.-]{1,40}$/.test(value)) continue;
     for (const node of root.querySelectorAll(`[data-${name}="${value}"]`)) {
-      node.classList.toggle("pointed", on);
+      node.classList.toggle(mark, on);
       found += 1;
     }
   }
   return found;
+}
+
+// What the others did since the viewer's last decision: the places named by each other player's
+// latest log line get the class "last-move" (lines name seats "P1", "P2"...).
+export function markLastMoves(root, log, viewer) {
+  if (!root || !Array.isArray(log) || typeof viewer !== "number") return;
+  const mine = `P${viewer + 1}`;
+  const marked = new Set();
+  for (let k = log.length - 1; k >= 0; k -= 1) {
+    const player = log[k] && log[k].args ? log[k].args.player : null;
+    if (typeof player !== "string") continue;
+    if (player === mine) break;
+    if (!marked.has(player) && pointAtPlaces(root, log[k].args, true, "last-move")) marked.add(player);
+  }
 }
 
 const PLACE_ARGUMENTS = new Set(["crossing", "space", "street", "sidewalk", "block", "project", "tile"]);

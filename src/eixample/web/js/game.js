@@ -7,7 +7,7 @@
 
 import { clear, el, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
-import { pointsAt, pointsAtPlaces } from "./draw.js";
+import { markLastMoves, pointsAt, pointsAtPlaces } from "./draw.js";
 import { renderScoreChart } from "./chart.js";
 import { HintBox, mountCharts, WinGraph } from "./coach.js";
 import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
@@ -214,6 +214,7 @@ function renderBoardNow() {
     selected: selected >= 0 ? ordered[selected] : null,
   };
   const handled = drawBoard(dom.board, dom.fallback, renderer || null, state.view, context);
+  markLastMoves(dom.board, state.view.log, state.seat);
   viewport.update(renderer || null, state.view, context);
   return handled;
 }
