@@ -467,6 +467,7 @@ def test_a_house_rule_switch_is_a_checkbox_in_the_lobby(
     page: Any, new_server: Callable[..., ServerProcess]
 ) -> None:
     server = lobby_for_barcelona(page, new_server)
+    page.click("#options details.house-rules summary")  # the house rules wait behind a disclosure
     switch = page.locator("#options input[data-option='balanced_seats']")
     assert switch.get_attribute("type") == "checkbox" and not switch.is_checked()
     switch.check()
@@ -482,6 +483,7 @@ def test_a_whole_number_house_rule_is_a_number_field_with_its_limits(
     page: Any, new_server: Callable[..., ServerProcess]
 ) -> None:
     server = lobby_for_barcelona(page, new_server)
+    page.click("#options details.house-rules summary")
     field = page.locator("#options input[data-option='first_player_vp']")
     assert field.get_attribute("type") == "number"
     assert (field.get_attribute("min"), field.get_attribute("max")) == ("0", str(MAX_FIRST_PLAYER_VP))
@@ -502,3 +504,60 @@ def test_a_whole_number_house_rule_is_a_number_field_with_its_limits(
     view = create_from_the_lobby(page, server)
     assert [line["house_rule"] for line in view["score_breakdown"]] == [3, 0]
     assert not page.problems, page.problems
+
+
+def test_a_log_line_hovered_or_focused_shows_the_places_it_names(
+    page: Any, new_server: Callable[..., ServerProcess]
+) -> None:
+    """Issue 37: the log names places the board does not label ("crossing C33"); hovering or
+    focusing such a line marks them on the board."""
+    server = new_server(bot_delay=0.0).start()
+    with server.client() as api:
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        game = create_game(api, "barcelona", bots, seed=3)
+    page.goto(f"{server.url}/play/{game['game_id']}")
+    page.wait_for_selector("body[data-status='finished']", timeout=60_000)
+    lines = page.locator("#log li.names-place")
+    assert lines.count() > 0
+    crossing = page.locator("#log li.names-place", has_text="C0").first  # a crossing of the city's first row
+    crossing.scroll_into_view_if_needed()
+    assert page.locator(f"{BOARD} .pointed").count() == 0
+    crossing.hover()
+    pointed = page.locator(f"{BOARD} .pointed")
+    assert pointed.count() >= 1
+    assert pointed.first.evaluate("n => n.dataset.crossing || n.dataset.space || n.dataset.street || ''")
+    page.mouse.move(0, 0)
+    assert page.locator(f"{BOARD} .pointed").count() == 0
+    crossing.focus()
+    assert page.locator(f"{BOARD} .pointed").count() >= 1
+    crossing.blur()
+    assert page.locator(f"{BOARD} .pointed").count() == 0
+    assert not page.problems, page.problems
+
+
+def test_the_others_last_moves_are_marked_on_the_board(
+    page: Any, new_server: Callable[..., ServerProcess]
+) -> None:
+    """Issue 37: what the others did since your last decision is marked on the board (the places
+    their latest lines name)."""
+    server = new_server(bot_delay=0.0).start()
+    with server.client() as api:
+        game = create_game(api, "barcelona", [{"name": "Ana"}, {"kind": "bot", "bot": "random"}], seed=3)
+    page.goto(game["seats"][0]["link"])
+    rng = random.Random(2)
+    marked = 0
+    for _ in range(12):
+        page.wait_for_selector(READY)
+        if page.locator("body[data-status='finished']").count():
+            break
+        if page.locator(f"{BOARD} .last-move").count():
+            marked += 1
+            places = page.locator(f"{BOARD} .last-move").evaluate_all(
+                "nodes => nodes.map((n) => n.dataset.crossing || n.dataset.space || n.dataset.street || '')")
+            assert all(places), places
+        number = page.locator("body").get_attribute("data-move-number")
+        actions = [a for a in page.locator("#actions button.action").evaluate_all(
+            "buttons => buttons.map((b) => b.dataset.action)") if a]
+        page.locator("#actions button.action").nth(actions.index(rng.choice(actions))).dispatch_event("click")
+        page.wait_for_selector(f"body:not([data-move-number='{number}'])")
+    assert marked >= 1

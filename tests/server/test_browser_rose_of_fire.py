@@ -383,3 +383,92 @@ def test_every_board_target_is_clickable(page: Any, server: ServerProcess) -> No
             page.keyboard.press("Escape")
             assert page.locator("svg#probe .rof-choice").count() == 0, "Escape closes the choice"
     assert not page.problems, page.problems
+
+
+TARGETS_IN_VIEW = """(nodes) => {
+    const box = document.querySelector("svg#board").parentElement.getBoundingClientRect();
+    const top = Math.max(0, box.top), bottom = Math.min(innerHeight, box.bottom);
+    const left = Math.max(0, box.left), right = Math.min(innerWidth, box.right);
+    return nodes.filter((n) => {
+        const r = n.getBoundingClientRect();
+        return (r.width > 0 || r.height > 0) && r.top >= top - 1 && r.bottom <= bottom + 1
+            && r.left >= left - 1 && r.right <= right + 1;
+    }).length;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_the_view_follows_the_next_decision(
+    browser: Any, new_server: Callable[..., ServerProcess], viewport: dict[str, int]
+) -> None:
+    """Issue 37: after a choice, the next decision's targets come into view (the tile goes on the
+    city after the hand; the token choice sits below the fold), on a laptop and on a phone."""
+    server = new_server(bot_delay=0.0).start()
+    with server.client() as api:
+        seats = [{"name": "Ana"}, {"kind": "bot", "bot": "greedy"}]
+        created = create_claimed_game(api, "rose-of-fire", seats, seed=11)
+    context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(f"{server.url}/play/{created['game_id']}#seat=0&token={created['seats'][0]['token']}")
+    rng = random.Random(8)
+    checked = steps = 0
+    for _ in range(40):
+        page.wait_for_selector(READY)
+        if page.locator("body[data-status='finished']").count():
+            break
+        page.wait_for_timeout(100)  # the view moves after the board is drawn
+        targets = page.locator(f"{BOARD} [data-action], {BOARD} [data-step]")
+        if targets.count():
+            shown = targets.evaluate_all(TARGETS_IN_VIEW)
+            assert shown > 0, page.locator("body").get_attribute("data-move-number")
+            checked += 1
+        number = page.locator("body").get_attribute("data-move-number")
+        actions = [a for a in page.locator("#actions button.action").evaluate_all(
+            "buttons => buttons.map((b) => b.dataset.action)") if a]
+        board = [a for a in actions if on_board(a)]
+        two_steps = [a for a in board if a.split()[0] in ("tile", "buy")]
+        action = rng.choice(two_steps or board or actions)
+        words = action.split()
+        step = {"tile": "data-tile-space", "buy": "data-buy"}.get(words[0])
+        if step and page.locator(f'{BOARD} [{step}="{css_string(words[1])}"]').count():
+            page.locator(f'{BOARD} [{step}="{css_string(words[1])}"]').first.click()
+            page.wait_for_timeout(100)  # the second step's targets come into view too
+            assert page.locator(f"{BOARD} [data-action]").evaluate_all(TARGETS_IN_VIEW) > 0, action
+            steps += 1
+        click_action(page, action)
+        page.wait_for_selector(f"body:not([data-move-number='{number}'])")
+    assert checked >= 10
+    assert not [problem for problem in problems if "403" not in problem], problems
+    context.close()
+
+
+def test_a_choice_hovered_or_focused_shows_its_place_on_the_board(
+    page: Any, new_server: Callable[..., ServerProcess]
+) -> None:
+    """Issue 37: the page's list of choices names places the board does not label; hovering or
+    focusing a choice marks its target on the board."""
+    server = new_server(bot_delay=0.0).start()
+    with server.client() as api:
+        seats = [{"name": "Ana"}, {"kind": "bot", "bot": "greedy"}]
+        created = create_claimed_game(api, "rose-of-fire", seats, seed=11)
+    page.goto(f"{server.url}/play/{created['game_id']}#seat=0&token={created['seats'][0]['token']}")
+    page.wait_for_selector(READY)
+    page.locator("#actions details.on-board").evaluate_all("nodes => nodes.forEach((n) => { n.open = true })")
+    button = page.locator("#actions button.action").first
+    action = button.get_attribute("data-action") or ""
+    target = page.locator(f'{BOARD} [data-action="{css_string(action)}"]')
+    assert target.count() >= 1 and page.locator(f"{BOARD} .pointed").count() == 0
+    button.hover()
+    assert target.first.evaluate("n => n.classList.contains('pointed')")
+    assert page.locator(f"{BOARD} .pointed").count() == target.count()  # only its own place
+    page.mouse.move(0, 0)
+    assert page.locator(f"{BOARD} .pointed").count() == 0
+    button.focus()
+    assert target.first.evaluate("n => n.classList.contains('pointed')")
+    button.blur()
+    assert page.locator(f"{BOARD} .pointed").count() == 0
+    # the page offers a claimed seat's token to the claim first, which answers 403
+    assert not [problem for problem in page.problems if "status of 403" not in problem], page.problems

@@ -301,6 +301,40 @@ def test_play_to_the_end_then_record_and_replay(api: httpx.Client) -> None:
     assert_error(api.get(f"/api/games/{gid}/replay", params={"step": 6}), 422, "between 0 and 5")
 
 
+def test_a_record_sent_by_a_client_replays_without_being_stored(
+    api: httpx.Client, server: ServerProcess
+) -> None:
+    created = create_game(api, "tictactoe", PEOPLE, seed=77, seed_shown=True)
+    gid = created["game_id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    moves = ["mark 0", "mark 3", "mark 1", "mark 4", "mark 2"]
+    for number, action in enumerate(moves):
+        assert move(api, gid, tokens[number % 2], action, number).status_code == 200
+    record = api.get(f"/api/games/{gid}/record").json()
+    before = server.db_dump()
+    for step in (0, 3, 5):
+        frame = api.post("/api/replay", params={"step": step}, json=record)
+        assert frame.status_code == 200, frame.text
+        stored = api.get(f"/api/games/{gid}/replay", params={"step": step}).json()
+        same = ("view", "step", "steps", "actions", "action_seats", "score_history", "result", "decision")
+        for key in same:
+            assert frame.json()[key] == stored[key], key
+        assert [seat["name"] for seat in frame.json()["seats"]] == ["Ana", "Biel"]
+    assert api.post("/api/replay", json=record).json()["step"] == 5
+    # refusals name the problem and store nothing
+    assert_error(api.post("/api/replay", params={"step": 6}, json=record), 422, "between 0 and 5")
+    assert_error(api.post("/api/replay", json={**record, "game": "chess"}), 422, "not of a game")
+    assert_error(api.post("/api/replay", json={**record, "actions": [*moves[:4], "mark 3"]}), 422, "action 4")
+    unfinished = {**record, "actions": moves[:4]}
+    assert_error(api.post("/api/replay", json=unfinished), 422, "does not reach its end")
+    assert_error(api.post("/api/replay", json={**record, "seed": "x"}), 422, "seed")
+    assert_error(api.post("/api/replay", json=[1, 2]), 422)
+    big = api.post("/api/replay", content=b'{"a": "' + b"x" * 70_000 + b'"}',
+                   headers={"Content-Type": "application/json"})
+    assert big.status_code == 413
+    assert server.db_dump() == before
+
+
 def test_lobby_lists_open_running_and_finished(api: httpx.Client) -> None:
     created = create_game(api, "tictactoe", PEOPLE, invitations=True)
     gid = created["game_id"]

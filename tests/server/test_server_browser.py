@@ -6,6 +6,7 @@ These tests fail (they do not skip) when /usr/bin/chromium is missing: install i
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -18,13 +19,14 @@ from eixample.core.records import replay
 from eixample.core.registry import get_game
 from eixample.games.rose_of_fire import BOT_LEVELS
 from tests.server.browser import screenshot
-from tests.server.harness import ServerProcess, create_game
+from tests.server.harness import ServerProcess, create_game, wait_for
 
 pytestmark = pytest.mark.browser
 
 def test_play_a_game_against_a_bot_by_clicks(page: Any, server: ServerProcess) -> None:
-    page.goto(f"{server.url}/")
-    page.select_option("#game-select", "tictactoe")
+    page.goto(f"{server.url}/?game=tictactoe")  # the example game, unlisted, is chosen by the address
+    page.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
+    assert page.locator("#game-select").input_value() == "tictactoe"
     page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
     page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
     page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
@@ -129,6 +131,152 @@ def test_keyboard_undo_buttons_and_replay(page: Any, server: ServerProcess) -> N
     assert not page.problems, page.problems
 
 
+def test_the_lobby_lists_the_games_people_play_not_the_example(page: Any, server: ServerProcess) -> None:
+    """Issue 37: tic-tac-toe stays for tests and as the smallest example, out of the players' list."""
+    page.goto(f"{server.url}/")
+    page.locator("#game-select option").first.wait_for(state="attached")
+    offered = page.locator("#game-select option").evaluate_all("options => options.map(o => o.value)")
+    assert "barcelona" in offered and "rose-of-fire" in offered and "tictactoe" not in offered
+    assert page.locator("#game-select").input_value() == "barcelona"
+    catalog = httpx.get(f"{server.url}/api/catalog").json()
+    assert {game["name"]: game["listed"] for game in catalog["games"]}["tictactoe"] is False
+    assert any(game["name"] == "tictactoe" for game in catalog["games"])  # the API still creates it
+
+
+def test_a_seat_opened_to_anyone_is_joined_from_the_open_tab(page: Any, server: ServerProcess) -> None:
+    """Issue 37: the creator opens seat B to anyone; the Open tab offers "join" for it (and for no
+    invitation-only seat), and joining takes the seat with a private token kept by this browser."""
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "barcelona")
+    page.select_option("#player-count", "2")
+    for seat in (0, 1):
+        page.locator(f".seat-row[data-seat='{seat}'] .seat-kind").select_option("person")
+    page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
+    page.locator(".seat-row[data-seat='1'] .seat-open").check()
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
+    found = re.search(r"/play/([^#?]+)", link)
+    assert found is not None
+    gid = found.group(1)
+    seats = httpx.get(f"{server.url}/api/games/{gid}").json()["seats"]
+    assert [(seat["open"], seat["claimed"]) for seat in seats] == [(False, False), (True, False)]
+    line = page.locator(f"#game-list .game-line[data-game-id='{gid}']")
+    line.wait_for()
+    assert line.locator(".join-seat").count() == 1  # Ana's seat stays invitation-only
+    line.locator(".join-seat[data-seat='1']").click()
+    page.wait_for_url(re.compile(f"/play/{gid}#seat=1"))
+    page.wait_for_selector(".seat-card[data-seat='1'] .you")
+    kept = page.evaluate(f"localStorage.getItem('eixample.seat.{gid}.1')")
+    with server.client() as api:
+        assert api.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": kept}).json()["seat"] == 1
+        assert api.post(f"/api/games/{gid}/seats/1/join").status_code == 409  # taken: nobody else joins
+    page.goto(f"{server.url}/")
+    page.locator(f"#game-list .game-line[data-game-id='{gid}']").wait_for()
+    assert page.locator(f"#game-list .game-line[data-game-id='{gid}'] .join-seat").count() == 0
+    assert not page.problems, page.problems
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_house_rules_wait_behind_a_disclosure_with_a_field_per_seat(
+    page: Any, server: ServerProcess, viewport: dict[str, int]
+) -> None:
+    """Issue 37: Barcelona's house rules are behind "Advanced: house rules", and the starting VP of
+    each seat is a number field per place in turn order, not a list typed by hand."""
+    page.set_viewport_size(viewport)
+    page.goto(f"{server.url}/")
+    page.select_option("#game-select", "barcelona")
+    page.select_option("#player-count", "3")
+    disclosure = page.locator("#options details.house-rules")
+    assert disclosure.locator("summary").inner_text() == "Advanced: house rules"
+    assert disclosure.get_attribute("open") is None
+    fields = disclosure.locator(".seat-list[data-option='seat_vp'] input.seat-list-input")
+    assert fields.count() == 3 and not fields.first.is_visible()
+    assert page.locator("#options [data-option='first_player']").is_visible()  # printed options stay in view
+    assert page.locator(".option-input[data-option='seat_vp']").count() == 0  # no typed list
+    disclosure.locator("summary").click()
+    assert fields.first.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    page.select_option("#player-count", "2")  # the fields follow the number of players; it stays open
+    assert fields.count() == 2 and fields.first.is_visible()
+    page.select_option("#player-count", "3")
+    page.select_option("#options [data-option='first_player']", "0")
+    fields.nth(0).fill("8")
+    fields.nth(2).fill("2")
+    for seat in (1, 2):
+        page.locator(f".seat-row[data-seat='{seat}'] .seat-kind").select_option("bot")
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
+    found = re.search(r"/play/([^#?]+)", link)
+    assert found is not None
+    view = httpx.get(f"{server.url}/api/games/{found.group(1)}/state").json()["view"]
+    assert [player["vp"] for player in view["player_list"]] == [8, 0, 2]
+    assert not page.problems, page.problems
+
+
+def test_a_record_is_downloaded_and_a_record_file_opens_in_the_replay_page(
+    page: Any, server: ServerProcess, tmp_path: Any
+) -> None:
+    """Issue 37: a finished game's record downloads from its game and replay pages; a record file
+    (picked, or dropped on the page) replays there; a file that is no record is refused clearly."""
+    with server.client() as api:
+        bots = create_game(api, "tictactoe", [{"kind": "bot"}, {"kind": "bot"}], seed=11)
+        gid = bots["game_id"]
+        wait_for(lambda: api.get(f"/api/games/{gid}").json()["status"] == "finished", timeout=30)
+        record = api.get(f"/api/games/{gid}/record").json()
+    page.goto(f"{server.url}/play/{gid}")
+    page.wait_for_selector("#final:not([hidden])")
+    with page.expect_download() as download:
+        page.click("#record-download")
+    saved = tmp_path / "record.json"
+    download.value.save_as(saved)
+    assert json.loads(saved.read_text())["actions"] == record["actions"]
+    page.goto(f"{server.url}/replay/{gid}")
+    page.wait_for_selector("body[data-step='0']")
+    with page.expect_download() as again:
+        page.click("#record-download")
+    assert again.value.suggested_filename == f"eixample-{gid}.json"
+
+    page.goto(f"{server.url}/replay")  # the page for a file: nothing stored to show
+    page.wait_for_selector("#record-file", state="attached")
+    assert page.locator("#record-download").is_hidden()
+    page.set_input_files("#record-file", files=[{"name": "notes.json", "mimeType": "application/json",
+                                                 "buffer": b"not json"}])
+    page.wait_for_selector("#error:not([hidden])")
+    assert "notes.json is not a game record" in page.locator("#error").inner_text()
+    broken = {**record, "actions": record["actions"][:2]}
+    page.set_input_files("#record-file", files=[{"name": "short.json", "mimeType": "application/json",
+                                                 "buffer": json.dumps(broken).encode()}])
+    page.locator("#error", has_text="short.json").wait_for()
+    assert "does not reach its end" in page.locator("#error").inner_text()
+    page.set_input_files("#record-file", str(saved))
+    page.wait_for_selector("body[data-record-file='record.json'][data-step='0']")
+    assert page.locator("#error").is_hidden()
+    steps = len(record["actions"])
+    assert page.locator("#position").inner_text() == f"step 0 of {steps}"
+    page.click("#last")
+    page.wait_for_selector(f"body[data-step='{steps}']")
+    # dropped on the page: the same
+    page.goto(f"{server.url}/replay")
+    page.wait_for_selector("#record-file", state="attached")
+    page.evaluate(
+        """(text) => {
+            const data = new DataTransfer();
+            data.items.add(new File([text], "dropped.json", { type: "application/json" }));
+            const drop = new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true });
+            document.body.dispatchEvent(drop);
+        }""",
+        json.dumps(record),
+    )
+    page.wait_for_selector("body[data-record-file='dropped.json'][data-step='0']")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{steps}']")
+    assert page.locator("#winners").inner_text()
+    unexpected = [problem for problem in page.problems if "status of 422" not in problem]  # the refused file
+    assert not unexpected, unexpected
+
+
 def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess) -> None:
     with server.client() as api:
         created = create_game(api, "tictactoe", [{"name": "Ana"}, {"name": "Biel"}], seed=4, seed_shown=True,
@@ -163,7 +311,7 @@ def test_opening_an_invitation_claims_the_seat(page: Any, server: ServerProcess)
 def test_the_lobby_offers_bot_levels_by_name(page: Any, server: ServerProcess) -> None:
     """Issue 15: a bot seat is chosen by level (plain, translated names); a custom spec is one
     choice away."""
-    page.goto(f"{server.url}/")
+    page.goto(f"{server.url}/?game=tictactoe")
     page.select_option("#game-select", "tictactoe")
     level = page.locator(".seat-row[data-seat='1'] .seat-level")
     spec = page.locator(".seat-row[data-seat='1'] .seat-bot")

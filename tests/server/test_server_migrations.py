@@ -87,6 +87,17 @@ def test_the_migrations_know_one_line_of_revisions() -> None:
     assert [script.revision for script in scripts.walk_revisions()][-1] == "0001"
 
 
+def test_a_seat_of_the_first_release_is_invitation_only(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(FIRST_RELEASE_SCHEMA)
+    connection.close()
+    store = Store(f"sqlite:///{path}")
+    game = store.load_game("g1")
+    store.close()
+    assert game is not None and [seat.open for seat in game.seats] == [False, False]
+
+
 def test_a_database_of_the_first_release_keeps_its_game_and_gains_the_later_columns(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     with sqlite3.connect(path) as connection:
@@ -114,8 +125,8 @@ REBUILD_GAMES = '''
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0900"
+down_revision = "{head}"
 
 
 def upgrade() -> None:
@@ -135,12 +146,13 @@ def test_a_revision_that_rebuilds_the_games_table_keeps_every_seat_and_action(
     Store(f"sqlite:///{path}").close()
     scripts = tmp_path / "migrations"
     shutil.copytree(migrations.HERE, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0002_rebuild_games.py").write_text(REBUILD_GAMES)
+    revision = REBUILD_GAMES.replace("{head}", migrations.head())
+    (scripts / "versions" / "0900_rebuild_games.py").write_text(revision)
     monkeypatch.setattr(migrations, "HERE", scripts)
     store = Store(f"sqlite:///{path}")
     game = store.load_game("g1")
     store.close()
-    assert revisions(path) == ["0002"]
+    assert revisions(path) == ["0900"]
     assert game is not None and game.actions == [(0, "mark 4"), (1, "mark 0")]
     assert [seat.name for seat in game.seats] == ["Ana", "Biel"]
 
@@ -195,8 +207,10 @@ def test_a_draft_revision_follows_the_newest(tmp_path: Path, monkeypatch: pytest
     scripts = tmp_path / "migrations"
     shutil.copytree(migrations.HERE, scripts, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(migrations, "HERE", scripts)
+    newest = migrations.head()
+    following = f"{int(newest) + 1:04d}"
     written = migrations.draft("add a column")
-    assert written == scripts / "versions" / "0002_add_a_column.py"
+    assert written == scripts / "versions" / f"{following}_add_a_column.py"
     text = written.read_text()
-    assert "revision = '0002'" in text and "down_revision = '0001'" in text
-    assert migrations.head() == "0002"
+    assert f"revision = '{following}'" in text and f"down_revision = '{newest}'" in text
+    assert migrations.head() == following

@@ -130,6 +130,40 @@ def test_an_unclaimed_invitation_shows_nothing_of_its_seat(api: httpx.Client, se
     assert state(api, alone["game_id"], alone["seats"][0]["token"]).json()["seat"] == 0
 
 
+def test_anyone_may_join_a_seat_opened_to_anyone_and_only_that_one(
+    api: httpx.Client, server: ServerProcess
+) -> None:
+    seats = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel", "open": True}]
+    created = create_game(api, "hiddencards", seats, invitations=True)
+    gid, ana_invite = created["game_id"], created["seats"][0]["token"]
+
+    def join(seat: int) -> httpx.Response:
+        return api.post(f"/api/games/{gid}/seats/{seat}/join")
+
+    line = next(game for game in api.get("/api/games?status=open").json()["games"] if game["game_id"] == gid)
+    assert [(seat["open"], seat["claimed"]) for seat in line["seats"]] == [(False, False), (True, False)]
+    before = server.db_dump()
+    assert join(0).status_code == 403  # invitation only
+    assert join(5).status_code == 422
+    assert server.db_dump() == before
+    joined = join(1)
+    assert joined.status_code == 200, joined.text
+    private = joined.json()["token"]
+    assert joined.json()["seat"] == 1 and private != created["seats"][1]["token"]
+    mine = state(api, gid, private).json()
+    assert mine["seat"] == 1 and mine["view"] != state(api, gid).json()["view"]  # the joiner sees its hand
+    after = server.db_dump()
+    assert join(1).status_code == 409  # the first to join keeps it
+    assert server.db_dump() == after
+    assert state(api, gid, created["seats"][1]["token"]).status_code == 403  # the invitation no longer acts
+    # the invitation-only seat stays as it was: its invitation only claims, showing nothing of the seat
+    assert state(api, gid, ana_invite).status_code == 403
+    assert claim(api, gid, ana_invite).status_code == 200
+    refused = api.post("/api/games", json={"game": "tictactoe", "seats": [
+        PEOPLE[0], {"kind": "bot", "bot": "random", "open": True}]})
+    assert refused.status_code == 422 and "person" in refused.json()["error"]
+
+
 def test_a_stand_ins_decisions_are_not_undone_by_its_player(new_server: Any) -> None:
     # hidden cards: a turn is several decisions ("play" any number of times, then "end")
     server = new_server(bot_delay=1.5).start()

@@ -46,6 +46,19 @@ def test_hint_shows_three_choices_in_words_and_plays_one(page: Any, coach_server
         button = page.locator(f"#actions button.action[data-action='{action}']")
         label = (button.text_content() or "").lstrip("0123456789")
         assert label and text.startswith(label)
+    # hovering a hint marks its place on the board (issue 37)
+    placed = 0
+    for index in range(3):
+        action = choices.nth(index).get_attribute("data-action")
+        targets = page.locator(f'svg#board [data-action="{action}"]')
+        if not targets.count():
+            continue
+        choices.nth(index).hover()
+        assert page.locator("svg#board .pointed").count() == targets.count(), action
+        page.mouse.move(0, 0)
+        assert page.locator("svg#board .pointed").count() == 0
+        placed += 1
+    assert placed >= 1
     page.screenshot(path=str(ARTIFACTS / "coach-hint.png"))
     choices.first.click()
     page.wait_for_selector(f"body:not([data-move-number='{before}'])")
@@ -63,7 +76,7 @@ def test_no_hint_button_in_a_game_created_without_hints(page: Any, coach_server:
 
 
 def test_the_lobby_creates_a_game_with_hints_and_says_so(page: Any, coach_server: ServerProcess) -> None:  # noqa: F811
-    page.goto(f"{coach_server.url}/")
+    page.goto(f"{coach_server.url}/?game=tictactoe")
     page.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
     page.select_option("#game-select", "tictactoe")
     page.check("#hints-allowed")

@@ -16,11 +16,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request, Response, WebSocket
+from fastapi import Body, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -332,6 +332,18 @@ def create_app(
         live = await manager.get(game_id)
         return await manager.replay(live, step)
 
+    @app.post("/api/replay", response_model=ReplayOut, responses=ERRORS, tags=["replay"])
+    async def replay_record_file(
+        request: Request,
+        record: Annotated[dict[str, JsonValue], Body(description="a record, as GET /api/games/{id}/record")],
+        step: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
+    ) -> dict[str, Any]:
+        """A record a client sends (a file opened in the replay page) at `step` (default: the end),
+        as a spectator sees it: checked and replayed like any record, never stored. 422 names
+        what is wrong with it; each request counts as a move against the address's limit."""
+        rates.hit("move", _address(request))
+        return await manager.replay_file(record, step)
+
     @app.post("/api/games/{game_id}/claim", response_model=ClaimedOut, responses=ERRORS, tags=["play"])
     async def claim_seat(request: Request, game_id: str, token: SeatToken = None) -> dict[str, Any]:
         """Trade a seat's invitation token (X-Seat-Token) for a private seat token. From then on
@@ -348,6 +360,24 @@ def create_app(
                 rates.hit("token", address)
             raise
         return {"seat": seat, "token": private}
+
+    @app.post(
+        "/api/games/{game_id}/seats/{seat}/join", response_model=ClaimedOut, responses=ERRORS, tags=["play"]
+    )
+    async def join_open_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
+        """Take a seat its creator opened to anyone, while nobody has claimed it: the answer is the
+        seat's private token, as a claimed invitation gives. A seat not opened is refused with 403,
+        one already claimed with 409."""
+        address = _address(request)
+        live = await manager.get(game_id)
+        rates.check("token", address)
+        try:
+            number, private = await manager.join_open(live, seat)
+        except ApiError as error:
+            if error.status in (403, 409):
+                rates.hit("token", address)
+            raise
+        return {"seat": number, "token": private}
 
     @app.post("/api/games/{game_id}/seats/{seat}/release", responses=ERRORS, tags=["play"])
     async def release_seat(
@@ -626,6 +656,10 @@ def create_app(
     @app.get("/play/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> HTMLResponse:
         return HTMLResponse(page_html("game"))
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_file_page() -> HTMLResponse:
+        return HTMLResponse(page_html("replay"))
 
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> HTMLResponse:

@@ -48,6 +48,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
     select,
     text,
@@ -104,6 +105,7 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
     claim_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ActionRow(Base):
@@ -126,6 +128,8 @@ class SeatData:
     joined: bool = False
     claim_hash: str | None = None
     """The digest of the private token of the browser that claimed the seat; None while unclaimed."""
+    open: bool = False
+    """A person's seat that anyone may join from the lobby while it is unclaimed."""
 
 
 @dataclass
@@ -360,6 +364,7 @@ class Store:
                         token_hash=seat.token_hash,
                         joined=seat.joined,
                         claim_hash=seat.claim_hash,
+                        open=seat.open,
                     )
                 )
 
@@ -710,5 +715,5 @@ def _game_data(row: GameRow) -> GameData:
 def _seat_data(row: SeatRow) -> SeatData:
     return SeatData(
         seat=row.seat, kind=row.kind, name=row.name, bot=row.bot, token_hash=row.token_hash,
-        joined=row.joined, claim_hash=row.claim_hash,
+        joined=row.joined, claim_hash=row.claim_hash, open=bool(row.open),
     )

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from eixample.core.errors import EixampleError, IllegalActionError
+from eixample.core.errors import EixampleError, IllegalActionError, MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.records import make_record
 from eixample.core.records import replay as replay_record
@@ -74,6 +74,9 @@ SERVER_ONLY_OPTIONS = frozenset({"data_dir", RULES_OPTION})
 """Game options never accepted from a request: files or folders on the server, and the rules
 version (a new game takes the newest; a stored game keeps its own)."""
 
+
+UNLISTED_GAMES = frozenset({"tictactoe"})
+"""Games kept out of the lobby's list: the smallest example, for tests and for reading."""
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -152,6 +155,7 @@ class GameManager:
         self.connections_by_address: dict[str, int] = {}
         self._load_lock = asyncio.Lock()
         self._replay_cache: dict[str, tuple[int, State]] = {}
+        self._file_cache: dict[str, FileReplay] = {}
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
         self.table: TableService | None = None
@@ -213,6 +217,11 @@ class GameManager:
                     "levels": bots.levels(game.name),
                     "renderer": renderer_url(game.name),
                     "automa": solo_opponents(game),
+                    "listed": game.name not in UNLISTED_GAMES,
+                    # optional parts of a game (not in the Game protocol): its house rules, and its
+                    # options that list a whole number per seat
+                    "house_rules": list(getattr(game, "house_rules", ())),
+                    "seat_lists": dict(getattr(game, "seat_lists", {})),
                 }
             )
         return {
@@ -305,7 +314,7 @@ class GameManager:
                 token = secrets.token_urlsafe(24)
                 tokens.append(token)
                 name = spec.name or f"Player {letter}"
-                seats.append(SeatData(index, "person", name, None, token_digest(token)))
+                seats.append(SeatData(index, "person", name, None, token_digest(token), open=spec.open))
         # a solo game's opponent sits at the table with a seat of its own, played by the game
         for index, name in enumerate(views.automa_names(state, players), start=players):
             tokens.append(None)
@@ -507,6 +516,21 @@ class GameManager:
         )
         if seat is None:
             raise forbidden("this invitation token does not belong to this game", "invitation_other_game")
+        return await self._claim(live, seat)
+
+    async def join_open(self, live: LiveGame, seat_number: int) -> tuple[int, str]:
+        """Give whoever asks an open seat (one its creator opened to anyone) while it is unclaimed:
+        the same private token a claimed invitation gives."""
+        if not 0 <= seat_number < len(live.seats) or live.seats[seat_number].kind != "person":
+            raise bad_request(f"seat {seat_number} is not a person's seat of this game")
+        seat = live.seats[seat_number]
+        if not seat.open:
+            raise forbidden(f"seat {SEAT_LETTERS[seat.seat]} is taken by invitation only")
+        if live.finished:
+            raise conflict("the game is over")
+        return await self._claim(live, seat)
+
+    async def _claim(self, live: LiveGame, seat: SeatData) -> tuple[int, str]:
         if seat.claim_hash is not None:
             raise conflict(f"seat {SEAT_LETTERS[seat.seat]} has already been claimed")
         private = secrets.token_urlsafe(24)
@@ -955,6 +979,43 @@ class GameManager:
         state = await self._db(self._state_at, live, step)
         return views.replay_message(live, step, state)
 
+    async def replay_file(self, record: JsonDict, step: int | None) -> JsonDict:
+        """Step `step` of a record sent by a client (a file it opened): checked and replayed like
+        any record, never stored. The record must reach the end of its game."""
+        return await self._db(self._replay_file, record, step)
+
+    def _replay_file(self, record: JsonDict, step: int | None) -> JsonDict:
+        name = record.get("game")
+        try:
+            game = get_game(name) if isinstance(name, str) else None
+        except KeyError:
+            game = None
+        if game is None:
+            raise bad_request(f"this record is not of a game this server knows ({quoted(str(name)[:40])})")
+        key = hashlib.sha256(encode(record).encode()).hexdigest()
+        replayed = self._file_cache.pop(key, None) or _replay_whole(game, record)
+        self._file_cache[key] = replayed  # the most recently used last
+        if len(self._file_cache) > FILE_REPLAYS_KEPT:
+            self._file_cache.pop(next(iter(self._file_cache)))
+        start, actions, action_seats, history, final = replayed
+        total = len(actions)
+        step = total if step is None else step
+        if not 0 <= step <= total:
+            raise bad_request(f"step must be between 0 and {total}")
+        state = start.clone()
+        for action in actions[:step]:
+            state.apply(action)
+        seats = views.record_seats(record, start)
+        to_move = state.current_player()
+        return {
+            "type": "replay", "game_id": "", "game": game.name, "title": game.title,
+            "step": step, "steps": total,
+            "actions": actions, "action_seats": action_seats, "seats": seats, "view": state.view(None),
+            "decision": views.decision_message(state) if state.is_terminal() else {
+                "key": "toDecide", "args": {"player": _seat_label(seats, to_move)}},
+            "current_player": to_move, "score_history": history, "result": views.final_result(final),
+        }
+
     def _state_at(self, live: LiveGame, step: int) -> State:
         cached = self._replay_cache.get(live.id)
         if cached is not None and cached[0] <= step:
@@ -968,6 +1029,40 @@ class GameManager:
         if len(self._replay_cache) > 64:
             self._replay_cache.pop(next(iter(self._replay_cache)))
         return state
+
+
+FILE_REPLAYS_KEPT = 16
+"""Records opened from files kept replayed in memory, so that stepping through one is cheap."""
+FileReplay = tuple[State, list[str], list[int], list[list[float] | None], State]
+"""A record replayed: its first state, actions, the seat of each, the scores after each, its end."""
+
+
+def _replay_whole(game: Game, record: JsonDict) -> FileReplay:
+    try:
+        start = replay_record(game, record, upto=0)
+    except MalformedRecordError as error:
+        raise bad_request(quoted(str(error), 240)) from error
+    actions: list[str] = record["actions"]
+    state = start.clone()
+    seats: list[int] = []
+    history = [views.public_scores(state)]
+    for index, action in enumerate(actions):
+        if state.is_terminal():
+            raise bad_request(f"game record: action {index} comes after the end of the game")
+        seats.append(state.current_player())
+        try:
+            state.apply(action)
+        except IllegalActionError as error:
+            raise bad_request(f"game record: action {index} {quoted(action, 60)} is illegal: "
+                              f"{quoted(str(error), 160)}") from error
+        history.append(views.public_scores(state))
+    if not state.is_terminal():
+        raise bad_request("game record: the game does not reach its end (only a finished game replays)")
+    return start, list(actions), seats, history, state
+
+
+def _seat_label(seats: list[JsonDict], seat: int) -> str:
+    return f"{seats[seat]['name']} ({SEAT_LETTERS[seat]})" if 0 <= seat < len(seats) else f"seat {seat}"
 
 
 def _last_used(live: LiveGame) -> float:

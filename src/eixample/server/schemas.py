@@ -32,10 +32,18 @@ class SeatSpec(Strict):
                     'of the game\'s `levels` in the catalog ("strong"), which stands for its spec',
     )
 
+    open: bool = Field(
+        default=False,
+        description="a person's seat open to anyone: the lobby offers it to whoever joins it first "
+        "(POST /api/games/{id}/seats/{seat}/join); otherwise only its invitation link takes it",
+    )
+
     @model_validator(mode="after")
     def _bot_only_for_bots(self) -> SeatSpec:
         if self.kind == "person" and self.bot is not None:
             raise ValueError("a person's seat takes no bot spec")
+        if self.kind == "bot" and self.open:
+            raise ValueError("only a person's seat is open to anyone")
         return self
 
 
@@ -174,6 +182,7 @@ class SeatOut(BaseModel):
     )
     joined: bool
     claimed: bool = False
+    open: bool = Field(default=False, description="open to anyone: joinable from the lobby while unclaimed")
     connected: bool | None = None
 
 
@@ -325,6 +334,17 @@ class CatalogGameOut(BaseModel):
     automa: list[str] = Field(
         description="in a one-seat game, the names of the seats the game plays itself (its automa)"
     )
+    listed: bool = Field(
+        default=True,
+        description="offered in the lobby's list of games; an unlisted one (an example kept for tests) "
+                    "is created by the API, or from the lobby opened as /?game=<name>")
+    house_rules: list[str] = Field(
+        default_factory=list,
+        description="those of `options` that are not printed rules (the lobby shows them apart)")
+    seat_lists: dict[str, tuple[int, int]] = Field(
+        default_factory=dict,
+        description="those of `options` that list one whole number per seat, in turn order, with the "
+                    "least and greatest each may be (the lobby shows a number field per seat)")
 
 
 class CatalogOut(BaseModel):

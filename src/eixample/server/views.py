@@ -166,6 +166,29 @@ def replay_message(live: LiveGame, step: int, state: State) -> JsonDict:
     }
 
 
+def record_seats(record: JsonDict, state: State) -> list[JsonDict]:
+    """The seats of a record opened from a file: the names it carries when they are short texts
+    (they are shown, never trusted), otherwise "Player A"...; the automa's seats by their names."""
+    given = record.get("seats")
+    listed = given if isinstance(given, list) else []
+    players = int(record["players"])
+    out: list[JsonDict] = []
+    for seat in range(players):
+        entry = listed[seat] if seat < len(listed) and isinstance(listed[seat], dict) else {}
+        name = entry.get("name")
+        bot = entry.get("bot")
+        is_bot = entry.get("kind") == "bot" and isinstance(bot, str) and len(bot) <= 128
+        out.append({
+            "seat": seat, "letter": SEAT_LETTERS[seat], "kind": "bot" if is_bot else "person",
+            "name": name if isinstance(name, str) and 0 < len(name) <= 40 else f"Player {SEAT_LETTERS[seat]}",
+            "bot": bot if is_bot else None, "joined": True, "claimed": False, "open": False,
+        })
+    for seat, name in enumerate(automa_names(state, players), start=players):
+        out.append({"seat": seat, "letter": SEAT_LETTERS[seat], "kind": AUTOMA, "name": name, "bot": None,
+                    "joined": True, "claimed": False, "open": False})
+    return out
+
+
 def seats_public(
     seats: list[SeatData], connected: set[int] | None = None, *, game: str | None = None
 ) -> list[JsonDict]:
@@ -182,6 +205,7 @@ def seats_public(
             "bot": info.bot,
             "joined": info.joined or played_here,
             "claimed": info.claim_hash is not None,
+            "open": info.open,
         }
         if game is not None:
             entry["level"] = bots.level_of(info.bot, game) if info.kind == "bot" and info.bot else None

@@ -9,13 +9,15 @@ print(state.scores(), state.winners())
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from eixample.core.protocol import JsonDict
 from eixample.core.records import replay as replay_record
 from eixample.core.registry import register
 from eixample.games.barcelona.components import load_components
+from eixample.games.barcelona.house_rules import MAX_SEAT_VP
 from eixample.games.barcelona.setup import (
+    HOUSE_RULES,
     OPTIONS,
     SWITCHES,
     from_json,
@@ -38,6 +40,10 @@ class Barcelona:
     speed_ratio = 0.5
     unversioned_rules = UNVERSIONED_RULES
     """A game stored without its rules version was played under this one or an older one."""
+    house_rules = HOUSE_RULES
+    """Options that are not printed rules: the lobby shows them behind "Advanced: house rules"."""
+    seat_lists: ClassVar[dict[str, tuple[int, int]]] = {"seat_vp": (0, MAX_SEAT_VP)}
+    """Options that list one whole number per seat, in turn order, with the least and greatest."""
 
     def new_game(self, players: int = 4, seed: int = 0, **options: Any) -> BarcelonaState:
         return new_game(players, seed, **options)

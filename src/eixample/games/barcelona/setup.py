@@ -29,6 +29,8 @@ OPTIONS = (
 )
 SWITCHES = ("rotate_first_player", "balanced_seats")
 """The options that are true or false."""
+HOUSE_RULES = ("first_player_vp", "turn_order_vp", "rotate_first_player", "seat_vp", "balanced_seats")
+"""The options that are not printed rules (docs/barcelona/balance.md): the lobby shows them apart."""
 ACTION_TILE_MODES = ("shuffled", "printed")
 MAX_FIRST_PLAYER_VP = 20
 """The optional house rule first_player_vp (not a printed rule, docs/barcelona/balance.md): VP the first

@@ -7,6 +7,7 @@
 // are offered as a table, the graph's text alternative.
 
 import { api, clear, el } from "./api.js";
+import { pointsAt } from "./draw.js";
 import { t } from "./i18n.js";
 import { seatMarker, seatStyle, svg } from "./players.js";
 
@@ -259,11 +260,11 @@ export class HintBox {
         el(
           "li",
           {},
-          el(
+          pointsAt(el(
             "button",
             { type: "button", class: "hint-choice", dataset: { action: choice.action }, onclick: () => this.play(choice.action) },
             t("coach.choice", { action: words, percent: percent(choice.win_probability) }),
-          ),
+          ), document.getElementById("board"), choice.action),
         ),
       );
     }

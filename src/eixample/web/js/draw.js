@@ -63,6 +63,87 @@ export function focusFirst(root, selector) {
   if (node && typeof node.focus === "function") node.focus({ preventScroll: true });
 }
 
+// Brings the decision's targets into view (the page, and the board's own scrolling box) when
+// none of them shows: after a choice the next one may be made far from it (the city after the
+// hand, a player board below the fold). Left alone while any target shows.
+export function revealTargets(root, selector = "[data-action], [data-step]") {
+  if (!root || typeof window === "undefined") return;
+  const targets = Array.from(root.querySelectorAll(selector)).filter((node) => {
+    const r = node.getBoundingClientRect();
+    return r.width > 0 || r.height > 0;
+  });
+  if (!targets.length) return;
+  const frame = root.parentElement ? root.parentElement.getBoundingClientRect() : null;
+  const top = Math.max(0, frame ? frame.top : 0);
+  const bottom = Math.min(window.innerHeight, frame ? frame.bottom : window.innerHeight);
+  const left = Math.max(0, frame ? frame.left : 0);
+  const right = Math.min(window.innerWidth, frame ? frame.right : window.innerWidth);
+  const shows = (node) => {
+    const r = node.getBoundingClientRect();
+    return r.top >= top - 1 && r.bottom <= bottom + 1 && r.left >= left - 1 && r.right <= right + 1;
+  };
+  if (targets.some(shows)) return;
+  targets[0].scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+}
+
+// Shows on the board where `action` is played while a choice naming it (a button, a hint...) is
+// hovered or focused: its targets get the class "pointed" until `on` is false.
+export function pointAt(root, action, on) {
+  if (!root || !action) return;
+  const escaped = typeof CSS !== "undefined" && CSS.escape ? CSS.escape(action) : action.replace(/["\\]/g, "\\$&");
+  for (const node of root.querySelectorAll(`[data-action="${escaped}"]`)) node.classList.toggle("pointed", on);
+}
+
+// The places a structured message names in its arguments ({crossing: "C33"}, {space: "B10"}...),
+// marked on the board where an element carries the same name as a data attribute
+// (data-crossing="C33"); the class "pointed" until `on` is false. Returns how many were found.
+export function pointAtPlaces(root, args, on, mark = "pointed") {
+  if (!root || !args || typeof args !== "object") return 0;
+  let found = 0;
+  for (const [name, value] of Object.entries(args)) {
+    if (!PLACE_ARGUMENTS.has(name) || typeof value !== "string" || !/^[\w.-]{1,40}$/.test(value)) continue;
+    for (const node of root.querySelectorAll(`[data-${name}="${value}"]`)) {
+      node.classList.toggle(mark, on);
+      found += 1;
+    }
+  }
+  return found;
+}
+
+// What the others did since the viewer's last decision: the places named by each other player's
+// latest log line get the class "last-move" (lines name seats "P1", "P2"...).
+export function markLastMoves(root, log, viewer) {
+  if (!root || !Array.isArray(log) || typeof viewer !== "number") return;
+  const mine = `P${viewer + 1}`;
+  const marked = new Set();
+  for (let k = log.length - 1; k >= 0; k -= 1) {
+    const player = log[k] && log[k].args ? log[k].args.player : null;
+    if (typeof player !== "string") continue;
+    if (player === mine) break;
+    if (!marked.has(player) && pointAtPlaces(root, log[k].args, true, "last-move")) marked.add(player);
+  }
+}
+
+const PLACE_ARGUMENTS = new Set(["crossing", "space", "street", "sidewalk", "block", "project", "tile"]);
+
+// `pointAtPlaces` wired to a log line: hovering or focusing it shows the places it names.
+export function pointsAtPlaces(element, root, entry) {
+  const args = entry && typeof entry === "object" ? entry.args : null;
+  if (!args || !Object.keys(args).some((name) => PLACE_ARGUMENTS.has(name))) return element;
+  element.tabIndex = 0;
+  element.classList.add("names-place");
+  for (const type of ["mouseenter", "focus"]) element.addEventListener(type, () => pointAtPlaces(root, args, true));
+  for (const type of ["mouseleave", "blur"]) element.addEventListener(type, () => pointAtPlaces(root, args, false));
+  return element;
+}
+
+// `pointAt` wired to a page element that names `action`.
+export function pointsAt(element, root, action) {
+  for (const type of ["mouseenter", "focus"]) element.addEventListener(type, () => pointAt(root, action, true));
+  for (const type of ["mouseleave", "blur"]) element.addEventListener(type, () => pointAt(root, action, false));
+  return element;
+}
+
 // Each seat's name: the one the view gives (Barcelona's automa), else the player's at the
 // table, else the seat's letter.
 export function seatNames(view, seats) {
@@ -138,6 +219,8 @@ export class TwoStepChoice {
     const [root, view, options] = this.lastCall;
     while (root.firstChild) root.removeChild(root.firstChild);
     this.render(root, view, options);
+    // the second step's targets (a project space for the tile chosen...) may be far from the first
+    if (this.open) revealTargets(root, "[data-action]");
   }
 
   // The page's onAction, dropping the half-made choice first.

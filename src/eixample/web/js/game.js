@@ -7,6 +7,7 @@
 
 import { clear, el, errorText, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
+import { markLastMoves, pointsAt, pointsAtPlaces } from "./draw.js";
 import { renderScoreChart } from "./chart.js";
 import { HintBox, mountCharts, WinGraph } from "./coach.js";
 import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
@@ -213,6 +214,7 @@ function renderBoardNow() {
     selected: selected >= 0 ? ordered[selected] : null,
   };
   const handled = drawBoard(dom.board, dom.fallback, renderer || null, state.view, context);
+  markLastMoves(dom.board, state.view.log, state.seat);
   viewport.update(renderer || null, state.view, context);
   return handled;
 }
@@ -269,7 +271,7 @@ function renderActions(handled) {
     const buttons = list.map((action) => {
       const index = ordered.length;
       ordered.push(action);
-      return el(
+      const button = el(
         "button",
         {
           type: "button",
@@ -280,6 +282,7 @@ function renderActions(handled) {
         el("span", { class: "key" }, String(index + 1)),
         actionLabel(renderer || null, action, labelContext()),
       );
+      return pointsAt(button, dom.board, action); // hovering or focusing a choice shows its place on the board
     });
     const containsSelected = list.includes(ordered[selected]);
     if (onBoard) {
@@ -322,7 +325,7 @@ function renderLog() {
       item.classList.add("log-new");
       item.style.animationDelay = `${Math.min(index - fresh, 40) * 110}ms`;
     }
-    dom.log.append(item);
+    dom.log.append(pointsAtPlaces(item, dom.board, entry)); // hovering a line shows the places it names
   });
   logShown = log.length;
   dom.log.parentElement.hidden = log.length === 0;
@@ -362,6 +365,8 @@ function renderFinal() {
   const breakdown = Array.isArray(state.view.score_breakdown) ? state.view.score_breakdown : state.result.score_breakdown;
   renderBreakdown(dom.finalScores, state.seats, state.result.scores, breakdown);
   dom.replayLink.href = `/replay/${encodeURIComponent(gameId)}`;
+  $("record-download").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+  $("record-download").download = `eixample-${gameId}.json`;
 }
 
 // -- keyboard --------------------------------------------------------------------------------

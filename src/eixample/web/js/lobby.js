@@ -22,9 +22,12 @@ async function start() {
     showCreateError(t("lobby.catalogError", { error: error.message }));
     return;
   }
+  // the games people play; an unlisted one (an example kept for tests) only when the address names it (/?game=tictactoe)
+  const named = new URLSearchParams(location.search).get("game");
+  catalog.games = catalog.games.filter((game) => game.listed !== false || game.name === named);
   const select = $("game-select");
   for (const game of catalog.games) select.append(el("option", { value: game.name }, game.title));
-  const preferred = catalog.games.find((game) => game.name === "barcelona") || catalog.games[0];
+  const preferred = catalog.games.find((game) => game.name === named) || catalog.games.find((game) => game.name === "barcelona") || catalog.games[0];
   if (preferred) select.value = preferred.name;
   for (const spec of catalog.bots) $("bot-specs").append(el("option", { value: spec }));
   select.addEventListener("change", onGameChange);
@@ -80,13 +83,36 @@ function renderOptions() {
   for (const input of options.querySelectorAll(".option-input")) {
     optionValues[input.dataset.option] = input.type === "checkbox" ? input.checked : input.value;
   }
+  for (const input of options.querySelectorAll(".seat-list-input")) optionValues[`${input.dataset.option}.${input.dataset.seat}`] = input.value;
+  const wasOpen = Boolean(options.querySelector("details.house-rules[open]"));
   const before = optionValues;
   clear(options).append(el("legend", {}, t("lobby.options")));
+  // the house rules (not printed rules) wait behind a disclosure, closed until wanted
+  const houseRules = el("details", { class: "house-rules" }, el("summary", {}, t("lobby.houseRules")));
   let shown = 0;
+  let houseShown = 0;
   const byCount = game.choices || {};
   const choices = byCount[$("player-count").value] || {};
+  const players = Number($("player-count").value);
   for (const name of game.options) {
+    const where = (game.house_rules || []).includes(name) ? houseRules : options;
     let input;
+    const seatList = (game.seat_lists || {})[name];
+    if (seatList) {
+      // one whole number per seat, in turn order: a field for each seat instead of a typed list
+      if (players < 2) continue;
+      const fields = [];
+      for (let place = 0; place < players; place += 1) {
+        // in turn order (the first player first), whichever seat that is
+        const value = before[`${name}.${place}`];
+        fields.push(el("label", { class: "seat-list-entry" }, t("lobby.turnPlace", { n: place + 1 }), " ",
+          el("input", { type: "number", class: "seat-list-input", "data-option": name, "data-seat": String(place), min: String(seatList[0]), max: String(seatList[1]), step: "1", inputmode: "numeric", placeholder: "0", value: typeof value === "string" ? value : "", "aria-label": t("lobby.seatListEntry", { option: optionLabel(name), n: place + 1 }) })));
+      }
+      where.append(el("fieldset", { class: "seat-list", "data-option": name }, el("legend", {}, optionLabel(name)), ...fields));
+      if (where === houseRules) houseShown += 1;
+      else shown += 1;
+      continue;
+    }
     if (Object.values(byCount).some((offered) => name in offered)) {
       // one of a few values: a menu, "default" leaving the option out; not offered for this many players
       const values = choices[name] || [];
@@ -107,10 +133,28 @@ function renderOptions() {
     } else {
       input = el("input", { type: "text", class: "option-input", name, "data-option": name, placeholder: t("lobby.optionDefault"), value: typeof before[name] === "string" ? before[name] : "" });
     }
-    options.append(el("label", {}, optionLabel(name), " ", input));
-    shown += 1;
+    where.append(el("label", {}, optionLabel(name), " ", input));
+    if (where === houseRules) houseShown += 1;
+    else shown += 1;
   }
-  options.hidden = shown === 0;
+  if (houseShown) {
+    houseRules.open = wasOpen;
+    options.append(houseRules);
+  }
+  options.hidden = shown + houseShown === 0;
+}
+
+// The options that list one whole number per seat: left out while every field is empty.
+function seatListOptions() {
+  const lists = {};
+  for (const input of document.querySelectorAll(".seat-list-input")) {
+    (lists[input.dataset.option] ||= []).push(input.value.trim());
+  }
+  const out = {};
+  for (const [name, values] of Object.entries(lists)) {
+    if (values.some((value) => value !== "")) out[name] = values.map((value) => (value === "" ? 0 : parseOption(value)));
+  }
+  return out;
 }
 
 function renderSeatRows() {
@@ -119,7 +163,7 @@ function renderSeatRows() {
   clear(rows).append(el("legend", {}, t("lobby.seats")));
   const count = Number($("player-count").value);
   for (let seat = 0; seat < count; seat += 1) {
-    const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", level: DEFAULT_LEVEL, bot: "" };
+    const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", level: DEFAULT_LEVEL, bot: "", open: false };
     const kind = el(
       "select",
       { class: "seat-kind", "aria-label": t("lobby.seatKindLabel", { letter: seatStyle(seat).letter }), dataset: { seat: String(seat) } },
@@ -149,12 +193,17 @@ function renderSeatRows() {
       "aria-label": t("lobby.seatSpecLabel", { letter: seatStyle(seat).letter }),
     });
     level.value = levelOf(bot.value);
-    const row = el("div", { class: "seat-row", dataset: { seat: String(seat) } }, seatBadge(seat), kind, name, level, bot);
+    // a person's seat may be offered to anyone in the lobby's Open tab instead of by invitation only
+    const open = el("input", { type: "checkbox", class: "seat-open", "aria-label": t("lobby.seatOpenLabel", { letter: seatStyle(seat).letter }) });
+    open.checked = Boolean(before.open);
+    const openLabel = el("label", { class: "check seat-open-label" }, open, " ", t("lobby.seatOpen"));
+    const row = el("div", { class: "seat-row", dataset: { seat: String(seat) } }, seatBadge(seat), kind, name, level, bot, openLabel);
     const sync = () => {
       const custom = level.value === CUSTOM_LEVEL;
       if (!custom) bot.value = specOf(level.value);
       level.hidden = kind.value !== "bot";
       bot.hidden = kind.value !== "bot" || !custom;
+      openLabel.hidden = kind.value !== "person";
     };
     kind.addEventListener("change", sync);
     level.addEventListener("change", sync);
@@ -215,6 +264,7 @@ function readSeatRow(row) {
     name: row.querySelector(".seat-name-input").value.trim(),
     level: row.querySelector(".seat-level").value, // kept by name when the game, and so its levels, changes
     bot: row.querySelector(".seat-bot").value.trim(),
+    open: row.querySelector(".seat-open").checked,
   };
 }
 
@@ -239,6 +289,7 @@ async function onCreate(event) {
     const spec = { kind: seat.kind };
     if (seat.name) spec.name = seat.name;
     if (seat.kind === "bot") spec.bot = seat.bot || "random";
+    if (seat.kind === "person" && seat.open) spec.open = true;
     return spec;
   });
   const options = {};
@@ -247,6 +298,7 @@ async function onCreate(event) {
       if (input.checked) options[input.dataset.option] = true;
     } else if (input.value.trim()) options[input.dataset.option] = parseOption(input.value.trim());
   }
+  Object.assign(options, seatListOptions());
   const body = { game: $("game-select").value, seats, options };
   const seed = $("seed").value.trim();
   // a chosen seed is shown to every seat and in the lobby (the server refuses a hidden one for two or more people)
@@ -412,6 +464,7 @@ async function refreshList() {
           { class: "links" },
           el("a", { href: game.links.watch }, game.status === "finished" ? t("lobby.finalPosition") : t("lobby.watchLower")),
           game.status === "finished" && game.links.replay ? el("a", { href: game.links.replay }, t("lobby.replay")) : null,
+          game.status === "open" ? joinButtons(game) : null,
         ),
       ),
     );
@@ -421,7 +474,34 @@ async function refreshList() {
 function seatNote(seat) {
   if (seat.kind === "bot") return t("lobby.noteBot");
   if (seat.kind === "automa") return t("lobby.noteAutoma");
+  if (joinable(seat)) return t("lobby.noteOpen");
   return seat.joined ? "" : t("lobby.noteInvited");
+}
+
+function joinable(seat) {
+  return seat.kind === "person" && seat.open && !seat.claimed;
+}
+
+// "join" for each seat its creator opened to anyone: the server hands this browser the seat's
+// private token, kept like a claimed invitation's, and the game page opens on that seat.
+function joinButtons(game) {
+  return game.seats.filter(joinable).map((seat) => {
+    const button = el("button", { type: "button", class: "link-button join-seat", dataset: { seat: String(seat.seat) } }, t("lobby.joinSeat", { letter: seatStyle(seat.seat).letter }));
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const joined = await api(`/api/games/${encodeURIComponent(game.game_id)}/seats/${seat.seat}/join`, { method: "POST" });
+        localStorage.setItem(`eixample.seat.${game.game_id}.${joined.seat}`, joined.token);
+        location.href = `/play/${encodeURIComponent(game.game_id)}#seat=${joined.seat}&token=${encodeURIComponent(joined.token)}`;
+      } catch (error) {
+        button.disabled = false;
+        $("join-error").textContent = t("lobby.joinFailed", { error: error.message });
+        $("join-error").hidden = false;
+        refreshList();
+      }
+    });
+    return button;
+  });
 }
 
 // The label of one value of an option with a menu: translated when the catalogs have it.

@@ -1,5 +1,6 @@
 // The replay page: a finished game step by step. The server replays the record up to the step
-// and sends the spectator's view of it.
+// and sends the spectator's view of it: a stored game's (/replay/<id>), or a record file opened
+// here (picked or dropped on the page; sent with each step, never stored).
 
 import { api, clear, el, gameIdFromPath } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
@@ -11,7 +12,9 @@ import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
 import { BoardViewport } from "./viewport.js";
 
-const gameId = gameIdFromPath();
+const gameId = location.pathname.replace(/\/+$/, "") === "/replay" ? "" : gameIdFromPath();
+const RECORD_FILE_LIMIT = 60 * 1024; // under the server's limit on a request body
+let localRecord = null; // a record opened from a file
 const $ = (id) => document.getElementById(id);
 mountCharts($("charts"));
 let frame = null;
@@ -31,7 +34,10 @@ async function go(target) {
   loading = loading.then(async () => {
     const wanted = frame ? Math.max(0, Math.min(frame.steps, target)) : target;
     try {
-      frame = await api(`/api/games/${encodeURIComponent(gameId)}/replay${wanted === null ? "" : `?step=${wanted}`}`);
+      const query = wanted === null ? "" : `?step=${wanted}`;
+      frame = localRecord
+        ? await api(`/api/replay${query}`, { method: "POST", body: localRecord })
+        : await api(`/api/games/${encodeURIComponent(gameId)}/replay${query}`);
       frame.seats = namedSeats(frame.seats);
     } catch (error) {
       showError(error.message);
@@ -81,8 +87,11 @@ async function render() {
   for (const line of Array.isArray(frame.view.log) ? frame.view.log : []) log.append(el("li", {}, namedMessage(line, frame.seats)));
   log.scrollTop = log.scrollHeight;
   renderScoreChart($("chart"), frame.score_history, frame.seats, { step: frame.step });
-  winGraph.load(frame.seats, frame.steps);
-  winGraph.draw(frame.step);
+  if (localRecord) $("win-panel").hidden = true; // the win estimate is kept for stored games only
+  else {
+    winGraph.load(frame.seats, frame.steps);
+    winGraph.draw(frame.step);
+  }
   const names = frame.result.winners.map((seat) => nameWithLetter(frame.seats[seat], seat));
   $("winners").textContent =
     names.length === frame.seats.length && names.length > 1 ? t("final.drawShort") : t(names.length > 1 ? "final.winners" : "final.winner", { names: names.join(", ") });
@@ -142,7 +151,67 @@ async function start() {
   viewport = new BoardViewport($("board"), $("board-toolbar"));
   trackSheetHeight($("decision-panel"));
   winGraph = WinGraph.inPanel(gameId, $("win-panel"));
-  go(0);
+  offerRecordFiles();
+  if (gameId) {
+    const download = $("record-download");
+    download.href = `/api/games/${encodeURIComponent(gameId)}/record`;
+    download.download = `eixample-${gameId}.json`;
+    download.hidden = false;
+    go(0);
+  } else {
+    $("title").textContent = t("recordFile.title");
+    $("step-action").textContent = t("recordFile.prompt");
+  }
+}
+
+// A record file, picked or dropped anywhere on the page: read here, then replayed by the server.
+function offerRecordFiles() {
+  $("record-file").addEventListener("change", (event) => {
+    const file = event.target.files && event.target.files[0];
+    if (file) openRecordFile(file);
+    event.target.value = "";
+  });
+  document.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    document.body.classList.add("dropping");
+  });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dropping"));
+  document.addEventListener("drop", (event) => {
+    event.preventDefault();
+    document.body.classList.remove("dropping");
+    const file = event.dataTransfer && event.dataTransfer.files[0];
+    if (file) openRecordFile(file);
+  });
+}
+
+async function openRecordFile(file) {
+  stop();
+  if (file.size > RECORD_FILE_LIMIT) {
+    showError(t("recordFile.tooLarge", { name: file.name, size: Math.round(RECORD_FILE_LIMIT / 1024) }));
+    return;
+  }
+  let record;
+  try {
+    record = JSON.parse(await file.text());
+  } catch {
+    showError(t("recordFile.notJson", { name: file.name }));
+    return;
+  }
+  let first;
+  try {
+    first = await api("/api/replay?step=0", { method: "POST", body: record });
+  } catch (error) {
+    showError(t("recordFile.refused", { name: file.name, error: error.message }));
+    return; // the game shown before stays
+  }
+  localRecord = record;
+  if (!frame || frame.game !== first.game) renderer = null;
+  frame = first;
+  step = 0;
+  showError("");
+  $("record-download").hidden = true;
+  document.body.dataset.recordFile = file.name;
+  await render();
 }
 
 $("first").addEventListener("click", () => go(0));

@@ -12,6 +12,7 @@
 // the smallest clickable target is at least MIN_TARGET CSS pixels and the median text MIN_TEXT.
 
 import { clear, el } from "./api.js";
+import { revealTargets } from "./draw.js";
 import { t } from "./i18n.js";
 
 const MIN_TARGET = 28;
@@ -74,6 +75,8 @@ export class BoardViewport {
     const key = this.shownNow();
     if (key === this.shownKey) return;
     this.shownKey = key;
+    // a new decision: where it is made comes into view, on every screen size
+    requestAnimationFrame(() => revealTargets(this.svg));
     if (!this.zoomChosen) {
       this.autoZoom();
       // a renderer's own stylesheet may still be loading: measure again once it is there
