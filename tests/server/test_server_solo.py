@@ -92,7 +92,7 @@ def test_create_a_solo_game(api: httpx.Client) -> None:
     assert person["token"] and person["link"].endswith(f"#seat=0&token={person['token']}")
     assert automa == {
         "seat": 1, "letter": "B", "kind": "automa", "name": ASSISTANT, "bot": None, "joined": True,
-        "connected": None, "claimed": False, "token": None, "link": None,
+        "connected": None, "claimed": False, "token": None, "link": None, "level": None, "open": False,
     }
     spectator = created["state"]
     assert spectator["view"] == json.loads(json.dumps(barcelona.new_game(1, 5, difficulty="easy").view(None)))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from sqlalchemy import MetaData, create_engine, insert, select, text
+from sqlalchemy import Column, MetaData, Table, create_engine, insert, inspect, select, text
 
 from eixample.server import migrations
 from eixample.server.db import SQLITE_FILE, Base, Store
@@ -68,11 +68,16 @@ def release_database(url: str, folder: Path) -> None:
     for metadata in (Base.metadata, TableBase.metadata):
         for table in metadata.tables.values():
             table.to_metadata(tables)
+    held = inspect(source)
     with source.connect() as reading, target.begin() as writing:
         for table in tables.sorted_tables:
-            rows = [dict(row) for row in reading.execute(select(table)).mappings()]
+            # the release's columns only: later revisions add columns its tables do not have
+            names = {column["name"] for column in held.get_columns(table.name)}
+            columns = [column for column in table.columns if column.name in names]
+            rows = [dict(row) for row in reading.execute(select(*columns)).mappings()]
+            held_table = Table(table.name, MetaData(), *(Column(c.name, c.type) for c in columns))
             if rows:
-                writing.execute(insert(table), rows)
+                writing.execute(insert(held_table), rows)
         last_line = "SELECT setval(pg_get_serial_sequence('chat_lines', 'id'), max(id)) FROM chat_lines"
         writing.execute(text(last_line))
     source.dispose()

@@ -1010,7 +1010,8 @@ class GameManager:
         return {
             "type": "replay", "game_id": "", "game": game.name, "title": game.title,
             "step": step, "steps": total,
-            "actions": actions, "action_seats": action_seats, "seats": seats, "view": state.view(None),
+            "actions": actions, "action_seats": action_seats, "seats": seats,
+            "view": views.spectator_view(state),
             "decision": views.decision_message(state) if state.is_terminal() else {
                 "key": "toDecide", "args": {"player": _seat_label(seats, to_move)}},
             "current_player": to_move, "score_history": history, "result": views.final_result(final),

@@ -166,6 +166,11 @@ def replay_message(live: LiveGame, step: int, state: State) -> JsonDict:
     }
 
 
+def spectator_view(state: State) -> JsonDict:
+    """What a spectator sees of a state: nothing hidden (a finished game's replay)."""
+    return state.view(None)
+
+
 def record_seats(record: JsonDict, state: State) -> list[JsonDict]:
     """The seats of a record opened from a file: the names it carries when they are short texts
     (they are shown, never trusted), otherwise "Player A"...; the automa's seats by their names."""
