@@ -14,6 +14,7 @@ import pwd
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,15 @@ class PostgresCluster:
                   "start")
         self._run("createdb", "-h", str(self.sockets), "-p", str(self.port), "-U", "postgres", DATABASE)
         return self
+
+    def new_database(self) -> str:
+        """A fresh, empty database of the cluster: its DATABASE_URL."""
+        import psycopg
+
+        name = f"t{time.monotonic_ns()}"
+        with psycopg.connect(self.conninfo, autocommit=True) as connection:
+            connection.execute(f"CREATE DATABASE {name}")
+        return self.url.rsplit("/", 1)[0] + f"/{name}"
 
     @property
     def url(self) -> str:

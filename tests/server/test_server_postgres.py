@@ -39,12 +39,8 @@ def postgres() -> Iterator[PostgresCluster]:
     cluster.stop()
 
 
-def new_database(postgres: PostgresCluster) -> str:
-    """A fresh database of the cluster: its DATABASE_URL."""
-    name = f"t{time.monotonic_ns()}"
-    with psycopg.connect(postgres.conninfo, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    return postgres.url.rsplit("/", 1)[0] + f"/{name}"
+new_database = PostgresCluster.new_database
+"""A fresh database of the cluster: its DATABASE_URL."""
 
 
 class Servers:

@@ -12,7 +12,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 from sqlalchemy import Column, MetaData, Table, create_engine, insert, inspect, select, text
 
@@ -43,11 +42,8 @@ def postgres() -> Iterator[PostgresCluster]:
     cluster.stop()
 
 
-def new_database(postgres: PostgresCluster) -> str:
-    name = f"u{time.monotonic_ns()}"
-    with psycopg.connect(postgres.conninfo, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    return postgres.url.rsplit("/", 1)[0] + f"/{name}"
+new_database = PostgresCluster.new_database
+"""A fresh database of the cluster: its DATABASE_URL."""
 
 
 def revisions(url: str) -> list[str]:
