@@ -305,6 +305,7 @@ async function onCreate(event) {
   if (seed) Object.assign(body, { seed: Number(seed), seed_shown: true });
   if ($("clock-select").value) body.clock_seconds = Number($("clock-select").value);
   if ($("hints-allowed").checked) body.hints_allowed = true;
+  if (!$("rated").checked) body.rated = false;
   $("create").disabled = true;
   try {
     const created = await api("/api/games", { method: "POST", body });
