@@ -101,15 +101,19 @@ def random_games(store: Store, count: int, seed: int) -> list[str]:
     """Games among four accounts, two bot levels, a guest and a bot of its own, with random
     results, resignations and clocks run out; some created unrated."""
     draw = random.Random(seed)
-    players: list[Any] = [("account", "ana"), ("account", "biel"), ("account", "carme"), ("account", "dani"),
-                          ("bot", "greedy"), ("bot", "mcts:iterations=200"), ("guest", None), ("bot", "random")]
+    players: list[Any] = [
+        ("account", "ana"), ("account", "biel"), ("account", "carme"), ("account", "dani"),
+        ("bot", "greedy"), ("bot", "mcts:iterations=200"), ("guest", None), ("bot", "random"),
+    ]
     ids = []
     for number in range(count):
         first, second = draw.sample(players, 2)
         seats = [person(seat, who) if kind != "bot" else bot(seat, who)
                  for seat, (kind, who) in enumerate((first, second))]
         outcome = draw.choice([[0], [1], [0, 1]])
-        gone = {draw.randrange(2): draw.choice(["resigned", "clock", "left"])} if draw.random() < 0.2 else None
+        gone = None
+        if draw.random() < 0.2:
+            gone = {draw.randrange(2): draw.choice(["resigned", "clock", "left"])}
         game_id = f"g{number:03d}"
         store_game(store, game_id, seats, {"scores": [0, 0], "winners": outcome}, minutes=number,
                    rated=draw.random() > 0.1, gone=gone)
@@ -170,8 +174,9 @@ def test_on_postgresql_two_processes_rating_one_game_rate_it_once(postgres: Post
     url = postgres.new_database()
     stores = [Store(url), Store(url)]
     try:
-        store_game(stores[0], "g1", [person(0, "ana"), person(1, "biel")], {"scores": [1, 0], "winners": [0]}, 1)
-        store_game(stores[0], "g2", [person(0, "ana"), bot(1, "greedy")], {"scores": [0, 1], "winners": [1]}, 2)
+        win, lose = {"scores": [1, 0], "winners": [0]}, {"scores": [0, 1], "winners": [1]}
+        store_game(stores[0], "g1", [person(0, "ana"), person(1, "biel")], win, 1)
+        store_game(stores[0], "g2", [person(0, "ana"), bot(1, "greedy")], lose, 2)
         outcomes: list[bool] = []
         start = threading.Barrier(4)
 
