@@ -26,9 +26,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 def own_seat(db_path: Path, game_id: str, seat: int, account: SignedInClient) -> None:
     """Give the seat to the account (as a signed-in player's seat is its account's)."""
+    give_seat(db_path, game_id, seat, str(account.account["id"]))
+
+
+def give_seat(db_path: Path, game_id: str, seat: int, account_id: str) -> None:
     with sqlite3.connect(db_path, timeout=30) as connection:
         connection.execute("UPDATE seats SET account_id = ? WHERE game_id = ? AND seat = ?",
-                           (account.account["id"], game_id, seat))
+                           (account_id, game_id, seat))
     connection.close()
 
 
