@@ -133,6 +133,7 @@ def test_recompute_gives_the_ratings_of_the_live_updates(store: Store, tmp_path:
 
 
 def test_the_recompute_command_rebuilds_changed_ratings(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
     store = Store(f"sqlite:///{tmp_path / 'data' / 'eixample.sqlite3'}")
     try:
         for game_id in random_games(store, 20, seed=9):
