@@ -14,12 +14,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
-from sqlalchemy import column, func, select, table
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from eixample.core.registry import game_names, get_game
 from eixample.server import bots
-from eixample.server.db import Base, Store
+from eixample.server.accounts import name_key
+from eixample.server.db import AccountRow, Base, Store
 from eixample.server.errors import bad_request, not_found, quoted
 from eixample.server.pages import page_html
 from eixample.server.ratings import GONE, HISTORY, RATINGS
@@ -33,9 +34,6 @@ RECENT_SHOWN = 20
 BOARD_SIZE = 100
 GAMES_COUNTED = 10_000
 """An account's finished games counted in its profile's games played and won (the latest)."""
-
-ACCOUNTS = table("accounts", column("id"), column("name"))
-"""The accounts' ids and user names (server/accounts.py owns the table)."""
 
 PlayerName = Annotated[
     str, Path(min_length=1, max_length=80, description='a user name, or a bot level "bot:strong"')
@@ -72,24 +70,21 @@ def bot_level_names() -> set[str]:
     return names
 
 
-def _has_accounts(connection: Connection) -> bool:
-    return "accounts" in set(connection.dialect.get_table_names(connection))
-
-
 def _find_player(connection: Connection, name: str) -> Player | None:
     if name.startswith(BOT_PREFIX):
         level = name[len(BOT_PREFIX) :]
         return Player(name, level, "bot") if level in bot_level_names() else None
-    if not _has_accounts(connection):
-        return None
-    row = connection.execute(select(ACCOUNTS.c.id, ACCOUNTS.c.name).where(ACCOUNTS.c.name == name)).first()
+    row = connection.execute(
+        select(AccountRow.id, AccountRow.name)
+        .where(AccountRow.name_key == name_key(name), AccountRow.deleted_at.is_(None))
+    ).first()
     if row is None:
         return None
     return Player(f"account:{row.id}", str(row.name), "account", str(row.id))
 
 
 def _names(connection: Connection, keys: Iterable[str]) -> dict[str, tuple[str, str]]:
-    """Each rating key's shown name and kind; accounts that are gone are left out."""
+    """Each rating key's shown name and kind; deleted accounts are left out."""
     out: dict[str, tuple[str, str]] = {}
     ids = []
     for key in keys:
@@ -97,13 +92,13 @@ def _names(connection: Connection, keys: Iterable[str]) -> dict[str, tuple[str, 
             out[key] = (key[len(BOT_PREFIX) :], "bot")
         elif key.startswith("account:"):
             ids.append(key.removeprefix("account:"))
-    if ids and _has_accounts(connection):
-        for start in range(0, len(ids), 500):
-            rows = connection.execute(
-                select(ACCOUNTS.c.id, ACCOUNTS.c.name).where(ACCOUNTS.c.id.in_(ids[start : start + 500]))
-            )
-            for row in rows:
-                out[f"account:{row.id}"] = (str(row.name), "account")
+    for start in range(0, len(ids), 500):
+        rows = connection.execute(
+            select(AccountRow.id, AccountRow.name)
+            .where(AccountRow.id.in_(ids[start : start + 500]), AccountRow.deleted_at.is_(None))
+        )
+        for row in rows:
+            out[f"account:{row.id}"] = (str(row.name), "account")
     return out
 
 
@@ -157,8 +152,6 @@ def _account_games(connection: Connection, account_id: str, limit: int) -> list[
     """An account's finished games, the latest first: id, game, players, end, result, seat, rated."""
     tables = Base.metadata.tables
     games, seats = tables["games"], tables["seats"]
-    if "account_id" not in seats.c:
-        return []
     return list(connection.execute(
         select(games.c.id, games.c.game, games.c.players, games.c.updated_at, games.c.result,
                games.c.rated, seats.c.seat)

@@ -230,7 +230,7 @@ def _finished(connection: Connection, game_ids: list[str] | None) -> list[Finish
             select(seats).where(seats.c.game_id.in_(chunk)).order_by(seats.c.game_id, seats.c.seat)
         ).mappings():
             by_game[seat["game_id"]].append(
-                SeatFacts(seat["seat"], seat["kind"], seat["bot"], seat.get("account_id"))
+                SeatFacts(seat["seat"], seat["kind"], seat["bot"], seat["account_id"])
             )
     gone: dict[str, frozenset[int]] = {}
     for chunk in _chunks(ids):
