@@ -5,8 +5,11 @@ laptop and a phone."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -19,6 +22,7 @@ from tests.server.test_server_ratings import give_seat
 
 pytestmark = pytest.mark.browser
 BLOCKING = {"serious", "critical"}
+CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
 
 
 @pytest.fixture(scope="module")
@@ -123,5 +127,37 @@ def test_no_serious_axe_violations(
         ]
         assert not blocking, "\n".join(blocking)
         assert tab.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
+
+
+def catalog(lang: str) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de", "ja", "cs"])
+def test_the_profile_and_the_leaderboard_in_five_languages_on_a_phone(
+    browser: Any, ratings_server: ServerProcess, lang: str
+) -> None:
+    words = catalog(lang)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    try:
+        tab.goto(f"{ratings_server.url}/players/bot:strong?lang={lang}")
+        tab.wait_for_selector("body[data-player]")
+        level = words["lobby"]["levels"]["strong"]
+        assert tab.locator("#title").inner_text() == words["profile"]["botName"].replace("{{level}}", level)
+        assert tab.locator("#ratings-heading").inner_text() == words["profile"]["ratings"]
+        assert tab.locator("#recent-heading").inner_text() == words["profile"]["recent"]
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+        tab.goto(f"{ratings_server.url}/leaderboard?game=barcelona&players=3&lang={lang}")
+        tab.wait_for_selector("body[data-board='barcelona:3']")
+        assert tab.locator("#title").inner_text() == words["leaderboard"]["title"]
+        assert tab.locator("#board-empty").inner_text() == words["leaderboard"]["empty"]
+        options = tab.locator("#board-players option").all_inner_texts()
+        assert [re.sub(r"\D", "", option) for option in options] == ["2", "3", "4"]
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
