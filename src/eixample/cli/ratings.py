@@ -23,8 +23,10 @@ def recompute_command(
         typer.Option("--database-url", help="Another database (default: $DATABASE_URL, else SQLite)."),
     ] = None,
 ) -> None:
-    """Recompute every rating from the finished games (SQLite: with the server stopped; PostgreSQL:
-    also while servers run, whose rating updates wait meanwhile)."""
+    """Recompute every rating from the stored finished games, in the order they ended.
+
+    SQLite: with the server stopped. PostgreSQL: also while servers run (their rating updates wait
+    meanwhile)."""
     from eixample.server.db import DatabaseInUseError, Store
     from eixample.server.db import database_url as resolve
     from eixample.server.migrations import SchemaTooNewError
