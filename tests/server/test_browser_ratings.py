@@ -161,3 +161,25 @@ def test_the_profile_and_the_leaderboard_in_five_languages_on_a_phone(
         assert tab.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+def test_the_lobby_creates_an_unrated_game_and_lists_it_as_such(
+    browser: Any, ratings_server: ServerProcess
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    try:
+        tab.goto(f"{ratings_server.url}/?game=tictactoe")
+        tab.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
+        assert tab.locator("#rated").is_checked()  # rated unless unticked
+        tab.locator("#rated").uncheck()
+        tab.click("#create")
+        tab.wait_for_selector("#invitations:not([hidden])")
+        game_id = tab.evaluate("JSON.parse(localStorage.getItem('eixample.myGames'))[0].game_id")
+        with ratings_server.client() as client:
+            assert client.get(f"/api/games/{game_id}").json()["rated"] is False
+        tab.wait_for_selector(f"#game-list li[data-game-id='{game_id}'] .unrated")
+        assert tab.locator(f"#game-list li[data-game-id='{game_id}'] .unrated").inner_text() == "unrated"
+    finally:
+        context.close()

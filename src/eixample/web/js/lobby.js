@@ -458,6 +458,7 @@ async function refreshList() {
         el("strong", {}, game.title),
         game.seed_shown ? el("span", { class: "muted seed-shown" }, t("lobby.seedShown", { seed: game.seed })) : null,
         game.hints_allowed ? el("span", { class: "hints-allowed", title: t("coach.hintsAllowed") }, t("coach.lobbyHints")) : null,
+        game.rated === false ? el("span", { class: "muted unrated" }, t("ratings.unrated")) : null,
         el("span", { class: "seats-inline" }, seats),
         result,
         el(
