@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import select
 
 from eixample.server.db import GameData, SeatData, Store
-from eixample.server.ratings import HISTORY, RATINGS, rate_finished, recompute
+from eixample.server.ratings import HISTORY, RATINGS, rate_finished, recompute, shown_ratings
 from eixample.server.table import Table, TableStore
 from tests.server.postgres import PostgresCluster
 
@@ -77,6 +77,16 @@ def test_a_finished_game_rates_its_players_once(store: Store) -> None:
     assert (ana[2], ana[3], beginner[2], beginner[3]) == (1, 1, 1, 0)
     _, history = tables(store)
     assert len(history) == 2
+
+
+def test_shown_ratings_for_a_list_of_players(store: Store) -> None:
+    store_game(store, "g1", [person(0, "ana"), bot(1, "greedy")], {"scores": [1, 0], "winners": [0]}, 1)
+    rate(store, "g1")
+    with store.engine.connect() as connection:
+        found = shown_ratings(connection, ["account:ana", "bot:beginner", "account:new"], "tictactoe", 2)
+        elsewhere = shown_ratings(connection, ["account:ana"], "barcelona", 2)
+    assert found["account:ana"] > found["account:new"] == 1000 and found["bot:beginner"] != 1000
+    assert elsewhere == {"account:ana": 1000}
 
 
 def test_unrated_games_change_no_rating(store: Store) -> None:

@@ -141,7 +141,7 @@ class Finished:
 def player_key(game: str, seat: SeatFacts) -> str | None:
     """The rated player of a seat: an account or a bot level; None for a guest or a bot spec of its own."""
     if seat.kind == "person":
-        return f"account:{seat.account_id}" if seat.account_id else None
+        return account_key(seat.account_id) if seat.account_id else None
     if seat.kind == "bot":
         level = bots.level_of(seat.bot or "random", game)
         return f"bot:{level}" if level else None
@@ -358,3 +358,24 @@ def recompute(store: Store) -> Recomputed:
         for start in range(0, len(values), 1000):
             connection.execute(insert(ratings), values[start : start + 1000])
     return Recomputed(games=rated, players=len({key[0] for key in current}))
+
+
+def account_key(account_id: str) -> str:
+    """The rating key of an account."""
+    return f"account:{account_id}"
+
+
+def shown_ratings(connection: Connection, keys: Iterable[str], game: str, players: int) -> dict[str, int]:
+    """The shown ratings of these players (rating keys) in `game` at `players` players; a player
+    not rated there yet shows a newcomer's (for lists that show or filter by rating)."""
+    wanted = list(dict.fromkeys(keys))
+    found = {key: shown(*new_skill()) for key in wanted}
+    for start in range(0, len(wanted), 500):
+        rows = connection.execute(
+            select(RATINGS.c.player, RATINGS.c.shown)
+            .where(RATINGS.c.player.in_(wanted[start : start + 500]), RATINGS.c.game == game,
+                   RATINGS.c.players == players)
+        )
+        for player, value in rows:
+            found[player] = int(value)
+    return found
