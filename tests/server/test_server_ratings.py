@@ -12,7 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
+from typer.testing import CliRunner
 
+from eixample.cli.main import app as cli
 from tests.server.harness import ServerProcess, create_game, seat_headers
 from tests.server.signin import SignedInClient, sign_up
 
@@ -152,3 +154,29 @@ def test_unknown_players_and_games_are_refused(server: ServerProcess) -> None:
         assert client.get("/api/leaderboard", params={"game": "tictactoe", "players": 99}).status_code == 422
         body = {"game": "tictactoe", "seats": [{}, {}], "rated": "no"}
         assert client.post("/api/games", json=body).status_code == 422
+
+
+def rating_tables(db_path: Path) -> list[list[tuple[Any, ...]]]:
+    with sqlite3.connect(db_path, timeout=30) as connection:
+        found = [sorted(connection.execute(f"SELECT * FROM {name}").fetchall())
+                 for name in ("ratings", "rating_history")]
+    connection.close()
+    return found
+
+
+def test_recompute_gives_what_the_games_gave_as_they_ended(server: ServerProcess) -> None:
+    """Last in this file: it recomputes the ratings of the games the tests above played."""
+    with server.client() as client, sign_up(server) as ana:
+        created = create_game(client, "tictactoe", [{"kind": "bot", "bot": "beginner"},
+                                                     {"kind": "person", "name": ana.name}])
+        own_seat(server.db_path, created["game_id"], 1, ana)
+        play_out(client, created["game_id"], {1: created["seats"][1]["token"]})
+    live = rating_tables(server.db_path)
+    assert live[1]
+    server.stop()
+    try:
+        answer = CliRunner().invoke(cli, ["ratings", "recompute", "--data-dir", str(server.data_dir)])
+        assert answer.exit_code == 0, answer.output
+        assert rating_tables(server.db_path) == live
+    finally:
+        server.start()
