@@ -135,6 +135,10 @@ def test_an_unrated_game_and_a_game_with_a_guest_change_no_rating(server: Server
         for created in (friendly, with_guest):
             play_out(client, created["game_id"], {seat["seat"]: seat["token"] for seat in created["seats"]})
         assert client.get(f"/api/games/{friendly['game_id']}").json()["rated"] is False
+        rematch = client.post(f"/api/games/{friendly['game_id']}/rematch",
+                              headers=seat_headers(friendly["seats"][0]["token"]))
+        assert rematch.status_code == 200, rematch.text
+        assert client.get(f"/api/games/{rematch.json()['game_id']}").json()["rated"] is False  # kept
         assert client.get(f"/api/games/{with_guest['game_id']}").json()["rated"] is True
 
         mine = profile(client, ana.name)
