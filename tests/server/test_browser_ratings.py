@@ -68,6 +68,12 @@ def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
 
         page.goto(created["seats"][0]["link"])
         play_in_page(page)
+        page.wait_for_selector("body[data-ratings='2'] #rating-changes:not([hidden])")
+        changes = page.locator("#rating-changes li")
+        assert changes.nth(0).locator("a").get_attribute("href") == f"/players/{name}"
+        assert changes.nth(1).locator("a").get_attribute("href") == "/players/bot:beginner"
+        assert "1000 →" in changes.nth(0).inner_text()
+        screenshot(page, "game-end-ratings.png")
 
         page.goto(f"{ratings_server.url}/players/{quote(name)}")
         page.wait_for_selector("body[data-player]")

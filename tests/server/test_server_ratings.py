@@ -97,6 +97,12 @@ def test_a_game_against_a_bot_level_rates_both_and_shows_on_both_profiles(server
         assert bot["games"] == (bot_before["games"] if bot_before else 0) + 1
         assert bot["history"][-1]["game_id"] == game_id
 
+        changes = client.get(f"/api/games/{game_id}/ratings").json()
+        assert changes["rated"] is True
+        assert [(c["seat"], c["name"], c["kind"], c["rating"]) for c in changes["changes"]] == [
+            (0, ana.name, "account", rating["rating"]), (1, "beginner", "bot", bot["rating"])]
+        assert changes["changes"][0]["link"] == f"/players/{ana.name}"
+
         board = client.get("/api/leaderboard", params={"game": "tictactoe", "players": 2}).json()
         names = {(entry["name"], entry["kind"]) for entry in board["entries"]}
         assert {(ana.name, "account"), ("beginner", "bot")} <= names
@@ -147,12 +153,15 @@ def test_an_unrated_game_and_a_game_with_a_guest_change_no_rating(server: Server
         assert not any(game["rated"] for game in mine["recent"])
         assert mine["games"][0]["played"] == 2
         assert profile(client, biel.name)["ratings"] == []
+        unrated = client.get(f"/api/games/{friendly['game_id']}/ratings").json()
+        assert unrated == {"game_id": friendly["game_id"], "rated": False, "changes": []}
 
 
 def test_unknown_players_and_games_are_refused(server: ServerProcess) -> None:
     with server.client() as client:
         assert client.get("/api/players/nobody-here").status_code == 404
         assert client.get("/api/players/bot:grandmaster").status_code == 404
+        assert client.get("/api/games/nosuchgame/ratings").status_code == 404
         assert client.get("/api/players/" + "x" * 81).status_code == 422
         assert client.get("/api/leaderboard", params={"game": "chess"}).status_code == 422
         assert client.get("/api/leaderboard", params={"game": "tictactoe", "players": 99}).status_code == 422

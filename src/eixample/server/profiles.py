@@ -273,6 +273,32 @@ def leaderboard(store: Store, game: str, players: int | None, limit: int) -> dic
             "entries": entries}
 
 
+# -- a game's rating changes ---------------------------------------------------------------------
+
+
+def game_ratings(store: Store, game_id: str) -> dict[str, Any] | None:
+    """The rating changes a finished game made, seat by seat (none for an unrated game); None
+    when there is no such game."""
+    games = Base.metadata.tables["games"]
+    with store.engine.connect() as connection:
+        game = connection.execute(select(games.c.rated).where(games.c.id == game_id)).first()
+        if game is None:
+            return None
+        rows = connection.execute(
+            select(HISTORY).where(HISTORY.c.game_id == game_id).order_by(HISTORY.c.seat)
+        ).all()
+        names = _names(connection, [row.player for row in rows])
+    changes = []
+    for row in rows:
+        name, kind = names.get(row.player, ("", "account"))
+        changes.append({
+            "seat": row.seat, "name": name, "kind": kind,
+            "link": (f"/players/{name if kind == 'account' else row.player}") if name else None,
+            "place": row.place, "won": row.won, "rating_before": row.shown_before, "rating": row.shown,
+        })
+    return {"game_id": game_id, "rated": bool(game.rated), "changes": changes}
+
+
 # -- HTTP -------------------------------------------------------------------------------------------
 
 
@@ -328,6 +354,23 @@ class ProfileOut(BaseModel):
     recent: list[RecentGameOut]
 
 
+class RatingChangeOut(BaseModel):
+    seat: int
+    name: str
+    kind: str
+    link: str | None
+    place: int
+    won: bool
+    rating_before: int
+    rating: int
+
+
+class GameRatingsOut(BaseModel):
+    game_id: str
+    rated: bool
+    changes: list[RatingChangeOut]
+
+
 class BoardEntryOut(BaseModel):
     place: int
     name: str
@@ -372,6 +415,17 @@ def router(store: Store) -> APIRouter:
         if game not in game_names():
             raise bad_request(f"no game {quoted(game, 64)}")
         return await asyncio.to_thread(leaderboard, store, game, players, limit)
+
+    @routes.get("/api/games/{game_id}/ratings", response_model=GameRatingsOut, tags=["players"])
+    async def game_rating_changes(
+        game_id: Annotated[str, Path(min_length=1, max_length=32)],
+    ) -> dict[str, Any]:
+        """The rating changes a finished game made, seat by seat: empty while it runs, and for a
+        game that is not rated (created unrated, or with a guest: docs/ratings.md)."""
+        found = await asyncio.to_thread(game_ratings, store, game_id)
+        if found is None:
+            raise not_found(f"no game {quoted(game_id, 32)}")
+        return found
 
     @routes.get("/players/{name}", include_in_schema=False)
     async def profile_page(name: PlayerName) -> HTMLResponse:

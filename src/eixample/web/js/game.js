@@ -9,6 +9,7 @@ import { clear, el, errorText, gameIdFromPath, seatFromHash, seatToken, wsUrl } 
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { markLastMoves, pointsAt, pointsAtPlaces } from "./draw.js";
 import { renderScoreChart } from "./chart.js";
+import { showRatingChanges } from "./game-ratings.js";
 import { HintBox, mountCharts, WinGraph } from "./coach.js";
 import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
 import { StateFollower } from "./patches.js";
@@ -364,6 +365,7 @@ function renderFinal() {
   }
   const breakdown = Array.isArray(state.view.score_breakdown) ? state.view.score_breakdown : state.result.score_breakdown;
   renderBreakdown(dom.finalScores, state.seats, state.result.scores, breakdown);
+  showRatingChanges(gameId, $("rating-changes"));
   dom.replayLink.href = `/replay/${encodeURIComponent(gameId)}`;
   $("record-download").href = `/api/games/${encodeURIComponent(gameId)}/record`;
   $("record-download").download = `eixample-${gameId}.json`;
