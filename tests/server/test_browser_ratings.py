@@ -45,6 +45,17 @@ def play_in_page(page: Any) -> None:
         page.wait_for_selector(f"body:not([data-move-number='{number}'])")
 
 
+def serious_violations(tab: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(tab)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[node['target'] for node in v['nodes'][:4]]}"
+        for v in results.response["violations"]
+        if v.get("impact") in BLOCKING
+    ]
+
+
 def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
     browser: Any, ratings_server: ServerProcess
 ) -> None:
@@ -74,6 +85,7 @@ def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
         assert changes.nth(1).locator("a").get_attribute("href") == "/players/bot:beginner"
         assert "1000 →" in changes.nth(0).inner_text()
         screenshot(page, "game-end-ratings.png")
+        assert not serious_violations(page)
 
         page.goto(f"{ratings_server.url}/players/{quote(name)}")
         page.wait_for_selector("body[data-player]")
@@ -112,8 +124,6 @@ def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
 def test_no_serious_axe_violations(
     browser: Any, ratings_server: ServerProcess, page_name: str, width: int, height: int
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
     url, ready = {
         "profile": (f"{ratings_server.url}/players/bot:beginner", "body[data-player]"),
         "leaderboard": (f"{ratings_server.url}/leaderboard?game=tictactoe", "body[data-board]"),
@@ -125,12 +135,7 @@ def test_no_serious_axe_violations(
         tab.goto(url)
         tab.wait_for_selector(ready, state="attached")
         tab.wait_for_timeout(200)
-        results = Axe().run(tab)
-        blocking = [
-            f"{v['id']} ({v['impact']}): {v['help']} — {[node['target'] for node in v['nodes'][:4]]}"
-            for v in results.response["violations"]
-            if v.get("impact") in BLOCKING
-        ]
+        blocking = serious_violations(tab)
         assert not blocking, "\n".join(blocking)
         assert tab.evaluate("document.documentElement.scrollWidth") <= width
     finally:
