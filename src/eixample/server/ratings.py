@@ -273,10 +273,6 @@ def _history_rows(finished: Finished, players: int, entries: list[Entrant], befo
 def rate_finished(connection: Connection, game_id: str) -> bool:
     """Rate a game that has just ended, inside the transaction that records its end; whether it
     was rated now (False: unrated, or rated already). Called by `Store.on_finish`."""
-    _take_lock(connection)
-    history = HISTORY
-    if connection.execute(select(history.c.game_id).where(history.c.game_id == game_id).limit(1)).first():
-        return False
     found = _finished(connection, [game_id])
     if not found:
         return False
@@ -287,6 +283,10 @@ def rate_finished(connection: Connection, game_id: str) -> bool:
         log.exception("game %s: its result cannot be rated", game_id)
         return False
     if not entries:
+        return False  # unrated games never wait for the lock
+    _take_lock(connection)
+    history = HISTORY
+    if connection.execute(select(history.c.game_id).where(history.c.game_id == game_id).limit(1)).first():
         return False
     players = len(entries)
     ratings = RATINGS
