@@ -111,7 +111,10 @@ def test_a_game_against_a_bot_level_rates_both_and_shows_on_both_profiles(server
         assert ratings == sorted(ratings, reverse=True)
 
 
-def test_resigning_is_a_loss_whatever_the_stand_in_scores(server: ServerProcess) -> None:
+@pytest.mark.parametrize("going", ["resign", "leave"])
+def test_resigning_or_leaving_for_good_is_a_loss_whatever_the_stand_in_scores(
+    server: ServerProcess, going: str
+) -> None:
     with server.client() as client, sign_up(server) as ana, sign_up(server) as biel:
         created = create_game(client, "tictactoe", [{"kind": "person", "name": ana.name},
                                                      {"kind": "person", "name": biel.name}])
@@ -119,10 +122,11 @@ def test_resigning_is_a_loss_whatever_the_stand_in_scores(server: ServerProcess)
         own_seat(server.db_path, game_id, 0, ana)
         own_seat(server.db_path, game_id, 1, biel)
         tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
-        resigned = client.post(f"/api/games/{game_id}/resign", headers=seat_headers(tokens[0]))
+        resigned = client.post(f"/api/games/{game_id}/{going}", headers=seat_headers(tokens[0]))
         assert resigned.status_code == 200, resigned.text
         final = play_out(client, game_id, {1: tokens[1]})
-        assert 0 not in final["result"]["winners"]
+        if going == "resign":
+            assert 0 not in final["result"]["winners"]
 
         loser, winner = rating_of(profile(client, ana.name)), rating_of(profile(client, biel.name))
         assert loser is not None and winner is not None
