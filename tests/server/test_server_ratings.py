@@ -142,7 +142,10 @@ def test_an_unrated_game_and_a_game_with_a_guest_change_no_rating(server: Server
         own_seat(server.db_path, friendly["game_id"], 0, ana)
         own_seat(server.db_path, friendly["game_id"], 1, biel)
         own_seat(server.db_path, with_guest["game_id"], 0, ana)  # seat B: a guest
-        for created in (friendly, with_guest):
+        both = create_game(client, "tictactoe", [{"kind": "person"}, {"kind": "person"}])
+        own_seat(server.db_path, both["game_id"], 0, ana)
+        own_seat(server.db_path, both["game_id"], 1, ana)  # one account in both seats
+        for created in (friendly, with_guest, both):
             play_out(client, created["game_id"], {seat["seat"]: seat["token"] for seat in created["seats"]})
         assert client.get(f"/api/games/{friendly['game_id']}").json()["rated"] is False
         rematch = client.post(f"/api/games/{friendly['game_id']}/rematch",
@@ -153,9 +156,10 @@ def test_an_unrated_game_and_a_game_with_a_guest_change_no_rating(server: Server
 
         mine = profile(client, ana.name)
         assert mine["ratings"] == []
-        assert {game["game_id"] for game in mine["recent"]} == {friendly["game_id"], with_guest["game_id"]}
+        assert sorted(game["game_id"] for game in mine["recent"]) == sorted(
+            created["game_id"] for created in (friendly, with_guest, both))  # each game once
         assert not any(game["rated"] for game in mine["recent"])
-        assert mine["games"][0]["played"] == 2
+        assert mine["games"][0]["played"] == 3
         assert profile(client, biel.name)["ratings"] == []
         unrated = client.get(f"/api/games/{friendly['game_id']}/ratings").json()
         assert unrated == {"game_id": friendly["game_id"], "rated": False, "changes": []}

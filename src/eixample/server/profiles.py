@@ -149,17 +149,22 @@ def _ratings(connection: Connection, player: Player) -> list[dict[str, Any]]:
 
 
 def _account_games(connection: Connection, account_id: str, limit: int) -> list[Any]:
-    """An account's finished games, the latest first: id, game, players, end, result, seat, rated."""
+    """An account's finished games, the latest first: id, game, players, end, result, seat, rated
+    (a game where it held two seats once, by its first seat)."""
     tables = Base.metadata.tables
     games, seats = tables["games"], tables["seats"]
-    return list(connection.execute(
+    rows = connection.execute(
         select(games.c.id, games.c.game, games.c.players, games.c.updated_at, games.c.result,
                games.c.rated, seats.c.seat)
         .join(seats, seats.c.game_id == games.c.id)
         .where(seats.c.account_id == account_id, games.c.status == "finished")
-        .order_by(games.c.updated_at.desc(), games.c.id.desc())
+        .order_by(games.c.updated_at.desc(), games.c.id.desc(), seats.c.seat)
         .limit(limit)
-    ).all())
+    ).all()
+    first: dict[str, Any] = {}
+    for row in rows:
+        first.setdefault(row.id, row)
+    return list(first.values())
 
 
 def _gone(connection: Connection, game_ids: list[str]) -> dict[str, frozenset[int]]:
