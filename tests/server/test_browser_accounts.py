@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.server.browser import TIMEOUT_MS, screenshot
@@ -20,6 +21,7 @@ PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
 BLOCKING = {"serious", "critical"}
+COOKIE = "eixample_session"
 
 
 def catalog(lang: str) -> dict[str, Any]:
@@ -208,3 +210,65 @@ def test_the_sign_up_helper_and_the_page_share_the_session(browser: Any, server:
             tab.wait_for_selector(f"body[data-account='{player.name}']")
         finally:
             tab.context.close()
+
+
+def virtual_authenticator(tab: Any) -> Any:
+    """Chromium's virtual authenticator in the tab: a passkey device that always says yes."""
+    cdp = tab.context.new_cdp_session(tab)
+    cdp.send("WebAuthn.enable")
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True, "automaticPresenceSimulation": True,
+    }})
+    return cdp
+
+
+def test_a_passkey_sign_up_and_sign_in(browser: Any, server: ServerProcess) -> None:
+    tab = new_tab(browser, LAPTOP)
+    try:
+        virtual_authenticator(tab)
+        site = f"http://localhost:{server.port}"  # a relying party is a domain name, never an address
+        tab.goto(f"{site}/account")
+        tab.wait_for_selector("body[data-ready='true']")
+        name = unique_name("Key")
+        tab.fill("#signup-name", name)
+        tab.click("#passkey-signup")
+        tab.wait_for_selector(f"body[data-account='{name}'][data-passkeys='1']")
+        assert tab.locator("#password-current-label").is_hidden()  # no password to give
+        assert tab.locator("#delete-name-label").evaluate("label => label.hidden") is False  # the name
+        tab.click("#passkey-add")  # a second passkey for the same account is refused by the device...
+        tab.wait_for_selector("#passkey-error:not(:empty)")  # ...which already holds one (excluded)
+        tab.click("#sign-out")
+        tab.wait_for_selector("#signin-panel:not([hidden])")
+        tab.click("#passkey-signin")
+        tab.wait_for_selector(f"body[data-account='{name}']")
+        with httpx.Client(base_url=server.url, cookies={COOKIE: tab.context.cookies()[0]["value"]}) as client:
+            assert client.get("/api/account").json()["has_password"] is False
+        assert not tab.problems, tab.problems
+    finally:
+        tab.context.close()
+
+
+def test_a_passkey_added_to_a_password_account_signs_it_in(browser: Any, server: ServerProcess) -> None:
+    tab = new_tab(browser, PHONE)
+    try:
+        virtual_authenticator(tab)
+        site = f"http://localhost:{server.port}"
+        tab.goto(f"{site}/account")
+        tab.wait_for_selector("body[data-ready='true']")
+        name = unique_name()
+        tab.fill("#signup-name", name)
+        tab.fill("#signup-password", PASSWORD)
+        tab.click("#signup-form button[type='submit']")
+        tab.wait_for_selector(f"body[data-account='{name}'][data-passkeys='0']")
+        tab.click("#passkey-add")
+        tab.wait_for_selector("body[data-passkeys='1']")
+        assert fits_the_width(tab)
+        screenshot(tab, "account-passkeys-390.png")
+        tab.click("#sign-out")
+        tab.wait_for_selector("#signin-panel:not([hidden])")
+        tab.click("#passkey-signin")
+        tab.wait_for_selector(f"body[data-account='{name}']")
+        assert not tab.problems, tab.problems
+    finally:
+        tab.context.close()

@@ -85,6 +85,7 @@ class Account:
     email_verified: bool
     role: str
     created_at: datetime
+    has_password: bool = False
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ def check_password(password: str, name: str) -> None:
 def _account(row: AccountRow) -> Account:
     return Account(
         id=row.id, name=row.name, email=row.email, email_verified=bool(row.email_verified),
-        role=row.role, created_at=row.created_at,
+        role=row.role, created_at=row.created_at, has_password=row.password_hash is not None,
     )
 
 
@@ -169,11 +170,14 @@ class AccountStore:
         self._store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 
-    def create(self, name: str, password_hash: str | None, email: str | None) -> Account | None:
-        """A new account; None if its name (in its normalised form) is taken."""
+    def create(
+        self, name: str, password_hash: str | None, email: str | None, account_id: str | None = None
+    ) -> Account | None:
+        """A new account (with this id, if given); None if its name (in its normalised form) is taken."""
         row = AccountRow(
-            id=secrets.token_hex(16), name=name, name_key=name_key(name), email=email, email_key=None,
-            email_verified=False, password_hash=password_hash, role="player", created_at=now(),
+            id=account_id or secrets.token_hex(16), name=name, name_key=name_key(name), email=email,
+            email_key=None, email_verified=False, password_hash=password_hash, role="player",
+            created_at=now(),
         )
         try:
             with self._sessions() as session, session.begin():
@@ -357,7 +361,7 @@ class Passwords:
     def __init__(self, at_once: int) -> None:
         self.hasher = PasswordHasher()
         self._slots = asyncio.Semaphore(max(1, at_once))
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        self._dummy: str | None = None
 
     async def hash(self, password: str) -> str:
         async with self._slots:
@@ -368,6 +372,8 @@ class Passwords:
             return await asyncio.to_thread(self._verify, password_hash, password)
 
     def _verify(self, password_hash: str | None, password: str) -> bool:
+        if self._dummy is None:  # made on first use, so that starting the server costs no hash
+            self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
         try:
             self.hasher.verify(password_hash or self._dummy, password)
         except (VerificationError, InvalidHashError):
@@ -428,6 +434,21 @@ class Accounts:
             self._count_failure(address, key)
             raise ApiError(401, SIGNIN_FAILED, code="signin_failed")
         return account, await self.open_session(account)
+
+    def signup_allowed(self, address: str) -> bool:
+        """Count one account made from the address; False once it has made its share."""
+        return self._signups.take(address)
+
+    def signup_wait(self, address: str) -> int:
+        return self._signups.wait(address)
+
+    def check_address_failures(self, address: str) -> None:
+        """429 while the address has used its share of failed sign-ins."""
+        if not self._address_failures.has(address):
+            raise too_many("too many failed sign-ins from your address", self._address_failures.wait(address))
+
+    def count_address_failure(self, address: str) -> None:
+        self._address_failures.take(address)
 
     def _check_failures(self, address: str, key: str) -> None:
         for buckets, what, bucket in (
@@ -671,6 +692,7 @@ class AccountOut(BaseModel):
     csrf: str = Field(description=f"send it in the {CSRF_HEADER} header with every request that changes "
                                   "something while signed in")
     mail: bool = Field(description="this server sends mail (e-mail verification, password reset)")
+    has_password: bool = Field(description="the account signs in with a password (else with passkeys only)")
 
 
 class AccountStatusOut(BaseModel):
@@ -689,7 +711,7 @@ def _account_out(accounts: Accounts, account: Account, csrf: str) -> dict[str, A
     return {
         "id": account.id, "name": account.name, "email": account.email,
         "email_verified": account.email_verified, "role": account.role, "created_at": account.created_at,
-        "csrf": csrf, "mail": accounts.mailer.enabled,
+        "csrf": csrf, "mail": accounts.mailer.enabled, "has_password": account.has_password,
     }
 
 
@@ -706,7 +728,7 @@ def clear_session_cookie(request: Request, response: Response) -> None:
     )
 
 
-async def _signed_in_answer(
+async def signed_in_answer(
     request: Request, response: Response, account: Account, session_id: str
 ) -> dict[str, Any]:
     """End the session the browser held before (if any), set the new one's cookie."""
@@ -738,7 +760,7 @@ async def sign_up(request: Request, response: Response, body: SignUpRequest) -> 
     account, session_id = await accounts.sign_up(body.name, body.password, body.email, _address(request))
     if account.email is not None and accounts.mailer.enabled:
         await accounts.send_verification(account, account.email, _base_url(request))
-    return await _signed_in_answer(request, response, account, session_id)
+    return await signed_in_answer(request, response, account, session_id)
 
 
 @router.post("/api/account/signin", response_model=AccountOut, responses=ERRORS)
@@ -747,7 +769,7 @@ async def sign_in(request: Request, response: Response, body: SignInRequest) -> 
     browser held before ends. A wrong password and an unknown name get the same 401."""
     accounts = accounts_of(request)
     account, session_id = await accounts.sign_in(body.name, body.password, _address(request))
-    return await _signed_in_answer(request, response, account, session_id)
+    return await signed_in_answer(request, response, account, session_id)
 
 
 @router.post("/api/account/signout", status_code=204, responses=ERRORS)
@@ -866,7 +888,7 @@ async def reset_password(request: Request, response: Response, body: ResetReques
     """Choose a new password with the token of a reset link: every session of the account ends and
     this browser is signed in anew."""
     account, session_id = await accounts_of(request).reset_password(body.token, body.password)
-    return await _signed_in_answer(request, response, account, session_id)
+    return await signed_in_answer(request, response, account, session_id)
 
 
 @router.post("/api/account/password", status_code=204, responses=ERRORS)

@@ -3,7 +3,7 @@
 // /account/reset#token=… take the token of a mailed link: the fragment never reaches the server's
 // logs, and it is removed from the address once read.
 
-import { accountStatus, api, ApiError } from "./api.js";
+import { accountStatus, api, ApiError, el } from "./api.js";
 import { localPath } from "./accountmenu.js";
 import { hasKey, language, languageMenu, setupI18n, t } from "./i18n.js";
 
@@ -57,7 +57,62 @@ function tokenFromHash() {
   return token;
 }
 
+// Passkeys, where the browser can make them (WebAuthn with its JSON helpers).
+function passkeysWork() {
+  return Boolean(window.PublicKeyCredential && typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function");
+}
+
+function deviceName() {
+  return (navigator.userAgentData && navigator.userAgentData.platform) || "passkey";
+}
+
+async function createPasskey(options) {
+  const credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
+  return credential.toJSON();
+}
+
+async function usePasskey(options) {
+  const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+  return credential.toJSON();
+}
+
+// A refusal, or the browser's: the person closed its passkey dialog.
+function passkeyProblem(error) {
+  return error instanceof DOMException ? t("account.passkeyCancelled") : problem(error);
+}
+
+async function withPasskey(form, errorId, work) {
+  await submitting(form, errorId, async () => {
+    try {
+      await work();
+    } catch (error) {
+      throw new Error(passkeyProblem(error));
+    }
+  });
+}
+
 function showGuest() {
+  if (passkeysWork()) {
+    $("passkey-signin").hidden = false;
+    $("passkey-signup").hidden = false;
+  }
+  $("passkey-signin").addEventListener("click", () => {
+    withPasskey($("signin-form"), "signin-error", async () => {
+      const { ceremony, options } = await api("/api/account/passkey-signin/options", { method: "POST" });
+      const credential = await usePasskey(options);
+      await api("/api/account/passkey-signin", { method: "POST", body: { ceremony, credential } });
+      signedIn();
+    });
+  });
+  $("passkey-signup").addEventListener("click", () => {
+    withPasskey($("signup-form"), "signup-error", async () => {
+      const name = $("signup-name").value.trim();
+      const { ceremony, options } = await api("/api/account/passkey-signup/options", { method: "POST", body: { name } });
+      const credential = await createPasskey(options);
+      await api("/api/account/passkey-signup", { method: "POST", body: { ceremony, credential, name: deviceName() } });
+      signedIn();
+    });
+  });
   $("signin-panel").hidden = false;
   $("signup-panel").hidden = false;
   $("signin-form").addEventListener("submit", (event) => {
@@ -105,6 +160,11 @@ function showAccount(account) {
   $("password-form-name").value = account.name;
   $("email-resend").hidden = !(account.mail && account.email && !account.email_verified);
 
+  $("password-current-label").hidden = !account.has_password;
+  $("delete-password-label").hidden = !account.has_password;
+  $("delete-name-label").hidden = account.has_password;
+  showPasskeys();
+
   $("sign-out").addEventListener("click", async () => {
     await api("/api/account/signout", { method: "POST" }).catch(() => null);
     location.assign("/account");
@@ -144,8 +204,43 @@ function showAccount(account) {
     event.preventDefault();
     submitting(event.target, "delete-error", async () => {
       if (!window.confirm(t("account.deleteConfirm"))) return;
-      await api("/api/account", { method: "DELETE", body: { password: $("delete-password").value || null } });
+      const body = account.has_password ? { password: $("delete-password").value } : { confirm_name: $("delete-name").value };
+      await api("/api/account", { method: "DELETE", body });
       location.assign("/");
+    });
+  });
+}
+
+async function listPasskeys() {
+  const list = $("passkey-list");
+  const { passkeys } = await api("/api/account/passkeys");
+  list.replaceChildren(...passkeys.map((passkey) => {
+    const remove = el("button", { type: "button", class: "link-button" }, t("account.removePasskey"));
+    remove.addEventListener("click", () => {
+      submitting(list, "passkey-error", async () => {
+        await api("/api/account/passkeys/delete", { method: "POST", body: { id: passkey.id } });
+        await listPasskeys();
+      });
+    });
+    const added = t("account.passkeyAdded", { date: new Date(passkey.created_at).toLocaleDateString(language()) });
+    return el("li", { class: "passkey" }, el("span", { class: "passkey-name" }, passkey.name), " ",
+      el("span", { class: "muted" }, added), " ", remove);
+  }));
+  if (!passkeys.length) list.append(el("li", { class: "muted" }, t("account.noPasskeys")));
+  document.body.dataset.passkeys = String(passkeys.length);
+}
+
+function showPasskeys() {
+  listPasskeys().catch((error) => say("passkey-error", problem(error)));
+  if (!passkeysWork()) return;
+  const add = $("passkey-add");
+  add.hidden = false;
+  add.addEventListener("click", () => {
+    withPasskey($("passkeys"), "passkey-error", async () => {
+      const { ceremony, options } = await api("/api/account/passkeys/options", { method: "POST" });
+      const credential = await createPasskey(options);
+      await api("/api/account/passkeys", { method: "POST", body: { ceremony, credential, name: deviceName() } });
+      await listPasskeys();
     });
   });
 }
