@@ -35,9 +35,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import sessionmaker
 from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection, cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -159,8 +159,19 @@ def check_password(password: str, name: str) -> None:
 def _account(row: AccountRow) -> Account:
     return Account(
         id=row.id, name=row.name, email=row.email, email_verified=bool(row.email_verified),
-        role=row.role, created_at=row.created_at, has_password=row.password_hash is not None,
+        role=row.role, created_at=_aware(row.created_at), has_password=row.password_hash is not None,
     )
+
+
+SESSION_LOOKUP = (
+    select(
+        SessionRow.csrf, SessionRow.seen_at, SessionRow.expires_at, AccountRow.id, AccountRow.name,
+        AccountRow.email, AccountRow.email_verified, AccountRow.role, AccountRow.created_at,
+        AccountRow.password_hash.is_not(None).label("has_password"),
+    )
+    .join(AccountRow, AccountRow.id == SessionRow.account_id)
+    .where(SessionRow.id_hash == bindparam("id_hash"), AccountRow.deleted_at.is_(None))
+)
 
 
 class AccountStore:
@@ -209,27 +220,23 @@ class AccountStore:
 
     def session(self, session_hash: str) -> SignedIn | None:
         """The live session of a digest: unexpired, its account not deleted. Its `seen_at` is
-        brought up to date when older than TOUCH_AFTER."""
+        brought up to date when older than TOUCH_AFTER. (Asked on every signed-in request that
+        changes something: plain columns, no ORM objects.)"""
         stamp = now()
-        with self._sessions() as session:
-            found = session.execute(
-                select(SessionRow, AccountRow)
-                .join(AccountRow, AccountRow.id == SessionRow.account_id)
-                .where(SessionRow.id_hash == session_hash, AccountRow.deleted_at.is_(None))
-            ).first()
-            if found is None:
-                return None
-            row, account = found
-            if _aware(row.expires_at) <= stamp:
+        with self._store.engine.connect() as connection:
+            row = connection.execute(SESSION_LOOKUP, {"id_hash": session_hash}).first()
+            if row is None or _aware(row.expires_at) <= stamp:
                 return None
             if stamp - _aware(row.seen_at) > TOUCH_AFTER:
-                self._touch(session, session_hash, stamp)
-            return SignedIn(_account(account), session_hash, row.csrf)
-
-    @staticmethod
-    def _touch(session: Session, session_hash: str, stamp: datetime) -> None:
-        session.execute(update(SessionRow).where(SessionRow.id_hash == session_hash).values(seen_at=stamp))
-        session.commit()
+                connection.execute(
+                    update(SessionRow).where(SessionRow.id_hash == session_hash).values(seen_at=stamp)
+                )
+                connection.commit()
+            account = Account(
+                id=row.id, name=row.name, email=row.email, email_verified=bool(row.email_verified),
+                role=row.role, created_at=_aware(row.created_at), has_password=bool(row.has_password),
+            )
+            return SignedIn(account, session_hash, row.csrf)
 
     def close_session(self, session_hash: str) -> None:
         with self._sessions() as session, session.begin():
