@@ -91,7 +91,6 @@ def openspiel(short_name: str, params: dict[str, int], seconds: float, observe: 
 
 
 def pettingzoo(name: str, players: int, seconds: float, wrapped: bool = True) -> float:
-    import numpy as np
 
     from eixample.interop.pettingzoo import env, raw_env
 
@@ -108,7 +107,8 @@ def pettingzoo(name: str, players: int, seconds: float, wrapped: bool = True) ->
                 if termination or truncation:
                     aec.step(None)
                     continue
-                aec.step(int(pick.choice(np.flatnonzero(observation["action_mask"]))))  # type: ignore[arg-type]
+                legal = observation["action_mask"].nonzero()[0]  # type: ignore[index]
+                aec.step(int(legal[pick.randrange(len(legal))]))
                 decisions += 1
         return decisions
 
@@ -117,7 +117,6 @@ def pettingzoo(name: str, players: int, seconds: float, wrapped: bool = True) ->
 
 def gymnasium_env(name: str, players: int, seconds: float) -> float:
     import gymnasium
-    import numpy as np
 
     from eixample.interop.gymnasium import env_id
 
@@ -131,7 +130,8 @@ def gymnasium_env(name: str, players: int, seconds: float) -> float:
             seed += 1
             terminated = False
             while not terminated:
-                action = int(pick.choice(np.flatnonzero(info["action_mask"])))
+                legal = info["action_mask"].nonzero()[0]
+                action = int(legal[pick.randrange(len(legal))])
                 _, _, terminated, _, info = env.step(action)
         return int(env.unwrapped.decisions)  # type: ignore[attr-defined]
 
@@ -149,9 +149,11 @@ def vector_env(name: str, players: int, seconds: float, envs: int) -> float:
     def run(deadline: float) -> int:
         _, infos = vector.reset(seed=0)
         while time.process_time() < deadline:
-            masks = infos["action_mask"]
-            noise = pick.random(masks.shape) * masks  # a uniform legal action per game
-            _, _, _, _, infos = vector.step(noise.argmax(axis=1))
+            games, legal = infos["action_mask"].nonzero()  # row by row, ascending
+            counts = np.bincount(games, minlength=envs)
+            first = np.cumsum(counts) - counts
+            chosen = first + (pick.random(envs) * counts).astype(np.intp)  # a uniform legal action per game
+            _, _, _, _, infos = vector.step(legal[chosen])
         return sum(env.decisions for env in vector.envs)
 
     return _cpu_rate(run, seconds)
