@@ -25,7 +25,7 @@ from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from eixample.server import bots, views
+from eixample.server import bots, profiles, ratings, views
 from eixample.server.accounts import Accounts, CsrfGuard
 from eixample.server.accounts import router as accounts_router
 from eixample.server.cluster import DEFAULT_LEASE_SECONDS, Cluster
@@ -187,6 +187,7 @@ def create_app(
     store = Store(url, exclusive=exclusive)
     cluster = Cluster(store, lease_seconds=bot_lease_seconds) if store.is_postgres else None
     manager = GameManager(store, bot_delay=bot_delay, limits=limits, cluster=cluster)
+    store.on_finish.append(ratings.rate_finished)
     table = TableService(manager, store)
     manager.table = table
     rates = RateLimits(limits)
@@ -658,6 +659,8 @@ def create_app(
             conn.send({**reply, "request_id": message.request_id})
             return
         conn.send({"type": "ack", "request_id": message.request_id, "move_number": live.move_number})
+
+    app.include_router(profiles.router(store))
 
     # -- pages --------------------------------------------------------------------------------
 

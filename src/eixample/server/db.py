@@ -53,6 +53,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -93,6 +94,7 @@ class GameRow(Base):
     seed_shown: Mapped[bool] = mapped_column(Boolean, default=False)
     creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     hints_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
+    rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class SeatRow(Base):
@@ -158,6 +160,8 @@ class GameData:
     creator_hash: str | None = None
     hints_allowed: bool = False
     """Created with hints allowed: every seat may ask the server's bot for advice."""
+    rated: bool = True
+    """Its end updates the players' ratings (server/ratings.py), if they are rated players."""
 
 
 class AccountRow(Base):
@@ -326,6 +330,8 @@ class Store:
         self.engine = _make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.writer = GroupWriter(self._sessions)
+        self.on_finish: list[Callable[[Connection, str], Any]] = []
+        """Called in the transaction that stores a game's last move (the ratings: server/ratings.py)."""
         try:
             self._migrate()
         except BaseException:
@@ -420,6 +426,7 @@ class Store:
                     seed_shown=data.seed_shown,
                     creator_hash=data.creator_hash,
                     hints_allowed=data.hints_allowed,
+                    rated=data.rated,
                 )
             )
             session.flush()
@@ -479,6 +486,9 @@ class Store:
             if joined_seat is not None:
                 joined = update(seats).where(seats.c.game_id == game_id, seats.c.seat == joined_seat)
                 connection.execute(joined.values(joined=True))
+            if status == "finished":
+                for hook in self.on_finish:
+                    hook(connection, game_id)
             self._notify(connection, game_id, idx + 1)
 
         return self.writer.submit(write)
@@ -780,6 +790,7 @@ def _game_data(row: GameRow) -> GameData:
         seed_shown=bool(row.seed_shown),
         creator_hash=row.creator_hash,
         hints_allowed=bool(row.hints_allowed),
+        rated=bool(row.rated),
     )
 
 

@@ -474,6 +474,7 @@ class TableService:
                     options={k: v for k, v in live.options.items() if k != RULES_OPTION},  # the newest rules
                     clock_seconds=table.clock_seconds,
                     hints_allowed=live.hints_allowed,
+                    rated=live.rated,
                 )
                 new, _tokens, _creator = await self.manager.create(request)
                 for s in people:

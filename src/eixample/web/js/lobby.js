@@ -305,6 +305,7 @@ async function onCreate(event) {
   if (seed) Object.assign(body, { seed: Number(seed), seed_shown: true });
   if ($("clock-select").value) body.clock_seconds = Number($("clock-select").value);
   if ($("hints-allowed").checked) body.hints_allowed = true;
+  if (!$("rated").checked) body.rated = false;
   $("create").disabled = true;
   try {
     const created = await api("/api/games", { method: "POST", body });
@@ -457,6 +458,7 @@ async function refreshList() {
         el("strong", {}, game.title),
         game.seed_shown ? el("span", { class: "muted seed-shown" }, t("lobby.seedShown", { seed: game.seed })) : null,
         game.hints_allowed ? el("span", { class: "hints-allowed", title: t("coach.hintsAllowed") }, t("coach.lobbyHints")) : null,
+        game.rated === false ? el("span", { class: "muted unrated" }, t("ratings.unrated")) : null,
         el("span", { class: "seats-inline" }, seats),
         result,
         el(
