@@ -41,6 +41,7 @@ from eixample.server.mail import Mailer
 from eixample.server.manager import WEB_DIR, GameManager
 from eixample.server.migrations import SchemaTooNewError
 from eixample.server.pages import page_html
+from eixample.server.passkeys import router as passkeys_router
 from eixample.server.schemas import (
     CLIENT_MESSAGE,
     HELLO,
@@ -249,6 +250,7 @@ def create_app(
 
 
     app.include_router(accounts_router)
+    app.include_router(passkeys_router)
 
     # -- REST ---------------------------------------------------------------------------------
 

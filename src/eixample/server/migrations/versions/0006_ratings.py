@@ -4,7 +4,7 @@ its history game by game.
 Games stored before read as rated (only games between signed-in players are ever rated).
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
