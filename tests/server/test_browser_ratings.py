@@ -87,8 +87,11 @@ def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
         screenshot(page, "game-end-ratings.png")
         assert not serious_violations(page)
 
-        page.goto(f"{ratings_server.url}/players/{quote(name)}")
+        page.goto(f"{ratings_server.url}/")  # the account menu leads to the profile
+        page.locator(".account-menu summary").click()
+        page.locator(".account-menu a.profile-link").click()
         page.wait_for_selector("body[data-player]")
+        assert page.url == f"{ratings_server.url}/players/{quote(name)}"
         assert page.locator("#title").inner_text() == name
         row = page.locator("#ratings tr[data-game='tictactoe'][data-players='2']")
         assert row.locator("td").nth(1).inner_text() == "1"  # one rated game

@@ -32,6 +32,7 @@ function accountMenu(account) {
       el("span", { class: "account-name" }, account.name)),
     el("ul", { class: "account-menu-items" },
       el("li", {}, el("a", { href: "/account" }, t("account.myAccount"))),
+      el("li", {}, el("a", { href: `/players/${encodeURIComponent(account.name)}`, class: "profile-link" }, t("profile.mine"))),
       el("li", {}, signOut)),
   );
   document.addEventListener("click", (event) => {
