@@ -18,11 +18,10 @@ function retryAfter(response) {
 
 // A server error ({error, code, args}) in the page's language: the catalog's message for its code
 // (errors.code.<code>) when there is one, else the server's own words.
-// The codes of a feature's own errors are in its section of the catalogs (invite.code.<code>).
-const CODE_SECTIONS = ["errors.code", "invite.code"];
-
+// A feature's own error codes are in its section of the catalogs (invite.code.<code>).
 export function errorText(data, status = 0) {
-  const key = data && typeof data.code === "string" ? CODE_SECTIONS.map((section) => `${section}.${data.code}`).find(hasKey) : null;
+  const code = data && typeof data.code === "string" ? data.code : null;
+  const key = code === null ? null : [`errors.code.${code}`, `invite.code.${code}`].find(hasKey);
   if (key) {
     const args = data.args && typeof data.args === "object" ? data.args : {};
     const problems = Array.isArray(args.problems) ? args.problems.map(problemText).join("; ") : "";
