@@ -53,6 +53,14 @@ def move(
     return client.post(f"/api/games/{gid}/moves", json=body, headers=seat_headers(token) if token else {})
 
 
+def first_seat_wins(gid: str, first: httpx.Client, second: httpx.Client) -> None:
+    """Play a tic-tac-toe game to its end, seat A winning on the top row."""
+    for number, (player, action) in enumerate(
+        [(first, "mark 0"), (second, "mark 3"), (first, "mark 1"), (second, "mark 4"), (first, "mark 2")]
+    ):
+        assert move(player, gid, action, number).status_code == 200
+
+
 def owner_ids(server: ServerProcess, gid: str) -> list[str | None]:
     seats = [row for row in server.db_dump()["seats"] if row[0] == gid]
     columns = _seat_columns(server)
@@ -212,10 +220,7 @@ def test_my_games_lists_your_turn_first_then_running_then_finished(
     server: ServerProcess, ana: SignedInClient, biel: SignedInClient
 ) -> None:
     finished = duel(ana, ana.name, biel.name)["game_id"]
-    for number, (player, action) in enumerate(
-        [(ana, "mark 0"), (biel, "mark 3"), (ana, "mark 1"), (biel, "mark 4"), (ana, "mark 2")]
-    ):
-        assert move(player, finished, action, number).status_code == 200
+    first_seat_wins(finished, ana, biel)
     mine = duel(ana, ana.name, biel.name)["game_id"]  # Ana's turn
     theirs = duel(ana, biel.name, ana.name)["game_id"]  # Biel's turn
     listed = ana.get("/api/me/games")
@@ -296,3 +301,17 @@ def test_the_lobby_filters_games_by_game_players_and_speed(api: httpx.Client) ->
     assert all(game["status"] == "open" for game in untimed_games)
     assert api.get("/api/games?speed=fast").status_code == 422
     assert api.get("/api/games?players=0").status_code == 422
+
+
+def test_a_rematch_keeps_the_seats_accounts(
+    server: ServerProcess, ana: SignedInClient, biel: SignedInClient
+) -> None:
+    gid = duel(ana, ana.name, biel.name)["game_id"]
+    first_seat_wins(gid, ana, biel)
+    rematch = biel.post(f"/api/games/{gid}/rematch")  # by the account's session, no token
+    assert rematch.status_code == 200, rematch.text
+    new = rematch.json()["game_id"]
+    assert owner_ids(server, new) == [ana.account["id"], biel.account["id"]]
+    assert new in {game["game_id"] for game in ana.get("/api/me/games").json()["games"]}
+    with sign_in(server, ana.name) as phone:
+        assert seat_of(phone, new) == 0
