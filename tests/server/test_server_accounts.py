@@ -374,3 +374,31 @@ def test_the_status_says_who_is_signed_in_without_an_error_for_guests(server: Se
         status = player.get("/api/account/status").json()
         assert status["signed_in"] is True and status["account"]["name"] == player.name
         assert status["account"]["csrf"] == player.csrf
+
+
+def test_an_unknown_name_costs_the_same_password_check_as_a_known_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argon2 import PasswordHasher
+
+    checked: list[str] = []
+    verify = PasswordHasher.verify
+
+    def counted(self: PasswordHasher, digest: str, password: str) -> bool:
+        checked.append(digest)
+        return verify(self, digest, password)
+
+    monkeypatch.setattr(PasswordHasher, "verify", counted)
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", allowed_hosts=frozenset({"testserver"}),
+                     exclusive=False)
+    with TestClient(app) as client:
+        made = client.post("/api/account/signup", json={"name": "Known", "password": PASSWORD})
+        assert made.status_code == 201
+        client.cookies.clear()
+        answers = [client.post("/api/account/signin", json={"name": name, "password": "wrong password"})
+                   for name in ("Known", "Unknown")]
+    assert [answer.status_code for answer in answers] == [401, 401]
+    assert answers[0].content == answers[1].content
+    known, unknown = checked
+    assert known.startswith("$argon2id$") and unknown.startswith("$argon2id$") and known != unknown
+    assert known.split("$")[3] == unknown.split("$")[3]  # the same cost parameters: m, t, p
