@@ -16,9 +16,8 @@ from urllib.parse import quote
 import pytest
 
 from tests.server.browser import TIMEOUT_MS, screenshot
-from tests.server.harness import ServerProcess, create_game
+from tests.server.harness import ServerProcess
 from tests.server.signin import PASSWORD, unique_name
-from tests.server.test_server_ratings import give_seat
 
 pytestmark = pytest.mark.browser
 BLOCKING = {"serious", "critical"}
@@ -72,12 +71,19 @@ def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
         account = signed_up.json()
         with ratings_server.client() as client:
             bot_before = client.get("/api/players/bot:beginner").json()
-            created = create_game(client, "tictactoe", [{"kind": "person", "name": name},
-                                                         {"kind": "bot", "bot": "beginner"}])
-        game_id = created["game_id"]
-        give_seat(ratings_server.db_path, game_id, 0, account["id"])
 
-        page.goto(created["seats"][0]["link"])
+        # signed in, the lobby's first seat is the player's own; the second, the beginner bot
+        page.goto(f"{ratings_server.url}/?game=tictactoe")
+        page.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
+        assert page.locator(".seat-row[data-seat='0'] .seat-kind").input_value() == "me"
+        page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
+        page.locator(".seat-row[data-seat='1'] .seat-level").select_option("beginner")
+        assert page.locator("#rated").is_checked()
+        page.click("#create")
+        page.wait_for_selector("#invitations:not([hidden])")
+        page.click("a.play-link[data-seat='0']")
+        page.wait_for_selector("body[data-move-number]")
+        game_id = page.url.split("#")[0].rsplit("/", 1)[1]
         play_in_page(page)
         page.wait_for_selector("body[data-ratings='2'] #rating-changes:not([hidden])")
         changes = page.locator("#rating-changes li")
