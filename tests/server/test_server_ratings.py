@@ -26,12 +26,29 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     process.stop()
 
 
-def own_seat(db_path: Path, game_id: str, seat: int, account: SignedInClient) -> None:
-    """Give the seat to the account (as a signed-in player's seat is its account's)."""
-    give_seat(db_path, game_id, seat, str(account.account["id"]))
+BEGINNER = {"kind": "bot", "bot": "beginner"}
+Player = tuple[httpx.Client, dict[str, str]]
+"""Who plays a seat: a signed-in client (its account's seat, no headers) or a guest's client with
+the seat token's header."""
+
+
+def create_as(player: SignedInClient, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """A tic-tac-toe game created by a signed-in player (seats naming accounts are theirs at once)."""
+    answer = player.post("/api/games", json={"game": "tictactoe", "seats": seats, **extra})
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def claimed(client: httpx.Client, game_id: str, invitation: str) -> Player:
+    """A guest's seat, claimed with its invitation."""
+    answer = client.post(f"/api/games/{game_id}/claim", headers=seat_headers(invitation))
+    assert answer.status_code == 200, answer.text
+    return client, seat_headers(answer.json()["token"])
 
 
 def give_seat(db_path: Path, game_id: str, seat: int, account_id: str) -> None:
+    """Give a seat to an account in the database itself (for what the API refuses to make)."""
     with sqlite3.connect(db_path, timeout=30) as connection:
         connection.execute("UPDATE seats SET account_id = ? WHERE game_id = ? AND seat = ?",
                            (account_id, game_id, seat))
@@ -39,7 +56,7 @@ def give_seat(db_path: Path, game_id: str, seat: int, account_id: str) -> None:
 
 
 def play_out(
-    client: httpx.Client, game_id: str, tokens: dict[int, str], timeout: float = 60
+    client: httpx.Client, game_id: str, players: dict[int, Player], timeout: float = 60
 ) -> dict[str, Any]:
     """Play the people's seats (first legal action each time) until the game is over; bots and
     stand-ins play theirs."""
@@ -49,10 +66,11 @@ def play_out(
         if state["status"] == "finished":
             return state
         seat = state["current_player"]
-        if seat in tokens:
-            mine = client.get(f"/api/games/{game_id}/state", headers=seat_headers(tokens[seat])).json()
+        if seat in players:
+            player, headers = players[seat]
+            mine = player.get(f"/api/games/{game_id}/state", headers=headers).json()
             if mine["your_turn"] and mine["legal_actions"]:
-                client.post(f"/api/games/{game_id}/moves", headers=seat_headers(tokens[seat]),
+                player.post(f"/api/games/{game_id}/moves", headers=headers,
                             json={"action": mine["legal_actions"][0], "expected_move": mine["move_number"]})
                 continue
         time.sleep(0.05)
@@ -73,11 +91,9 @@ def rating_of(found: dict[str, Any], game: str = "tictactoe", players: int = 2) 
 def test_a_game_against_a_bot_level_rates_both_and_shows_on_both_profiles(server: ServerProcess) -> None:
     with server.client() as client, sign_up(server) as ana:
         bot_before = rating_of(profile(client, "bot:beginner"))
-        created = create_game(client, "tictactoe", [{"kind": "person", "name": ana.name},
-                                                     {"kind": "bot", "bot": "beginner"}])
+        created = create_as(ana, [{"kind": "person", "account": ana.name}, BEGINNER])
         game_id = created["game_id"]
-        own_seat(server.db_path, game_id, 0, ana)
-        final = play_out(client, game_id, {0: created["seats"][0]["token"]})
+        final = play_out(client, game_id, {0: (ana, {})})
         won = 0 in final["result"]["winners"]
 
         mine = profile(client, ana.name)
@@ -116,15 +132,12 @@ def test_resigning_or_leaving_for_good_is_a_loss_whatever_the_stand_in_scores(
     server: ServerProcess, going: str
 ) -> None:
     with server.client() as client, sign_up(server) as ana, sign_up(server) as biel:
-        created = create_game(client, "tictactoe", [{"kind": "person", "name": ana.name},
-                                                     {"kind": "person", "name": biel.name}])
+        created = create_as(ana, [{"kind": "person", "account": ana.name},
+                                  {"kind": "person", "account": biel.name}])
         game_id = created["game_id"]
-        own_seat(server.db_path, game_id, 0, ana)
-        own_seat(server.db_path, game_id, 1, biel)
-        tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
-        resigned = client.post(f"/api/games/{game_id}/{going}", headers=seat_headers(tokens[0]))
+        resigned = ana.post(f"/api/games/{game_id}/{going}")
         assert resigned.status_code == 200, resigned.text
-        final = play_out(client, game_id, {1: tokens[1]})
+        final = play_out(client, game_id, {1: (biel, {})})
         if going == "resign":
             assert 0 not in final["result"]["winners"]
 
@@ -137,19 +150,20 @@ def test_resigning_or_leaving_for_good_is_a_loss_whatever_the_stand_in_scores(
 
 def test_an_unrated_game_and_a_game_with_a_guest_change_no_rating(server: ServerProcess) -> None:
     with server.client() as client, sign_up(server) as ana, sign_up(server) as biel:
-        friendly = create_game(client, "tictactoe", [{"kind": "person"}, {"kind": "person"}], rated=False)
-        with_guest = create_game(client, "tictactoe", [{"kind": "person"}, {"kind": "person"}])
-        own_seat(server.db_path, friendly["game_id"], 0, ana)
-        own_seat(server.db_path, friendly["game_id"], 1, biel)
-        own_seat(server.db_path, with_guest["game_id"], 0, ana)  # seat B: a guest
+        accounts = [{"kind": "person", "account": ana.name}, {"kind": "person", "account": biel.name}]
+        friendly = create_as(ana, accounts, rated=False)
+        play_out(client, friendly["game_id"], {0: (ana, {}), 1: (biel, {})})
+        with_guest = create_as(ana, [{"kind": "person", "account": ana.name}, {"kind": "person"}])
+        guest = claimed(client, with_guest["game_id"], with_guest["seats"][1]["token"])
+        play_out(client, with_guest["game_id"], {0: (ana, {}), 1: guest})
+        # one account in both seats: the API refuses to make it; the ratings do not count it either
         both = create_game(client, "tictactoe", [{"kind": "person"}, {"kind": "person"}])
-        own_seat(server.db_path, both["game_id"], 0, ana)
-        own_seat(server.db_path, both["game_id"], 1, ana)  # one account in both seats
-        for created in (friendly, with_guest, both):
-            play_out(client, created["game_id"], {seat["seat"]: seat["token"] for seat in created["seats"]})
+        for seat in (0, 1):
+            give_seat(server.db_path, both["game_id"], seat, str(ana.account["id"]))
+        guests = {seat["seat"]: (client, seat_headers(seat["token"])) for seat in both["seats"]}
+        play_out(client, both["game_id"], guests)
         assert client.get(f"/api/games/{friendly['game_id']}").json()["rated"] is False
-        rematch = client.post(f"/api/games/{friendly['game_id']}/rematch",
-                              headers=seat_headers(friendly["seats"][0]["token"]))
+        rematch = ana.post(f"/api/games/{friendly['game_id']}/rematch")
         assert rematch.status_code == 200, rematch.text
         assert client.get(f"/api/games/{rematch.json()['game_id']}").json()["rated"] is False  # kept
         assert client.get(f"/api/games/{with_guest['game_id']}").json()["rated"] is True
@@ -188,10 +202,8 @@ def rating_tables(db_path: Path) -> list[list[tuple[Any, ...]]]:
 def test_recompute_gives_what_the_games_gave_as_they_ended(server: ServerProcess) -> None:
     """Last in this file: it recomputes the ratings of the games the tests above played."""
     with server.client() as client, sign_up(server) as ana:
-        created = create_game(client, "tictactoe", [{"kind": "bot", "bot": "beginner"},
-                                                     {"kind": "person", "name": ana.name}])
-        own_seat(server.db_path, created["game_id"], 1, ana)
-        play_out(client, created["game_id"], {1: created["seats"][1]["token"]})
+        created = create_as(ana, [BEGINNER, {"kind": "person", "account": ana.name}])
+        play_out(client, created["game_id"], {1: (ana, {})})
     live = rating_tables(server.db_path)
     assert live[1]
     server.stop()
