@@ -36,8 +36,8 @@ from eixample.server.errors import ApiError, bad_request, quoted, too_many
 from eixample.server.limits import RateLimits, ServerLimits, TokenBuckets
 from eixample.server.live import LiveGame
 from eixample.server.manager import GameManager
-from eixample.server.schemas import CreateGame, GameSummaryOut, Strict
 from eixample.server.ratings import RATINGS, new_skill, shown
+from eixample.server.schemas import CreateGame, GameSummaryOut, Strict
 from eixample.server.table import TableRow
 
 MAX_HANDED_OVER = 50
