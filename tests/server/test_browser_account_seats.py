@@ -161,7 +161,10 @@ def test_my_games_and_the_filters_read_in_each_language(
     labels = tab.locator("#lobby-filters label > span").all_inner_texts()
     filters = ("game", "players", "speed", "minRating", "maxRating")
     assert labels == [catalog_text(lang, f"lobbyFilters.{key}") for key in filters]
-    with tab.expect_request(lambda request: "min_rating=1400" in request.url and "/api/games?" in request.url):
+    def filtered(request: Any) -> bool:
+        return "/api/games?" in request.url and "min_rating=1400" in request.url
+
+    with tab.expect_request(filtered):
         tab.fill("#filter-min-rating", "1400")
         tab.locator("#filter-min-rating").dispatch_event("change")
     kinds = tab.locator(".seat-row[data-seat='1'] .seat-kind option").all_inner_texts()

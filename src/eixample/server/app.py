@@ -282,7 +282,8 @@ def create_app(
         ratings = (min_rating, max_rating)
         if game is None and players is None and speed is None and ratings == (None, None):
             return {"games": await manager.list_games(status)}
-        return {"games": await seat_owners.filtered_games(status, game, players, speed, limits.lobby_size, ratings)}
+        games = await seat_owners.filtered_games(status, game, players, speed, limits.lobby_size, ratings)
+        return {"games": games}
 
     @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=ERRORS, tags=["lobby"])
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:

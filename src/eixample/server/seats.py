@@ -149,7 +149,9 @@ def table_rating() -> Any:
     at it, in its game at its player count (a player not rated there yet counts as a newcomer);
     NULL for a game where no account has a seat."""
     key = literal("account:") + SeatRow.account_id
-    rated = and_(RATINGS.c.player == key, RATINGS.c.game == GameRow.game, RATINGS.c.players == GameRow.players)
+    rated = and_(
+        RATINGS.c.player == key, RATINGS.c.game == GameRow.game, RATINGS.c.players == GameRow.players
+    )
     return (
         select(func.avg(func.coalesce(RATINGS.c.shown, NEWCOMER_RATING)))
         .select_from(SeatRow)
@@ -275,7 +277,9 @@ class Seats:
         self, status: str | None, game: str | None, players: int | None, speed: str | None, limit: int,
         ratings: RatingRange = (None, None),
     ) -> list[dict[str, Any]]:
-        rows = await asyncio.to_thread(self.owners.filtered_games, status, game, players, speed, limit, ratings)
+        rows = await asyncio.to_thread(
+            self.owners.filtered_games, status, game, players, speed, limit, ratings
+        )
         table = self.manager.table
         finished = [data.id for data in rows if data.status == "finished"]
         resigned = await asyncio.to_thread(table.db.resigned_seats, finished) if table and finished else {}
