@@ -159,7 +159,14 @@ def test_my_games_and_the_filters_read_in_each_language(
     assert tab.locator("#account-games-heading").inner_text() == catalog_text(lang, "myGames.title")
     assert tab.locator("#account-game-list li").first.inner_text() == catalog_text(lang, "myGames.empty")
     labels = tab.locator("#lobby-filters label > span").all_inner_texts()
-    assert labels == [catalog_text(lang, f"lobbyFilters.{key}") for key in ("game", "players", "speed")]
+    filters = ("game", "players", "speed", "minRating", "maxRating")
+    assert labels == [catalog_text(lang, f"lobbyFilters.{key}") for key in filters]
+    def filtered(request: Any) -> bool:
+        return "/api/games?" in request.url and "min_rating=1400" in request.url
+
+    with tab.expect_request(filtered):
+        tab.fill("#filter-min-rating", "1400")
+        tab.locator("#filter-min-rating").dispatch_event("change")
     kinds = tab.locator(".seat-row[data-seat='1'] .seat-kind option").all_inner_texts()
     assert catalog_text(lang, "invite.kindAccount") in kinds
     tab.locator(".seat-row[data-seat='1'] .seat-kind").select_option("account")

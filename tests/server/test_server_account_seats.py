@@ -4,6 +4,7 @@ browser held; "my games"; seats named for accounts at creation; the lobby's filt
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -315,3 +316,45 @@ def test_a_rematch_keeps_the_seats_accounts(
     assert new in {game["game_id"] for game in ana.get("/api/me/games").json()["games"]}
     with sign_in(server, ana.name) as phone:
         assert seat_of(phone, new) == 0
+
+
+def _rate(server: ServerProcess, account_id: str, game: str, players: int, shown: int) -> None:
+    """Give an account a rating, as finished rated games would have (written to the file)."""
+    connection = sqlite3.connect(server.db_path)
+    try:
+        with connection:
+            connection.execute(
+                "INSERT INTO ratings (player, game, players, mu, sigma, shown, games, wins, updated_at) "
+                "VALUES (?, ?, ?, 30.0, 4.0, ?, 5, 3, '2026-01-01 00:00:00')",
+                (f"account:{account_id}", game, players, shown),
+            )
+    finally:
+        connection.close()
+
+
+def test_the_lobby_filters_open_games_by_the_table_rating(
+    server: ServerProcess, api: httpx.Client, ana: SignedInClient, biel: SignedInClient
+) -> None:
+    def seats(owner: str | None) -> list[dict[str, Any]]:
+        first = {"kind": "person", "account": owner} if owner else {"kind": "person"}
+        return [first, {"kind": "person", "open": True}]
+
+    _rate(server, ana.account["id"], "tictactoe", 2, 1460)
+    rated = ana.post("/api/games", json={"game": "tictactoe", "seats": seats(ana.name)})
+    newcomer = biel.post("/api/games", json={"game": "tictactoe", "seats": seats(biel.name)})
+    guests = api.post("/api/games", json={"game": "tictactoe", "seats": seats(None)})
+    assert {rated.status_code, newcomer.status_code, guests.status_code} == {201}, rated.text
+    ids = [answer.json()["game_id"] for answer in (rated, newcomer, guests)]
+
+    def listed(query: str) -> list[str]:
+        answer = api.get(f"/api/games?status=open&game=tictactoe&{query}")
+        assert answer.status_code == 200, answer.text
+        return [gid for gid in ids if gid in {game["game_id"] for game in answer.json()["games"]}]
+
+    assert listed("players=2") == ids
+    assert listed("min_rating=1400") == ids[:1]
+    assert listed("min_rating=900&max_rating=1100") == ids[1:2]  # a newcomer counts as 1000
+    assert listed("max_rating=1500") == ids[:2]  # a table without accounts has no rating
+    assert listed("min_rating=1461") == []
+    assert api.get("/api/games?min_rating=-1").status_code == 422
+    assert api.get("/api/games?max_rating=10001").status_code == 422

@@ -70,7 +70,7 @@ from eixample.server.schemas import (
     WsSeatChange,
     WsUndo,
 )
-from eixample.server.seats import SPEED, SPEED_HELP, Seats
+from eixample.server.seats import RATING_HELP, SPEED, SPEED_HELP, Seats
 from eixample.server.seats import router as seats_router
 from eixample.server.table import TableService
 
@@ -274,12 +274,16 @@ def create_app(
         game: Annotated[str | None, Query(max_length=64, description="only games of this name")] = None,
         players: Annotated[int | None, Query(ge=1, le=8, description="only games of so many seats")] = None,
         speed: Annotated[str | None, Query(pattern=SPEED, description=SPEED_HELP)] = None,
+        min_rating: Annotated[int | None, Query(ge=0, le=10_000, description=RATING_HELP)] = None,
+        max_rating: Annotated[int | None, Query(ge=0, le=10_000, description=RATING_HELP)] = None,
     ) -> dict[str, Any]:
         """Games, most recently changed first: open (a person's seat not yet taken), running, finished;
         with filters, only those that match them."""
-        if game is None and players is None and speed is None:
+        ratings = (min_rating, max_rating)
+        if game is None and players is None and speed is None and ratings == (None, None):
             return {"games": await manager.list_games(status)}
-        return {"games": await seat_owners.filtered_games(status, game, players, speed, limits.lobby_size)}
+        games = await seat_owners.filtered_games(status, game, players, speed, limits.lobby_size, ratings)
+        return {"games": games}
 
     @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=ERRORS, tags=["lobby"])
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
-from sqlalchemy import and_, case, exists, select, update
+from sqlalchemy import and_, case, exists, func, literal, select, update
 from sqlalchemy.orm import aliased, sessionmaker
 from starlette.requests import HTTPConnection
 
@@ -36,6 +36,7 @@ from eixample.server.errors import ApiError, bad_request, quoted, too_many
 from eixample.server.limits import RateLimits, ServerLimits, TokenBuckets
 from eixample.server.live import LiveGame
 from eixample.server.manager import GameManager
+from eixample.server.ratings import RATINGS, new_skill, shown
 from eixample.server.schemas import CreateGame, GameSummaryOut, Strict
 from eixample.server.table import TableRow
 
@@ -46,6 +47,8 @@ SPEED = r"^(none|clock|[0-9]{1,4})$"
 SPEED_HELP = ('"none": games without a turn clock; "clock": games with one; a number: a clock of so '
               "many seconds a decision")
 """The lobby's speed filter: no clock, any clock, or a clock of so many seconds a decision."""
+RATING_HELP = ("only games whose table rating (the mean rating of the accounts seated, in the game at its "
+               "player count; newcomers count as 1000) is at least min_rating / at most max_rating")
 
 Owners = dict[int, tuple[str, str]]
 """seat -> (account id, account name): the seats of a new game that belong to accounts."""
@@ -105,9 +108,11 @@ class SeatOwners:
             return _with_seats(session, [(_game_data(row), seat) for row, seat in rows])
 
     def filtered_games(
-        self, status: str | None, game: str | None, players: int | None, speed: str | None, limit: int
+        self, status: str | None, game: str | None, players: int | None, speed: str | None, limit: int,
+        ratings: RatingRange = (None, None),
     ) -> list[GameData]:
-        """The lobby's games matching its filters, most recently changed first."""
+        """The lobby's games matching its filters, most recently changed first. A rating range keeps
+        the games whose table rating (`table_rating`) lies in it."""
         query = select(GameRow).outerjoin(TableRow, TableRow.game_id == GameRow.id)
         if status is not None:
             query = query.where(GameRow.status == status)
@@ -121,9 +126,39 @@ class SeatOwners:
             query = query.where(TableRow.clock_seconds.is_not(None))
         elif speed is not None:
             query = query.where(TableRow.clock_seconds == int(speed))
+        low, high = ratings
+        if low is not None or high is not None:
+            rating = table_rating()
+            query = query.where(rating.is_not(None))
+            if low is not None:
+                query = query.where(rating >= low)
+            if high is not None:
+                query = query.where(rating <= high)
         with self._sessions() as session:
             rows = session.scalars(query.order_by(GameRow.updated_at.desc()).limit(limit))
             return [data for data, _ in _with_seats(session, [(_game_data(row), 0) for row in rows])]
+
+
+NEWCOMER_RATING = shown(*new_skill())
+RatingRange = tuple[int | None, int | None]
+"""The lobby's rating filter: (lowest, highest), either end open (None)."""
+
+
+def table_rating() -> Any:
+    """A game's table rating, as an SQL expression: the mean shown rating of the accounts seated
+    at it, in its game at its player count (a player not rated there yet counts as a newcomer);
+    NULL for a game where no account has a seat."""
+    key = literal("account:") + SeatRow.account_id
+    rated = and_(
+        RATINGS.c.player == key, RATINGS.c.game == GameRow.game, RATINGS.c.players == GameRow.players
+    )
+    return (
+        select(func.avg(func.coalesce(RATINGS.c.shown, NEWCOMER_RATING)))
+        .select_from(SeatRow)
+        .outerjoin(RATINGS, rated)
+        .where(SeatRow.game_id == GameRow.id, SeatRow.account_id.is_not(None))
+        .scalar_subquery()
+    )
 
 
 def _with_seats(session: Any, games: list[tuple[GameData, int]]) -> list[tuple[GameData, int]]:
@@ -239,9 +274,12 @@ class Seats:
         return out
 
     async def filtered_games(
-        self, status: str | None, game: str | None, players: int | None, speed: str | None, limit: int
+        self, status: str | None, game: str | None, players: int | None, speed: str | None, limit: int,
+        ratings: RatingRange = (None, None),
     ) -> list[dict[str, Any]]:
-        rows = await asyncio.to_thread(self.owners.filtered_games, status, game, players, speed, limit)
+        rows = await asyncio.to_thread(
+            self.owners.filtered_games, status, game, players, speed, limit, ratings
+        )
         table = self.manager.table
         finished = [data.id for data in rows if data.status == "finished"]
         resigned = await asyncio.to_thread(table.db.resigned_seats, finished) if table and finished else {}

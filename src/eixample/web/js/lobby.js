@@ -62,12 +62,14 @@ async function start() {
   }, 5000);
 }
 
-// The filters of the games list: game, number of players, speed (turn clock).
+// The filters of the games list: game, number of players, speed (turn clock), the table's rating.
 function setUpFilters() {
   for (const game of catalog.games) $("filter-game").append(el("option", { value: game.name }, game.title));
   const most = Math.max(1, ...catalog.games.map((game) => game.max_players));
   for (let n = 1; n <= most; n += 1) $("filter-players").append(el("option", { value: String(n) }, String(n)));
-  for (const id of ["filter-game", "filter-players", "filter-speed"]) $(id).addEventListener("change", refreshList);
+  for (const id of ["filter-game", "filter-players", "filter-speed", "filter-min-rating", "filter-max-rating"]) {
+    $(id).addEventListener("change", refreshList);
+  }
   $("lobby-filters").addEventListener("submit", (event) => event.preventDefault());
 }
 
@@ -75,6 +77,10 @@ function filterQuery() {
   const query = new URLSearchParams({ status: listStatus });
   for (const [name, id] of [["game", "filter-game"], ["players", "filter-players"], ["speed", "filter-speed"]]) {
     if ($(id).value) query.set(name, $(id).value);
+  }
+  for (const [name, id] of [["min_rating", "filter-min-rating"], ["max_rating", "filter-max-rating"]]) {
+    const value = $(id).valueAsNumber;  // NaN when empty or not a number: no bound
+    if (Number.isInteger(value) && value >= 0 && value <= 10000) query.set(name, String(value));
   }
   return query.toString();
 }
