@@ -14,7 +14,7 @@ import pytest
 
 from eixample.server.accounts import DELETED_NAME, AccountStore
 from eixample.server.db import GameData, SeatData, Store
-from tests.server.harness import ServerProcess
+from tests.server.harness import ServerProcess, wait_for
 from tests.server.signin import PASSWORD, sign_in, sign_up, unique_name
 from tests.server.smtp import SmtpServer
 
@@ -237,6 +237,47 @@ def test_deleting_an_account_needs_its_password_and_frees_its_name(server: Serve
         signin = client.post("/api/account/signin", json={"name": player.name, "password": PASSWORD})
         assert signin.status_code == 401
     sign_up(server, player.name).close()  # the name is free again
+
+
+def test_deleting_an_account_resigns_its_seats_in_unfinished_games(server: ServerProcess) -> None:
+    with sign_up(server) as ana, sign_up(server) as biel:
+        seats = [{"kind": "person", "account": ana.name}, {"kind": "person", "account": biel.name}]
+        games = [ana.post("/api/games", json={"game": "tictactoe", "seats": seats}).json()["game_id"]
+                 for _ in range(2)]
+        running, over = games
+        for number, (player, gid, action) in enumerate([(ana, running, "mark 0"), (biel, running, "mark 3")]):
+            assert move(player, gid, action, number).status_code == 200
+        for number, (player, action) in enumerate(
+            [(ana, "mark 0"), (biel, "mark 3"), (ana, "mark 1"), (biel, "mark 4"), (ana, "mark 2")]
+        ):
+            assert move(player, over, action, number).status_code == 200
+        assert ana.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 204
+
+        table = biel.get(f"/api/games/{running}/table").json()
+        assert table["stand_ins"] == [{"seat": 0, "why": "resigned"}]
+        events = [(line["kind"], line["text"], line["seat"]) for line in table["lines"]]
+        assert events == [("event", "resigned", 0)]
+        wait_for(lambda: biel.get(f"/api/games/{running}").json()["move_number"] == 3, what="the stand-in")
+        finished = biel.get(f"/api/games/{over}").json()
+        assert finished["move_number"] == 5 and finished["result"]["winners"] == [0]  # kept as it was
+        assert biel.get(f"/api/games/{over}/table").json()["stand_ins"] == []
+        for _ in range(9):  # Biel plays on against the stand-in to the end
+            wait_for(lambda: biel_to_move_or_over(biel, running), what="the stand-in's move")
+            state = biel.get(f"/api/games/{running}/state").json()
+            if state["status"] == "finished":
+                break
+            assert move(biel, running, state["legal_actions"][0], state["move_number"]).status_code == 200
+        final = biel.get(f"/api/games/{running}").json()
+        assert final["status"] == "finished" and 0 not in final["result"]["winners"]  # a loss for Ana
+
+
+def biel_to_move_or_over(biel: httpx.Client, gid: str) -> bool:
+    state = biel.get(f"/api/games/{gid}/state").json()
+    return bool(state["status"] == "finished" or state["your_turn"])
+
+
+def move(client: httpx.Client, gid: str, action: str, expected: int) -> httpx.Response:
+    return client.post(f"/api/games/{gid}/moves", json={"action": action, "expected_move": expected})
 
 
 def test_a_deleted_accounts_games_keep_their_moves_under_a_neutral_name(tmp_path: Path) -> None:

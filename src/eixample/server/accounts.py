@@ -45,6 +45,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from eixample.server.db import (
     AccountRow,
     AccountTokenRow,
+    GameRow,
     PasskeyRow,
     SeatRow,
     SessionRow,
@@ -347,6 +348,18 @@ class AccountStore:
             for table in (SessionRow, AccountTokenRow, PasskeyRow):
                 session.execute(delete(table).where(table.account_id == account_id))
             session.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=DELETED_NAME))
+
+    def unfinished_seats(self, account_id: str) -> list[tuple[str, int]]:
+        """(game id, seat) of every person's seat the account holds in a game not yet over."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(SeatRow.game_id, SeatRow.seat)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.account_id == account_id, SeatRow.kind == "person",
+                       GameRow.status != "finished")
+                .order_by(SeatRow.game_id, SeatRow.seat)
+            )
+            return [(game_id, seat) for game_id, seat in rows]
 
     def session_count(self, account_id: str) -> int:
         with self._sessions() as session:
@@ -939,18 +952,32 @@ async def sign_out_everywhere(request: Request) -> Response:
 @router.delete("/api/account", status_code=204, responses=ERRORS)
 async def delete_account(request: Request, body: DeleteRequest) -> Response:
     """Delete the account (its password again, or, without one, its user name). Its games keep
-    their moves; its seats show "Deleted player"; every session ends."""
+    their moves; its seats show "Deleted player"; it resigns its seats in games not yet over (a
+    bot plays them to the end); every session ends."""
     signed_in = await require_session(request)
     account = signed_in.account
-    await accounts_of(request).delete(account, body.password, body.confirm_name, _address(request))
+    accounts = accounts_of(request)
+    await accounts.delete(account, body.password, body.confirm_name, _address(request))
     manager = getattr(request.app.state, "manager", None)
     for live in getattr(manager, "games", {}).values():  # the games held in memory show it at once
         for seat in live.seats:
             if seat.account_id == account.id:
                 seat.name = DELETED_NAME
+    await _resign_unfinished(request, account.id)
     response = Response(status_code=204)
     clear_session_cookie(request, response)
     return response
+
+
+async def _resign_unfinished(request: Request, account_id: str) -> None:
+    """Resign a deleted account's seats in unfinished games, so that nobody waits for it."""
+    manager = getattr(request.app.state, "manager", None)
+    table = getattr(manager, "table", None)
+    if manager is None or table is None:
+        return
+    for game_id, seat in await asyncio.to_thread(accounts_of(request).store.unfinished_seats, account_id):
+        with contextlib.suppress(ApiError):  # over meanwhile, resigned already, or not loadable
+            await table.resign(await manager.get(game_id), seat)
 
 
 @router.get("/account", include_in_schema=False)
