@@ -21,6 +21,9 @@ from websockets.sync.client import ClientConnection, connect
 
 HERE = Path(__file__).resolve().parent
 HIDDEN_CARDS = HERE / "hiddencards.py"
+START_SECONDS = 120
+"""How long a server process may take to answer its first request: about 10 s on a machine with a
+load average of 8 (imports, migrations, forking the bot workers), near 30 s at a load of 20."""
 
 LAUNCH = """
 import importlib.util, json, sys
@@ -124,7 +127,7 @@ class ServerProcess:
             cwd=self.data_dir,
         )
         log.close()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited with {self.process.returncode}:\n{self.log()}")
@@ -134,7 +137,7 @@ class ServerProcess:
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
-        raise RuntimeError(f"server did not answer within 30 s:\n{self.log()}")
+        raise RuntimeError(f"server did not answer within {START_SECONDS} s:\n{self.log()}")
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

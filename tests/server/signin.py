@@ -65,7 +65,8 @@ def sign_in(server: HasUrl, name: str, password: str = PASSWORD) -> SignedInClie
 
 
 def _signed_in(server: HasUrl, path: str, body: dict[str, Any], status: int) -> SignedInClient:
-    client = SignedInClient(base_url=server.url, timeout=30)
+    # a sign-up is an Argon2id hash and two synchronous commits: seconds on a loaded machine
+    client = SignedInClient(base_url=server.url, timeout=120)
     answer = client.post(path, json=body)
     if answer.status_code != status:
         client.close()

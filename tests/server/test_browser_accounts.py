@@ -308,3 +308,28 @@ def test_mailed_links_open_in_the_account_page(browser: Any, tmp_path: Path) -> 
         finally:
             tab.context.close()
             server.stop()
+
+
+def test_a_reset_asked_from_a_french_page_is_mailed_in_french(browser: Any, tmp_path: Path) -> None:
+    with SmtpServer() as smtp:
+        server = ServerProcess(tmp_path, env=smtp.env()).start()
+        tab = new_tab(browser, LAPTOP, locale="de-DE")  # the browser asks for German; the page is French
+        try:
+            address = f"{unique_name()}@example.test"
+            with sign_up(server, email=address) as player:
+                link = LINK.search(smtp.mailbox.to(address).get_content())
+                assert link is not None
+                assert player.post("/api/account/email/verify", json={"token": link[3]}).status_code == 200
+            tab.goto(f"{server.url}/account?lang=fr")
+            tab.wait_for_selector("body[data-ready='true']")
+            tab.click("#forgot summary")
+            tab.fill("#forgot-email", address)
+            tab.click("#forgot-form button[type='submit']")
+            tab.wait_for_selector(f"#forgot-result:text('{catalog('fr')['forgotSent'][:20]}')")
+            reset = smtp.mailbox.wait_for(lambda m: "/account/reset#" in m.get_content())
+            assert str(reset["Subject"]) == "Eixample : choisissez un nouveau mot de passe"
+            assert reset.get_content().startswith("Bonjour ")
+            assert not tab.problems, tab.problems
+        finally:
+            tab.context.close()
+            server.stop()

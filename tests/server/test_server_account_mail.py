@@ -14,7 +14,7 @@ import pytest
 
 from eixample.server.accounts import DELETED_NAME, AccountStore
 from eixample.server.db import GameData, SeatData, Store
-from tests.server.harness import ServerProcess
+from tests.server.harness import ServerProcess, wait_for
 from tests.server.signin import PASSWORD, sign_in, sign_up, unique_name
 from tests.server.smtp import SmtpServer
 
@@ -130,6 +130,74 @@ def test_a_reset_for_an_unknown_or_unverified_address_answers_alike_and_sends_no
     assert not [m for m in smtp.messages if "password" in str(m["Subject"]) and unverified in str(m["To"])]
 
 
+# -- in the reader's language ---------------------------------------------------------------------
+
+
+def reset_mail(server: ServerProcess, smtp: SmtpServer, body: dict[str, str],
+               headers: dict[str, str] | None = None) -> EmailMessage:
+    player, address = verified_player(server, smtp)
+    with player, httpx.Client(base_url=server.url) as forgetful:
+        answer = forgetful.post("/api/account/password/forgot", json={"email": address, **body},
+                                headers=headers or {})
+        assert answer.status_code == 202, answer.text
+    return smtp.mailbox.wait_for(lambda m: address in str(m["To"]) and "/account/reset#" in m.get_content())
+
+
+def test_a_reset_asked_from_a_french_page_arrives_in_french(
+    server_with_mail: ServerProcess, smtp: SmtpServer
+) -> None:
+    message = reset_mail(server_with_mail, smtp, {"lang": "fr"}, {"Accept-Language": "de"})
+    assert str(message["Subject"]) == "Eixample : choisissez un nouveau mot de passe"
+    text = message.get_content()
+    assert text.startswith("Bonjour ") and "pendant 60 minutes" in text
+    assert link_in(message)[1] == "reset"
+
+
+def test_a_reset_asked_in_japanese_has_a_japanese_subject_and_text(
+    server_with_mail: ServerProcess, smtp: SmtpServer
+) -> None:
+    message = reset_mail(server_with_mail, smtp, {"lang": "ja"})
+    assert str(message["Subject"]) == "Eixample：新しいパスワードの設定"  # RFC 2047, decoded again
+    assert "新しいパスワードを設定するには" in message.get_content() and link_in(message)[1] == "reset"
+
+
+def test_a_reset_falls_back_to_the_browsers_language_then_english(
+    server_with_mail: ServerProcess, smtp: SmtpServer
+) -> None:
+    german = reset_mail(server_with_mail, smtp, {}, {"Accept-Language": "es-ES, de-CH;q=0.8, en;q=0.5"})
+    assert str(german["Subject"]) == "Eixample: Wählen Sie ein neues Passwort"
+    english = reset_mail(server_with_mail, smtp, {}, {"Accept-Language": "es, pt;q=0.9"})
+    assert str(english["Subject"]) == "Eixample: choose a new password"
+    assert english.get_content().startswith("Hello ")
+
+
+def test_a_verification_link_comes_in_the_language_of_the_page_that_asked(
+    server_with_mail: ServerProcess, smtp: SmtpServer
+) -> None:
+    with sign_up(server_with_mail) as player:
+        address = f"{unique_name()}@example.test"
+        answer = player.post("/api/account/email", json={"email": address, "lang": "cs"})
+        assert answer.json()["verification_sent"] is True
+        assert str(smtp.mailbox.to(address)["Subject"]) == "Eixample: potvrďte svou e-mailovou adresu"
+        smtp.messages.clear()
+        assert player.post("/api/account/email/send", json={"lang": "de"}).status_code == 202
+        message = smtp.mailbox.to(address)
+        assert str(message["Subject"]) == "Eixample: Bestätigen Sie Ihre E-Mail-Adresse"
+        assert address in message.get_content() and link_in(message)[1] == "verify"
+
+
+def test_a_language_outside_the_five_is_refused_and_nothing_is_sent(
+    server_with_mail: ServerProcess, smtp: SmtpServer
+) -> None:
+    _, address = verified_player(server_with_mail, smtp)
+    smtp.messages.clear()
+    with httpx.Client(base_url=server_with_mail.url) as client:
+        answer = client.post("/api/account/password/forgot", json={"email": address, "lang": "es"})
+    assert answer.status_code == 422
+    with pytest.raises(AssertionError):
+        smtp.mailbox.to(address, timeout=1)
+
+
 def test_without_mail_the_features_that_need_it_say_so(server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url) as client:
         answer = client.post("/api/account/password/forgot", json={"email": "ana@example.test"})
@@ -169,6 +237,47 @@ def test_deleting_an_account_needs_its_password_and_frees_its_name(server: Serve
         signin = client.post("/api/account/signin", json={"name": player.name, "password": PASSWORD})
         assert signin.status_code == 401
     sign_up(server, player.name).close()  # the name is free again
+
+
+def test_deleting_an_account_resigns_its_seats_in_unfinished_games(server: ServerProcess) -> None:
+    with sign_up(server) as ana, sign_up(server) as biel:
+        seats = [{"kind": "person", "account": ana.name}, {"kind": "person", "account": biel.name}]
+        games = [ana.post("/api/games", json={"game": "tictactoe", "seats": seats}).json()["game_id"]
+                 for _ in range(2)]
+        running, over = games
+        for number, (player, gid, action) in enumerate([(ana, running, "mark 0"), (biel, running, "mark 3")]):
+            assert move(player, gid, action, number).status_code == 200
+        for number, (player, action) in enumerate(
+            [(ana, "mark 0"), (biel, "mark 3"), (ana, "mark 1"), (biel, "mark 4"), (ana, "mark 2")]
+        ):
+            assert move(player, over, action, number).status_code == 200
+        assert ana.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 204
+
+        table = biel.get(f"/api/games/{running}/table").json()
+        assert table["stand_ins"] == [{"seat": 0, "why": "resigned"}]
+        events = [(line["kind"], line["text"], line["seat"]) for line in table["lines"]]
+        assert events == [("event", "resigned", 0)]
+        wait_for(lambda: biel.get(f"/api/games/{running}").json()["move_number"] == 3, what="the stand-in")
+        finished = biel.get(f"/api/games/{over}").json()
+        assert finished["move_number"] == 5 and finished["result"]["winners"] == [0]  # kept as it was
+        assert biel.get(f"/api/games/{over}/table").json()["stand_ins"] == []
+        for _ in range(9):  # Biel plays on against the stand-in to the end
+            wait_for(lambda: biel_to_move_or_over(biel, running), what="the stand-in's move")
+            state = biel.get(f"/api/games/{running}/state").json()
+            if state["status"] == "finished":
+                break
+            assert move(biel, running, state["legal_actions"][0], state["move_number"]).status_code == 200
+        final = biel.get(f"/api/games/{running}").json()
+        assert final["status"] == "finished" and 0 not in final["result"]["winners"]  # a loss for Ana
+
+
+def biel_to_move_or_over(biel: httpx.Client, gid: str) -> bool:
+    state = biel.get(f"/api/games/{gid}/state").json()
+    return bool(state["status"] == "finished" or state["your_turn"])
+
+
+def move(client: httpx.Client, gid: str, action: str, expected: int) -> httpx.Response:
+    return client.post(f"/api/games/{gid}/moves", json={"action": action, "expected_move": expected})
 
 
 def test_a_deleted_accounts_games_keep_their_moves_under_a_neutral_name(tmp_path: Path) -> None:

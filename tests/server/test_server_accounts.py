@@ -32,6 +32,11 @@ from tests.server.signin import PASSWORD, SignedInClient, sign_in, sign_up, uniq
 from tests.server.test_server_migrations import FIRST_RELEASE_SCHEMA
 
 COOKIE = "eixample_session"
+ANSWER_TIMEOUT = 120.0
+"""Seconds a test waits for an answer. A sign-up or sign-in costs an Argon2id hash (64 MiB, three
+passes) and a sign-up two synchronous commits: on a heavily loaded machine these take seconds, and
+httpx's default of 5 s turned a slow answer into a failed test. The limits are counted by the
+server whatever the client waits, so waiting longer checks exactly the same."""
 TICTACTOE = {"game": "tictactoe", "seats": [{"name": "A"}, {"kind": "bot", "bot": "random"}]}
 
 
@@ -41,13 +46,17 @@ def player(server: ServerProcess) -> Iterator[SignedInClient]:
         yield client
 
 
+def client_of(server: ServerProcess) -> httpx.Client:
+    return httpx.Client(base_url=server.url, timeout=ANSWER_TIMEOUT)
+
+
 def set_cookie_of(answer: httpx.Response) -> str:
     [header] = [value for value in answer.headers.get_list("set-cookie") if value.startswith(f"{COOKIE}=")]
     return header
 
 
 def account_status(server: ServerProcess, session_id: str) -> int:
-    with httpx.Client(base_url=server.url, cookies={COOKIE: session_id}) as client:
+    with httpx.Client(base_url=server.url, cookies={COOKIE: session_id}, timeout=ANSWER_TIMEOUT) as client:
         return client.get("/api/account").status_code
 
 
@@ -56,7 +65,7 @@ def account_status(server: ServerProcess, session_id: str) -> int:
 
 def test_sign_up_sets_an_httponly_samesite_cookie_and_answers_the_account(server: ServerProcess) -> None:
     name = unique_name("Ana")
-    with httpx.Client(base_url=server.url) as client:
+    with client_of(server) as client:
         answer = client.post("/api/account/signup", json={"name": name, "password": PASSWORD})
         assert answer.status_code == 201, answer.text
         cookie = set_cookie_of(answer).lower()
@@ -93,7 +102,7 @@ def test_a_name_is_kept_as_typed_and_signs_in_in_any_case_or_width(server: Serve
 def test_a_taken_name_is_refused_in_any_case_and_nothing_is_written(server: ServerProcess) -> None:
     with sign_up(server) as first:
         before = len(server.db_dump()["accounts"])
-        with httpx.Client(base_url=server.url) as client:
+        with client_of(server) as client:
             taken = {"name": first.name.upper(), "password": PASSWORD}
             answer = client.post("/api/account/signup", json=taken)
         assert answer.status_code == 409 and answer.json()["code"] == "account_name_taken"
@@ -119,7 +128,7 @@ def test_a_taken_name_is_refused_in_any_case_and_nothing_is_written(server: Serv
 def test_invalid_sign_ups_are_refused_with_their_code(
     server: ServerProcess, body: dict[str, Any], code: str
 ) -> None:
-    with httpx.Client(base_url=server.url) as client:
+    with client_of(server) as client:
         answer = client.post("/api/account/signup", json=body)
     assert answer.status_code == 422 and answer.json()["code"] == code, answer.text
 
@@ -164,7 +173,7 @@ def test_every_sign_in_makes_a_new_session_and_ends_the_one_before(server: Serve
 def test_a_session_id_planted_before_sign_in_is_not_accepted_after_it(server: ServerProcess) -> None:
     with sign_up(server) as player:
         planted = "planted-by-someone-else-" + "x" * 20
-        with httpx.Client(base_url=server.url, cookies={COOKIE: planted}) as victim:
+        with httpx.Client(base_url=server.url, cookies={COOKIE: planted}, timeout=ANSWER_TIMEOUT) as victim:
             answer = victim.post("/api/account/signin", json={"name": player.name, "password": PASSWORD})
             assert answer.status_code == 200
             assert set_cookie_of(answer).split(";")[0] != f"{COOKIE}={planted}"
@@ -206,7 +215,7 @@ def test_a_change_with_the_cookie_but_no_csrf_token_is_refused(
     for headers in ({"X-CSRF-Token": ""}, {"X-CSRF-Token": "wrong"}):
         answer = player.post("/api/games", json=TICTACTOE, headers=headers)
         assert answer.status_code == 403 and answer.json()["code"] == "csrf", answer.text
-    without = httpx.Client(base_url=server.url, cookies={COOKIE: player.session_id})
+    without = httpx.Client(base_url=server.url, cookies={COOKIE: player.session_id}, timeout=ANSWER_TIMEOUT)
     with without:
         assert without.post("/api/games", json=TICTACTOE).json()["code"] == "csrf"
         assert without.post("/api/account/signout").status_code == 403
@@ -227,7 +236,7 @@ def test_csrf_guards_every_route_that_changes_something(
     created = player.post("/api/games", json=TICTACTOE).json()
     token = created["seats"][0]["token"]
     gid = created["game_id"]
-    naked = httpx.Client(base_url=server.url, cookies={COOKIE: player.session_id})
+    naked = httpx.Client(base_url=server.url, cookies={COOKIE: player.session_id}, timeout=ANSWER_TIMEOUT)
     with naked:
         for path, body in (
             (f"/api/games/{gid}/moves", {"action": "mark 4", "expected_move": 0}),
@@ -243,12 +252,12 @@ def test_csrf_guards_every_route_that_changes_something(
 
 
 def test_guests_and_stale_cookies_play_as_before(server: ServerProcess) -> None:
-    with httpx.Client(base_url=server.url) as guest:
+    with client_of(server) as guest:
         assert guest.post("/api/games", json=TICTACTOE).status_code == 201
     with sign_up(server) as player:
         stale = player.session_id
         player.post("/api/account/signout")
-    with httpx.Client(base_url=server.url, cookies={COOKIE: stale}) as client:
+    with httpx.Client(base_url=server.url, cookies={COOKIE: stale}, timeout=ANSWER_TIMEOUT) as client:
         assert client.post("/api/games", json=TICTACTOE).status_code == 201
         assert client.get("/api/account").json()["code"] == "not_signed_in"
 
@@ -259,7 +268,7 @@ def test_guests_and_stale_cookies_play_as_before(server: ServerProcess) -> None:
 def test_an_unknown_name_and_a_wrong_password_get_the_same_answer(
     server: ServerProcess, player: SignedInClient
 ) -> None:
-    with httpx.Client(base_url=server.url) as client:
+    with client_of(server) as client:
         guess = "not the password"
         wrong = client.post("/api/account/signin", json={"name": player.name, "password": guess})
         unknown = client.post("/api/account/signin", json={"name": unique_name(), "password": guess})
@@ -275,7 +284,7 @@ def throttled_server(new_server: Callable[..., ServerProcess], **limits: int) ->
 
 def test_wrong_passwords_from_one_address_are_throttled(new_server: Callable[..., ServerProcess]) -> None:
     server = throttled_server(new_server, signin_failures_per_address_minute=3)
-    with sign_up(server) as player, httpx.Client(base_url=server.url) as attacker:
+    with sign_up(server) as player, client_of(server) as attacker:
         for attempt in range(3):  # a different name each time: the address is what is counted
             guess = {"name": unique_name(), "password": f"guess{attempt}"}
             answer = attacker.post("/api/account/signin", json=guess)
@@ -291,7 +300,7 @@ def test_wrong_passwords_across_addresses_are_throttled_per_name(
     new_server: Callable[..., ServerProcess],
 ) -> None:
     server = throttled_server(new_server, signin_failures_per_account_hour=3)
-    with sign_up(server) as player, httpx.Client(base_url=server.url) as attacker:
+    with sign_up(server) as player, client_of(server) as attacker:
         unknown = unique_name()
         for name in (player.name, unknown):
             for attempt in range(3):
@@ -309,7 +318,7 @@ def test_wrong_passwords_across_addresses_are_throttled_per_name(
 
 def test_sign_ups_from_one_address_are_limited(new_server: Callable[..., ServerProcess]) -> None:
     server = throttled_server(new_server, signups_per_address_hour=2)
-    with sign_up(server), sign_up(server), httpx.Client(base_url=server.url) as client:
+    with sign_up(server), sign_up(server), client_of(server) as client:
         answer = client.post("/api/account/signup", json={"name": unique_name(), "password": PASSWORD})
         assert answer.status_code == 429
 
@@ -379,7 +388,7 @@ def test_seats_of_an_earlier_release_belong_to_no_account(tmp_path: Path) -> Non
 
 
 def test_the_status_says_who_is_signed_in_without_an_error_for_guests(server: ServerProcess) -> None:
-    with httpx.Client(base_url=server.url) as guest:
+    with client_of(server) as guest:
         assert guest.get("/api/account/status").json() == {"signed_in": False, "account": None}
     with sign_up(server) as player:
         status = player.get("/api/account/status").json()

@@ -4,11 +4,14 @@ server off the event loop, a clear error (and no message text in the log) when t
 from __future__ import annotations
 
 import asyncio
+import email
+import email.policy
 import logging
+from email.message import EmailMessage
 
 import pytest
 
-from eixample.server.mail import Mailer, MailError, MailSettings
+from eixample.server.mail import Mailer, MailError, MailSettings, language, localized
 from tests.server.harness import free_port
 from tests.server.smtp import SmtpServer, smtp  # noqa: F401  (the fixture)
 
@@ -73,3 +76,35 @@ def test_sending_does_not_block_the_event_loop(smtp: SmtpServer) -> None:  # noq
 
     asyncio.run(main())
     assert ticks > 3 and len(smtp.messages) == 3
+
+
+# -- in the reader's language ---------------------------------------------------------------------
+
+
+def test_the_language_is_the_pages_else_the_browsers_best_else_english() -> None:
+    assert language("ja", "fr") == "ja"
+    assert language(None, "es-ES, de-CH;q=0.8, fr;q=0.9") == "fr"
+    assert language(None, "cs;q=0, de;q=0.1") == "de"  # q=0: not wanted
+    assert language("es", "pt, it;q=0.5") == language(None, None) == language(None, "de;q=x") == "en"
+    assert language(None, ",".join(["es"] * 30 + ["fr"])) == "en"  # only the first items are read
+
+
+def test_a_localized_mail_fills_the_catalogs_words_and_english_is_the_fallback() -> None:
+    args = {"name": "Núria", "minutes": 60, "link": "https://example.test/account/reset#token=abc"}
+    subject, text = localized("fr", "accountMail.reset", args)
+    assert subject == "Eixample : choisissez un nouveau mot de passe"
+    assert "Núria" in text and "60 minutes" in text and args["link"] in text and "{{" not in text
+    assert localized("xx", "accountMail.reset", args) == localized("en", "accountMail.reset", args)
+    with pytest.raises(KeyError):
+        localized("fr", "accountMail.nothing", args)
+
+
+def test_a_japanese_message_is_encoded_for_any_relay() -> None:
+    subject, text = localized("ja", "accountMail.verify", {
+        "name": "花子", "email": "hanako@example.test", "days": 2, "link": "https://example.test/v#t"})
+    raw = Mailer(MailSettings(host="127.0.0.1")).message("hanako@example.test", subject, text).as_bytes()
+    assert raw.isascii()  # the subject as RFC 2047 words, the text quoted-printable
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(parsed, EmailMessage)
+    assert parsed["Subject"] == subject == "Eixample：メールアドレスの確認"
+    assert parsed.get_content() == text

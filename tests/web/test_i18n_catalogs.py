@@ -143,7 +143,7 @@ def test_no_key_is_missing_or_unused(catalogs: dict[str, dict[str, str]]) -> Non
     prefixes.discard("engine.")
     engine_exact, engine_prefixes = engine_keys_used()
     exact |= engine_exact
-    prefixes |= engine_prefixes
+    prefixes |= engine_prefixes | server_groups_used(namespaces)
     missing = {key for key in exact if key not in keys and not any(k.startswith(f"{key}.") for k in keys)}
     # a literal naming a whole group (e.g. "bcn.help") is a prefix too
     assert not missing, f"used but in no catalog: {sorted(missing)}"
@@ -151,6 +151,20 @@ def test_no_key_is_missing_or_unused(catalogs: dict[str, dict[str, str]]) -> Non
         key for key in keys if key not in exact and not any(key.startswith(prefix) for prefix in prefixes)
     }
     assert not unused, f"in the catalogs but never used: {sorted(unused)}"
+
+
+SERVER_GROUP = re.compile(r"""["']([a-z][A-Za-z0-9_]*\.[A-Za-z0-9_]+)["']""")
+
+
+def server_groups_used(namespaces: set[str]) -> set[str]:
+    """Groups of keys the server reads from the catalogs itself (a mail's `<group>.subject` and
+    `<group>.text`, server/mail.py `localized`), as prefixes."""
+    return {
+        f"{group}."
+        for path in (SRC / "server").rglob("*.py")
+        for group in SERVER_GROUP.findall(path.read_text(encoding="utf-8"))
+        if group.split(".")[0] in namespaces
+    }
 
 
 # -- what the engines send (structured log entries and decisions, core/messages.py) -----------

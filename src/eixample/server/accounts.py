@@ -28,7 +28,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -45,6 +45,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from eixample.server.db import (
     AccountRow,
     AccountTokenRow,
+    GameRow,
     PasskeyRow,
     SeatRow,
     SessionRow,
@@ -55,7 +56,7 @@ from eixample.server.db import (
 from eixample.server.errors import ApiError, bad_request, too_many
 from eixample.server.guard import SAFE_METHODS
 from eixample.server.limits import ServerLimits, TokenBuckets
-from eixample.server.mail import Mailer, MailError
+from eixample.server.mail import Mailer, MailError, language, localized
 from eixample.server.pages import page_html
 from eixample.server.schemas import Strict
 
@@ -348,6 +349,18 @@ class AccountStore:
                 session.execute(delete(table).where(table.account_id == account_id))
             session.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=DELETED_NAME))
 
+    def unfinished_seats(self, account_id: str) -> list[tuple[str, int]]:
+        """(game id, seat) of every person's seat the account holds in a game not yet over."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(SeatRow.game_id, SeatRow.seat)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.account_id == account_id, SeatRow.kind == "person",
+                       GameRow.status != "finished")
+                .order_by(SeatRow.game_id, SeatRow.seat)
+            )
+            return [(game_id, seat) for game_id, seat in rows]
+
     def session_count(self, account_id: str) -> int:
         with self._sessions() as session:
             rows = session.scalars(select(SessionRow.id_hash).where(SessionRow.account_id == account_id))
@@ -506,15 +519,14 @@ class Accounts:
         self._mail_tasks.add(task)
         task.add_done_callback(self._mail_tasks.discard)
 
-    async def send_verification(self, account: Account, email: str, base_url: str) -> None:
+    async def send_verification(self, account: Account, email: str, base_url: str, lang: str = "en") -> None:
         token = await asyncio.to_thread(self.store.issue_token, "verify", account.id, email, VERIFY_LIFETIME)
         link = f"{base_url}/account/verify#token={token}"
-        self._mail_later(email, "Eixample: confirm your e-mail address", (
-            f"Hello {account.name},\n\nopen this link to confirm that {email} is your address on Eixample "
-            f"(it works once, for {VERIFY_LIFETIME.days} days):\n\n{link}\n\n"
-            "If you did not give this address on Eixample, ignore this message.\n"))
+        args = {"name": account.name, "email": email, "days": VERIFY_LIFETIME.days, "link": link}
+        self._mail_later(email, *localized(lang, "accountMail.verify", args))
 
-    async def change_email(self, account: Account, email: str | None, address: str, base_url: str) -> bool:
+    async def change_email(self, account: Account, email: str | None, address: str, base_url: str,
+                           lang: str = "en") -> bool:
         """Give the account a new address (or none): unverified until its link is opened. True
         when a verification link was sent."""
         email = check_email(email) if email is not None and email.strip() else None
@@ -523,15 +535,16 @@ class Accounts:
         await asyncio.to_thread(self.store.set_email, account.id, email)
         if email is None or not self.mailer.enabled:
             return False
-        await self.send_verification(account, email, base_url)
+        await self.send_verification(account, email, base_url, lang)
         return True
 
-    async def resend_verification(self, account: Account, address: str, base_url: str) -> None:
+    async def resend_verification(self, account: Account, address: str, base_url: str,
+                                  lang: str = "en") -> None:
         current = await asyncio.to_thread(self.store.get, account.id)
         if current is None or current.email is None or current.email_verified:
             raise ApiError(409, "there is no unverified address to verify", code="nothing_to_verify")
         self._check_mail(address)
-        await self.send_verification(current, current.email, base_url)
+        await self.send_verification(current, current.email, base_url, lang)
 
     async def verify_email(self, token: str) -> None:
         taken = await asyncio.to_thread(self.store.take_token, "verify", token)
@@ -544,7 +557,7 @@ class Accounts:
             raise ApiError(410, "the account's address has changed since this link was sent",
                            code="link_expired")
 
-    async def forgot_password(self, email: str, address: str, base_url: str) -> None:
+    async def forgot_password(self, email: str, address: str, base_url: str, lang: str = "en") -> None:
         """Mail a reset link if a verified address is this one; the answer is the same (and as
         quick) whether or not it is."""
         self._check_mail(address)
@@ -554,10 +567,8 @@ class Accounts:
         token = await asyncio.to_thread(self.store.issue_token, "reset", account.id, None, RESET_LIFETIME)
         link = f"{base_url}/account/reset#token={token}"
         minutes = int(RESET_LIFETIME.total_seconds() // 60)
-        self._mail_later(email, "Eixample: choose a new password", (
-            f"Hello {account.name},\n\nsomeone (you, we hope) asked to reset the password of your Eixample "
-            f"account. Open this link to choose a new one (it works once, for {minutes} minutes):\n\n"
-            f"{link}\n\nIf it was not you, ignore this message: your password stays as it is.\n"))
+        args = {"name": account.name, "minutes": minutes, "link": link}
+        self._mail_later(email, *localized(lang, "accountMail.reset", args))
 
     async def reset_password(self, token: str, password: str) -> tuple[Account, str]:
         """Set a new password with a reset link's token: every session of the account ends, and
@@ -677,6 +688,9 @@ class CsrfGuard:
 
 Password = Annotated[str, Field(min_length=1, max_length=PASSWORD_LENGTH[1])]
 NameField = Annotated[str, Field(min_length=1, max_length=64)]
+MailLanguage = Literal["en", "fr", "de", "ja", "cs"] | None
+LANG_FIELD = Field(default=None, description="the page's language, for the mail this may send (else the "
+                                             "Accept-Language header's, else English)")
 
 
 class SignUpRequest(Strict):
@@ -684,6 +698,7 @@ class SignUpRequest(Strict):
     password: Password = Field(description=f"{PASSWORD_LENGTH[0]} to {PASSWORD_LENGTH[1]} characters")
     email: Annotated[str, Field(max_length=254)] | None = Field(
         default=None, description="optional; verified by a link sent to it")
+    lang: MailLanguage = LANG_FIELD
 
 
 class SignInRequest(Strict):
@@ -768,7 +783,8 @@ async def sign_up(request: Request, response: Response, body: SignUpRequest) -> 
     accounts = accounts_of(request)
     account, session_id = await accounts.sign_up(body.name, body.password, body.email, _address(request))
     if account.email is not None and accounts.mailer.enabled:
-        await accounts.send_verification(account, account.email, _base_url(request))
+        await accounts.send_verification(account, account.email, _base_url(request),
+                                         _mail_language(request, body.lang))
     return await signed_in_answer(request, response, account, session_id)
 
 
@@ -819,6 +835,11 @@ async def require_session(connection: HTTPConnection) -> SignedIn:
     return signed_in
 
 
+def _mail_language(request: Request, asked: str | None) -> str:
+    """The language of a mail this request asks for: the page's, else the browser's, else English."""
+    return language(asked, request.headers.get("accept-language"))
+
+
 def _base_url(request: Request) -> str:
     """The server's address as the request named it (the Guard let only known host names in)."""
     return str(request.base_url).rstrip("/")
@@ -826,6 +847,11 @@ def _base_url(request: Request) -> str:
 
 class EmailRequest(Strict):
     email: Annotated[str, Field(max_length=254)] | None = Field(description="the new address; null: none")
+    lang: MailLanguage = LANG_FIELD
+
+
+class LanguageRequest(Strict):
+    lang: MailLanguage = LANG_FIELD
 
 
 class TokenRequest(Strict):
@@ -834,6 +860,7 @@ class TokenRequest(Strict):
 
 class ForgotRequest(Strict):
     email: Annotated[str, Field(min_length=1, max_length=254)]
+    lang: MailLanguage = LANG_FIELD
 
 
 class ResetRequest(Strict):
@@ -862,17 +889,20 @@ async def change_email(request: Request, body: EmailRequest) -> dict[str, Any]:
     opened (when the server sends mail)."""
     signed_in = await require_session(request)
     accounts = accounts_of(request)
-    sent = await accounts.change_email(signed_in.account, body.email, _address(request), _base_url(request))
+    sent = await accounts.change_email(signed_in.account, body.email, _address(request), _base_url(request),
+                                       _mail_language(request, body.lang))
     current = await asyncio.to_thread(accounts.store.get, signed_in.account.id)
     return {"email": None if current is None else current.email, "verification_sent": sent}
 
 
 @router.post("/api/account/email/send", status_code=202, responses=ERRORS)
-async def resend_verification(request: Request) -> dict[str, bool]:
+async def resend_verification(request: Request, body: LanguageRequest | None = None) -> dict[str, bool]:
     """Mail the verification link of the account's unverified address again (503 `mail_disabled`
     when the server sends no mail)."""
     signed_in = await require_session(request)
-    await accounts_of(request).resend_verification(signed_in.account, _address(request), _base_url(request))
+    lang = _mail_language(request, None if body is None else body.lang)
+    await accounts_of(request).resend_verification(signed_in.account, _address(request), _base_url(request),
+                                                   lang)
     return {"sent": True}
 
 
@@ -888,7 +918,8 @@ async def verify_email(request: Request, body: TokenRequest) -> dict[str, bool]:
 async def forgot_password(request: Request, body: ForgotRequest) -> dict[str, bool]:
     """Mail a password reset link to this address if an account has verified it. The answer is
     the same whether or not one has."""
-    await accounts_of(request).forgot_password(body.email, _address(request), _base_url(request))
+    await accounts_of(request).forgot_password(body.email, _address(request), _base_url(request),
+                                               _mail_language(request, body.lang))
     return {"accepted": True}
 
 
@@ -921,18 +952,32 @@ async def sign_out_everywhere(request: Request) -> Response:
 @router.delete("/api/account", status_code=204, responses=ERRORS)
 async def delete_account(request: Request, body: DeleteRequest) -> Response:
     """Delete the account (its password again, or, without one, its user name). Its games keep
-    their moves; its seats show "Deleted player"; every session ends."""
+    their moves; its seats show "Deleted player"; it resigns its seats in games not yet over (a
+    bot plays them to the end); every session ends."""
     signed_in = await require_session(request)
     account = signed_in.account
-    await accounts_of(request).delete(account, body.password, body.confirm_name, _address(request))
+    accounts = accounts_of(request)
+    await accounts.delete(account, body.password, body.confirm_name, _address(request))
     manager = getattr(request.app.state, "manager", None)
     for live in getattr(manager, "games", {}).values():  # the games held in memory show it at once
         for seat in live.seats:
             if seat.account_id == account.id:
                 seat.name = DELETED_NAME
+    await _resign_unfinished(request, account.id)
     response = Response(status_code=204)
     clear_session_cookie(request, response)
     return response
+
+
+async def _resign_unfinished(request: Request, account_id: str) -> None:
+    """Resign a deleted account's seats in unfinished games, so that nobody waits for it."""
+    manager = getattr(request.app.state, "manager", None)
+    table = getattr(manager, "table", None)
+    if manager is None or table is None:
+        return
+    for game_id, seat in await asyncio.to_thread(accounts_of(request).store.unfinished_seats, account_id):
+        with contextlib.suppress(ApiError):  # over meanwhile, resigned already, or not loadable
+            await table.resign(await manager.get(game_id), seat)
 
 
 @router.get("/account", include_in_schema=False)

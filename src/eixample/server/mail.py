@@ -10,6 +10,10 @@
 
 A message is sent in a worker thread, never on the event loop. A message's text is never logged
 (it may hold a single-use link).
+
+A message's words come from the web app's catalogs (`localized`): `<prefix>.subject` and
+`<prefix>.text` in the reader's language (`language` picks it from what the request asked),
+English where a language lacks them.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import make_msgid
+from typing import Any
+
+from eixample.core.messages import fill, whole_catalog
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +38,40 @@ DEFAULT_PORT = 587
 TLS_PORT = 465
 TIMEOUT_SECONDS = 20.0
 FALSE_WORDS = ("0", "false", "no", "off")
+LANGUAGES = ("en", "fr", "de", "ja", "cs")
+"""The languages of the catalogs; a mail in any other is written in English."""
+ACCEPT_LANGUAGE_ITEMS = 20
+"""At most this many languages of an Accept-Language header are looked at."""
+
+
+def language(asked: str | None, accept_language: str | None = None) -> str:
+    """The language to write in: `asked` (a page's `lang`) if it is one of LANGUAGES, else the
+    first of the Accept-Language header's (by quality) that is, else English."""
+    if asked in LANGUAGES:
+        return asked
+    ranked: list[tuple[float, int, str]] = []
+    for place, item in enumerate((accept_language or "").split(",")[:ACCEPT_LANGUAGE_ITEMS]):
+        tag, _, quality = item.strip().partition(";")
+        base = tag.strip().lower().replace("_", "-").split("-")[0]
+        try:
+            weight = float(quality.strip().removeprefix("q=")) if quality else 1.0
+        except ValueError:
+            weight = 0.0
+        if base in LANGUAGES and weight > 0:
+            ranked.append((-weight, place, base))
+    return min(ranked)[2] if ranked else "en"
+
+
+def localized(lang: str, key_prefix: str, args: dict[str, Any]) -> tuple[str, str]:
+    """The subject and text of a message: the catalog's `<key_prefix>.subject` and
+    `<key_prefix>.text` in `lang` (English where it lacks them), placeholders filled by `args`."""
+    english = whole_catalog("en")
+    catalog = whole_catalog(lang) if lang in LANGUAGES else english
+    subject, text = (
+        fill(catalog.get(f"{key_prefix}.{part}") or english[f"{key_prefix}.{part}"], args)
+        for part in ("subject", "text")
+    )
+    return subject, text
 
 
 class MailError(Exception):
@@ -88,7 +129,11 @@ class Mailer:
         message["To"] = to
         message["Subject"] = subject
         message["Message-ID"] = make_msgid(domain=self.settings.sender.rpartition("@")[2] or None)
-        message.set_content(text)
+        # quoted-printable keeps a text in any language 7-bit clean for relays without 8BITMIME
+        if text.isascii():
+            message.set_content(text)
+        else:
+            message.set_content(text, cte="quoted-printable")
         return message
 
     async def send(self, to: str, subject: str, text: str) -> None:

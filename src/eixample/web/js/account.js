@@ -130,7 +130,8 @@ function showGuest() {
       const email = $("signup-email").value.trim();
       await api("/api/account/signup", {
         method: "POST",
-        body: { name: $("signup-name").value.trim(), password: $("signup-password").value, ...(email ? { email } : {}) },
+        body: { name: $("signup-name").value.trim(), password: $("signup-password").value, lang: language(),
+          ...(email ? { email } : {}) },
       });
       signedIn();
     });
@@ -138,7 +139,7 @@ function showGuest() {
   $("forgot-form").addEventListener("submit", (event) => {
     event.preventDefault();
     submitting(event.target, "forgot-result", async () => {
-      await api("/api/account/password/forgot", { method: "POST", body: { email: $("forgot-email").value.trim() } });
+      await api("/api/account/password/forgot", { method: "POST", body: { email: $("forgot-email").value.trim(), lang: language() } });
       say("forgot-result", t("account.forgotSent"));
     });
   });
@@ -177,7 +178,7 @@ function showAccount(account) {
     event.preventDefault();
     submitting(event.target, "email-error", async () => {
       const email = $("email-input").value.trim();
-      const answer = await api("/api/account/email", { method: "POST", body: { email: email || null } });
+      const answer = await api("/api/account/email", { method: "POST", body: { email: email || null, lang: language() } });
       const fresh = await accountStatus({ fresh: true });
       if (fresh.account) say("settings-email", emailText(fresh.account));
       say("settings-result", answer.verification_sent ? t("account.verificationSent") : t("account.saved"));
@@ -185,7 +186,7 @@ function showAccount(account) {
   });
   $("email-resend").addEventListener("click", () => {
     submitting($("email-form"), "email-error", async () => {
-      await api("/api/account/email/send", { method: "POST" });
+      await api("/api/account/email/send", { method: "POST", body: { lang: language() } });
       say("settings-result", t("account.verificationSent"));
     });
   });
