@@ -123,8 +123,8 @@ def test_several_opponents_take_turns_game_by_game() -> None:
 
 def test_the_report_prints_win_rates_with_intervals(tmp_path: Path) -> None:
     out = tmp_path / "baselines.md"
-    baseline.main(["report", "--games", "tictactoe", "--opponents", "random=6;greedy=4", "--out", str(out)])
+    baseline.main(["report", "--games", "tictactoe", "--opponents", "random@6;greedy@4", "--out", str(out)])
     text = out.read_text()
     assert "| random | `random` | 6 |" in text and "| random, untrained | `random` | 6 |" in text
     assert "| greedy | `greedy` | 4 |" in text and "Learning curve" in text
-    assert "report --games tictactoe --opponents random=6;greedy=4" in text
+    assert "report --games tictactoe --opponents random@6;greedy@4" in text

@@ -424,7 +424,7 @@ def _report_command(arguments: argparse.Namespace) -> None:
                                           int(settings.get("seed", 0)))
         untrained.meta = {**network.meta, "curve": []}
         for entry in arguments.opponents.split(";"):
-            name, _, count = entry.partition("=")
+            name, _, count = entry.partition("@")
             spec = named_spec(name, get_game(game))
             count_games = int(count or arguments.per_opponent)
             rows = [(name, network)] + ([(f"{name}, untrained", untrained)] if name == "random" else [])
@@ -490,9 +490,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     reporting.add_argument("--weights", type=Path,
                            help="folder of <game>.npz (default: the shipped networks)")
     reporting.add_argument("--opponents", default="random;greedy",
-                           help="bot specs or level names separated by ';', each with =N for its own number "
+                           help="bot specs or level names separated by ';', each with @N for its own number "
                                 "of games (random is also played by the untrained network)")
-    reporting.add_argument("--per-opponent", type=int, default=100, help="games per opponent without =N")
+    reporting.add_argument("--per-opponent", type=int, default=100, help="games per opponent without @N")
     reporting.add_argument("--seed", type=int, default=1_000_000)
     reporting.add_argument("--out", type=Path, help="markdown file to write (default: standard output)")
     reporting.set_defaults(run=_report_command)
