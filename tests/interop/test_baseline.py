@@ -127,4 +127,4 @@ def test_the_report_prints_win_rates_with_intervals(tmp_path: Path) -> None:
     text = out.read_text()
     assert "| random | `random` | 6 |" in text and "| random, untrained | `random` | 6 |" in text
     assert "| greedy | `greedy` | 4 |" in text and "Learning curve" in text
-    assert "report --games tictactoe --opponents random@6;greedy@4" in text
+    assert f"baseline report --games tictactoe --opponents 'random@6;greedy@4' --out {out}`" in text

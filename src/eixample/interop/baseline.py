@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -404,7 +405,7 @@ def _report_command(arguments: argparse.Namespace) -> None:
     from eixample.interop.table import research_games
 
     lines = ["# Baseline agents: measured win rates", "",
-             f"Printed by `python -m eixample.interop.baseline report {' '.join(arguments.argv)}`.",
+             f"Printed by `python -m eixample.interop.baseline {shlex.join(arguments.argv)}`.",
              "A win shared by k seats counts 1/k; the interval is the 95% Wilson interval; the",
              "network plays its most likely legal action, its seat changing from game to game, game g",
              f"with seed {arguments.seed:,} + g; the other seats are all the opponent.", ""]
