@@ -136,3 +136,19 @@ def test_decisions_depend_only_on_what_the_seat_can_know(spec: str) -> None:
     first, second = _same_view_other_hidden_cards()
     for seed in range(8):
         assert make_bot(spec, seed).choose(first, 0) == make_bot(spec, seed).choose(second, 0)
+
+
+def test_a_view_writes_its_seats_structured_observation_and_nothing_once_closed() -> None:
+    import numpy as np
+
+    from eixample.ai.view import player_view
+
+    state = get_game("barcelona").new_game(2, 5)
+    size = get_game("barcelona").observation_spec(2).size
+    expected, seen = np.empty(size, np.float32), np.empty(size, np.float32)
+    state.write_observation(1, expected)
+    with player_view(state, 1) as view:
+        view.write_observation(seen)
+    assert np.array_equal(seen, expected)
+    with pytest.raises(ClosedViewError):
+        view.write_observation(seen)

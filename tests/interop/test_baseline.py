@@ -96,3 +96,35 @@ def test_the_shipped_agents_load_and_play_legal_games(game: str) -> None:
 def test_no_agent_is_shipped_for_an_unknown_game() -> None:
     with pytest.raises(ValueError, match="no baseline agent"):
         baseline.shipped("chess")
+
+
+def test_a_game_with_a_structured_observation_is_read_through_it() -> None:
+    table = GameTable.build("barcelona", 2)
+    reading = baseline.Features.best(table)
+    assert reading.kind == baseline.STRUCTURED and reading.size == table.game.observation_spec(2).size
+    older = PolicyNetwork.initial(FEATURES, 4, len(table.actions), seed=0)  # saved before: no "features"
+    assert baseline.network_features(older, table).kind == FEATURES
+    state = table.new_state(3)
+    expected = np.empty(reading.size, np.float32)
+    state.write_observation(0, expected)
+    assert np.array_equal(reading.of_state(state, 0), np.sign(expected) * np.log1p(np.abs(expected)))
+    with pytest.raises(ValueError, match="features"):
+        baseline.Features(table, "pixels")
+
+
+def test_several_opponents_take_turns_game_by_game() -> None:
+    assert baseline.opponent_specs("random; greedy") == ["random", "greedy"]
+    with pytest.raises(ValueError, match="opponents"):
+        baseline.opponent_specs(" ; ")
+    settings = Settings(game="tictactoe", games=4, batch=2, opponents="random;greedy", seed=1)
+    _, curve = train(settings, every=4)
+    assert len(curve) == 1
+
+
+def test_the_report_prints_win_rates_with_intervals(tmp_path: Path) -> None:
+    out = tmp_path / "baselines.md"
+    baseline.main(["report", "--games", "tictactoe", "--opponents", "random@6;greedy@4", "--out", str(out)])
+    text = out.read_text()
+    assert "| random | `random` | 6 |" in text and "| random, untrained | `random` | 6 |" in text
+    assert "| greedy | `greedy` | 4 |" in text and "Learning curve" in text
+    assert f"baseline report --games tictactoe --opponents 'random@6;greedy@4' --out {out}`" in text

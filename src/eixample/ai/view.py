@@ -14,6 +14,7 @@ import copy
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from eixample.core.protocol import Action, JsonDict, State
 
@@ -54,6 +55,12 @@ class PlayerView:
 
     def legal_actions(self) -> list[Action]:
         return list(_backing(self)[0].legal_actions())
+
+    def write_observation(self, out: Any) -> None:
+        """The table as this seat sees it as the game's structured observation (a float32 vector
+        of `Game.observation_spec`'s size, written into `out`): the same knowledge as `view()`."""
+        state, player = _backing(self)
+        state.write_observation(player, out)
 
     def current_player(self) -> int:
         return _backing(self)[0].current_player()

@@ -10,6 +10,7 @@ the parts of every game, printed by `python -m eixample.interop.encoding --markd
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from math import prod
 
 
@@ -29,11 +30,11 @@ class Part:
     seat_start: int = 0
     """Where the seats begin along that axis (entries before and after are not by seat)."""
 
-    @property
+    @cached_property
     def size(self) -> int:
         return prod(self.shape)
 
-    @property
+    @cached_property
     def stop(self) -> int:
         return self.start + self.size
 
@@ -50,7 +51,7 @@ class ObservationSpec:
     players: int
     parts: tuple[Part, ...]
 
-    @property
+    @cached_property
     def size(self) -> int:
         return self.parts[-1].stop if self.parts else 0
 

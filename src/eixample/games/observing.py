@@ -68,6 +68,10 @@ class GroupedWriter:
     ):
         self.size, self.seats, self.groups, self.own = spec.size, seats, tuple(groups), own
         self.orders = [seat_order(spec, seats, viewer) for viewer in range(seats)]
+        # a viewer whose order changes nothing gets a plain copy, faster than the gather
+        self.gathers: list[npt.NDArray[np.intp] | None] = [
+            None if np.array_equal(order, np.arange(spec.size)) else order for order in self.orders
+        ]
         self.runs = [_runs(spec, group.parts) for group in self.groups]
         self._local = threading.local()
 
@@ -109,7 +113,11 @@ class GroupedWriter:
             vector[np.array(where, np.intp)] = values
         for g, key in changed:
             keys[g] = key
-        vector.take(self.orders[viewer], out=out, mode="clip")
+        gather = self.gathers[viewer]
+        if gather is None:
+            np.copyto(out, vector)
+        else:
+            vector.take(gather, out=out, mode="clip")
         own_ones, own_where, own_values = self.own(state, viewer)
         if own_ones:
             out[np.array(own_ones, np.intp)] = 1

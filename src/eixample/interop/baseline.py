@@ -1,17 +1,19 @@
 """Baseline learned agents: a small policy network per game, trained by policy gradient with
 numpy alone, shipped as small weight files that load with numpy alone.
 
-The network reads `features(view)` (the seam with the observation encoding: today the view hashed
-into `FEATURES` numbers by `interop.table.encode_view`, squashed by sign(x) log(1 + |x|)), has one
-hidden layer of ReLU units, and gives a logit per action of the game's `all_actions` list (illegal
-ones masked out) and a value. Training is advantage actor-critic on whole games (REINFORCE with the
-value as baseline): the learner's seat changes from game to game, the other seats are bots, the
-return is the learner's final utility (`interop.table.utility`), and Adam updates after every batch
-of games. Everything is seeded: one command, one set of weights.
+The network reads `Features`: the game's structured observation of the seat (`interop.encoding`,
+`Game.observation_spec`) or, for a game without one, its view hashed into `FEATURES` numbers
+(`interop.table.encode_view`), squashed by sign(x) log(1 + |x|). It has one hidden layer of ReLU
+units and gives a logit per action of the game's `all_actions` list (illegal ones masked out) and a
+value. Training is advantage actor-critic on whole games (REINFORCE with the value as baseline):
+the learner's seat changes from game to game, the other seats are bots (several specs take turns,
+game by game), the return is the learner's final utility (`interop.table.utility`), and Adam
+updates after every batch of games. Everything is seeded: one command, one set of weights.
 
     python -m eixample.interop.baseline train --game tictactoe --games 3000 --out tictactoe.npz
     python -m eixample.interop.baseline evaluate --game tictactoe --weights tictactoe.npz --games 400
     python -m eixample.interop.baseline curve --game tictactoe      # the shipped network's curve
+    python -m eixample.interop.baseline report --out benchmarks/results/baselines.md  # every game
 
 `PolicyBot` plays a trained network (its most likely legal action, or a sample of its policy).
 """
@@ -21,6 +23,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shlex
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,23 +37,63 @@ import numpy.typing as npt
 
 from eixample.ai.base import Bot
 from eixample.ai.match import derive_seed, play_out
-from eixample.ai.specs import make_bot
+from eixample.ai.specs import make_bot, named_spec
 from eixample.ai.stats import wilson_interval
 from eixample.ai.view import PlayerView
 from eixample.core.protocol import Action, JsonDict, State
+from eixample.interop.encoding import Observer
 from eixample.interop.table import GameTable, encode_view, utility
 
 FEATURES = 1024
-"""Length of `features`: the hashed view (the encoding's own size is far larger; a small one keeps
-the network and its weight file small)."""
+"""Length of the hashed view, for a game without a structured observation (the hashed encoding's
+own size is far larger; a small one keeps the network and its weight file small)."""
+STRUCTURED = "structured"
+"""`meta["features"]` of a network reading the game's structured observation (a number there is
+the size of a hashed view)."""
 
 Vector = npt.NDArray[np.float32]
 
 
 def features(view: JsonDict, size: int = FEATURES) -> Vector:
-    """What the network reads of a seat's view: the seam to the observation encoding."""
-    encoded = encode_view(view, size=size)
+    """The hashed view, squashed: what a network of a game without a structured observation reads."""
+    return _squash(encode_view(view, size=size))
+
+
+def _squash(encoded: Vector) -> Vector:
     return np.sign(encoded) * np.log1p(np.abs(encoded))
+
+
+class Features:
+    """What a network reads of one seat's position at a table: `kind` is `STRUCTURED` (the game's
+    observation) or the size of a hashed view."""
+
+    def __init__(self, table: GameTable, kind: str | int):
+        self.kind = kind
+        if kind == STRUCTURED:
+            self.observer: Observer | None = Observer.of(table)
+            self.size = self.observer.size
+            self._buffer = np.empty(self.size, np.float32)
+        elif isinstance(kind, int) and kind > 0:
+            self.observer, self.size = None, kind
+        else:
+            raise ValueError(f"features are {STRUCTURED!r} or the size of a hashed view, not {kind!r}")
+
+    @classmethod
+    def best(cls, table: GameTable) -> Features:
+        """The structured observation where the game has one, else the hashed view."""
+        return cls(table, STRUCTURED if callable(getattr(table.game, "observation_spec", None)) else FEATURES)
+
+    def of_state(self, state: State, seat: int) -> Vector:
+        if self.observer is None:
+            return features(state.view(seat), self.size)
+        self.observer.write(state, seat, self._buffer)
+        return _squash(self._buffer)
+
+    def of_view(self, view: PlayerView) -> Vector:
+        if self.observer is None:
+            return features(view.view(), self.size)
+        view.write_observation(self._buffer)
+        return _squash(self._buffer)
 
 
 @dataclass
@@ -115,18 +159,25 @@ def shipped(game: str) -> PolicyNetwork:
         return PolicyNetwork.load(stream)
 
 
+def network_features(network: PolicyNetwork, table: GameTable) -> Features:
+    """What `network` was trained to read (a network saved before structured observations read
+    the hashed view)."""
+    return Features(table, network.meta.get("features", FEATURES))
+
+
 class PolicyBot(Bot):
     """A trained network as a bot: its most likely legal action (or, with `sample`, a draw)."""
 
     def __init__(self, network: PolicyNetwork, table: GameTable, seed: int = 0, sample: bool = False):
         super().__init__("policy", seed)
         self.network, self.table, self.sample = network, table, sample
+        self.features = network_features(network, table)
         self.draws = np.random.default_rng(seed)
 
     def decide(self, view: PlayerView) -> Action:
         mask = np.zeros(len(self.table.actions), bool)
         mask[[self.table.index[action] for action in view.legal_actions()]] = True
-        probabilities = self.network.policy(features(view.view(), self.network.w1.shape[0]), mask)
+        probabilities = self.network.policy(self.features.of_view(view), mask)
         number = (int(self.draws.choice(len(probabilities), p=probabilities)) if self.sample
                   else int(np.argmax(probabilities)))
         return self.table.actions[number]
@@ -159,7 +210,8 @@ def train(settings: Settings, report: Callable[[PolicyNetwork, list[tuple[int, f
     `report` sees the network and the curve at each point: the network after n games is exactly
     the one that `games=n` would give (when n is a multiple of the batch)."""
     table = GameTable.build(settings.game, settings.players)
-    network = PolicyNetwork.initial(FEATURES, settings.hidden, len(table.actions), settings.seed)
+    reading = Features.best(table)
+    network = PolicyNetwork.initial(reading.size, settings.hidden, len(table.actions), settings.seed)
     adam = _Adam(network, settings.learning_rate)
     draws = np.random.default_rng(derive_seed(settings.seed, 1))
     batch: list[tuple[list[Step], float]] = []
@@ -167,7 +219,7 @@ def train(settings: Settings, report: Callable[[PolicyNetwork, list[tuple[int, f
     won = 0.0
     for index in range(settings.games):
         seat = index % settings.players
-        steps, state = _self_play(network, table, settings, index, seat, draws)
+        steps, state = _self_play(network, reading, table, settings, index, seat, draws)
         batch.append((steps, utility(state)[seat]))
         winners = state.winners()
         won += 1 / len(winners) if seat in winners else 0.0
@@ -176,24 +228,35 @@ def train(settings: Settings, report: Callable[[PolicyNetwork, list[tuple[int, f
             batch = []
         if (index + 1) % every == 0:
             curve.append((index + 1, won / every))
-            network.meta = _meta(settings, index + 1, curve)
+            network.meta = _meta(settings, reading, index + 1, curve)
             if report is not None:
                 report(network, curve)
             won = 0.0
-    network.meta = _meta(settings, settings.games, curve)
+    network.meta = _meta(settings, reading, settings.games, curve)
     return network, curve
 
 
-def _meta(settings: Settings, games: int, curve: list[tuple[int, float]]) -> dict[str, Any]:
-    return {"game": settings.game, "players": settings.players, "features": FEATURES,
+def _meta(settings: Settings, reading: Features, games: int,
+          curve: list[tuple[int, float]]) -> dict[str, Any]:
+    return {"game": settings.game, "players": settings.players, "features": reading.kind,
             "settings": {**settings.__dict__, "games": games}, "curve": list(curve)}
 
 
-def _self_play(network: PolicyNetwork, table: GameTable, settings: Settings, index: int, seat: int,
-               draws: np.random.Generator) -> tuple[list[Step], State]:
+def opponent_specs(text: str) -> list[str]:
+    """Bot specs separated by ';' (game g of a training plays against the spec g modulo their number)."""
+    specs = [spec.strip() for spec in text.split(";") if spec.strip()]
+    if not specs:
+        raise ValueError("opponents: give at least one bot spec")
+    return specs
+
+
+def _self_play(network: PolicyNetwork, reading: Features, table: GameTable, settings: Settings, index: int,
+               seat: int, draws: np.random.Generator) -> tuple[list[Step], State]:
     game_seed = derive_seed(settings.seed, 2, index)
     state = table.new_state(game_seed)
-    bots = {other: make_bot(settings.opponents, derive_seed(game_seed, other))
+    specs = opponent_specs(settings.opponents)
+    spec = specs[index % len(specs)]
+    bots = {other: make_bot(spec, derive_seed(game_seed, other))
             for other in range(state.num_players) if other != seat}
     steps: list[Step] = []
     while not state.is_terminal():
@@ -201,7 +264,7 @@ def _self_play(network: PolicyNetwork, table: GameTable, settings: Settings, ind
         if player != seat:
             state.apply(bots[player].choose(state, player))
             continue
-        x = features(state.view(seat))
+        x = reading.of_state(state, seat)
         mask = table.mask(state).astype(bool)
         probabilities = network.policy(x, mask)
         action = int(draws.choice(len(probabilities), p=probabilities))
@@ -336,6 +399,61 @@ def _curve_command(arguments: argparse.Namespace) -> None:
         print(f"| {games} | {rate:.1%} |")
 
 
+def _report_command(arguments: argparse.Namespace) -> None:
+    """Every game's network against each opponent, with its learning curve, as markdown."""
+    from eixample.core.registry import get_game
+    from eixample.interop.table import research_games
+
+    lines = ["# Baseline agents: measured win rates", "",
+             f"Printed by `python -m eixample.interop.baseline {shlex.join(arguments.argv)}`.",
+             "A win shared by k seats counts 1/k; the interval is the 95% Wilson interval; the",
+             "network plays its most likely legal action, its seat changing from game to game, game g",
+             f"with seed {arguments.seed:,} + g; the other seats are all the opponent.", ""]
+    games = arguments.games.split(",") if arguments.games else [g for g in research_games()]
+    for game in games:
+        network = (PolicyNetwork.load(arguments.weights / f"{game}.npz") if arguments.weights
+                   else shipped(game))
+        players = int(network.meta.get("players", 2))
+        settings = network.meta.get("settings", {})
+        title = get_game(game).title
+        lines += [f"## {title} ({players} players)", "",
+                  f"Trained on {settings.get('games')} games against `{settings.get('opponents')}` "
+                  f"(seed {settings.get('seed')}, hidden {settings.get('hidden')}, reading "
+                  f"{_reading(network.meta.get('features', FEATURES))}).", "",
+                  "| opponent | spec | games | wins | win rate | 95% CI |", "|---|---|---|---|---|---|"]
+        untrained = PolicyNetwork.initial(network.w1.shape[0], network.w1.shape[1], network.w2.shape[1],
+                                          int(settings.get("seed", 0)))
+        untrained.meta = {**network.meta, "curve": []}
+        for entry in arguments.opponents.split(";"):
+            name, _, count = entry.partition("@")
+            spec = named_spec(name, get_game(game))
+            count_games = int(count or arguments.per_opponent)
+            rows = [(name, network)] + ([(f"{name}, untrained", untrained)] if name == "random" else [])
+            for label, playing in rows:
+                started = time.process_time()
+                result = evaluate(playing, game, players, spec, count_games, arguments.seed)
+                low, high = result.interval
+                lines.append(f"| {label} | `{spec}` | {result.games} | {result.wins:g} "
+                             f"| {result.win_rate:.1%} | {low:.1%} - {high:.1%} |")
+                print(f"{game} {label}: {result.win_rate:.1%} of {result.games} "
+                      f"({time.process_time() - started:.0f} CPU-s)", flush=True)
+        curve = network.meta.get("curve", [])
+        lines += ["", "Learning curve (share won of the training games since the point before, "
+                  "sampling the policy):", "", "| games | won |", "|---|---|"]
+        lines += [f"| {point} | {rate:.1%} |" for point, rate in curve]
+        lines.append("")
+    text = "\n".join(lines)
+    if arguments.out:
+        arguments.out.write_text(text)
+        print(f"written {arguments.out}")
+    else:
+        print(text)
+
+
+def _reading(kind: Any) -> str:
+    return "the structured observation" if kind == STRUCTURED else f"the view hashed into {kind} numbers"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m eixample.interop.baseline",
                                      description="Train and evaluate the baseline agents.")
@@ -344,7 +462,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     training.add_argument("--game", default="tictactoe")
     training.add_argument("--players", type=int, default=2)
     training.add_argument("--games", type=int, default=3000)
-    training.add_argument("--opponents", default="random", help="bot spec of the other seats")
+    training.add_argument("--opponents", default="random",
+                          help="bot spec of the other seats (several, separated by ';', take turns)")
     training.add_argument("--hidden", type=int, default=64)
     training.add_argument("--learning-rate", type=float, default=3e-3)
     training.add_argument("--batch", type=int, default=16, help="games per update")
@@ -366,7 +485,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     showing.add_argument("--game", default="tictactoe")
     showing.add_argument("--weights", type=Path, help="default: the shipped network of the game")
     showing.set_defaults(run=_curve_command)
+    reporting = commands.add_parser("report", help="every game's network against each opponent, as markdown")
+    reporting.add_argument("--games", default="",
+                           help="comma-separated game names (default: every research game)")
+    reporting.add_argument("--weights", type=Path,
+                           help="folder of <game>.npz (default: the shipped networks)")
+    reporting.add_argument("--opponents", default="random;greedy",
+                           help="bot specs or level names separated by ';', each with @N for its own number "
+                                "of games (random is also played by the untrained network)")
+    reporting.add_argument("--per-opponent", type=int, default=100, help="games per opponent without @N")
+    reporting.add_argument("--seed", type=int, default=1_000_000)
+    reporting.add_argument("--out", type=Path, help="markdown file to write (default: standard output)")
+    reporting.set_defaults(run=_report_command)
     arguments = parser.parse_args(argv)
+    arguments.argv = list(argv) if argv is not None else sys.argv[1:]
     arguments.run(arguments)
 
 

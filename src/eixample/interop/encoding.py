@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -63,7 +64,7 @@ class Observer:
         low, high = spec.bounds()
         return cls(spec, writer, np.array(low, np.float32), np.array(high, np.float32))
 
-    @property
+    @cached_property
     def size(self) -> int:
         return self.spec.size
 

@@ -204,17 +204,18 @@ class EixampleState(pyspiel.State):
         return _FIRST_BYTE_VALUES if not self.seed_bytes else 256
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self._held is None or player != self.engine.current_player():
+        held = self._held
+        if held is None or player != held.state.current_player():
             return []
-        return self.table.legal_ids(self.engine)
+        return self.table.legal_ids(held.state)
 
     def _apply_action(self, action: int) -> None:
-        if self._held is None:
+        held = self._held
+        if held is None:
             self._deal(action)
             return
-        seat = self.engine.current_player()
-        self.table.apply(self.engine, action)
-        held = self._held
+        seat = held.state.current_player()
+        self.table.apply(held.state, action)
         held.own_actions[seat].append(int(action))
         if held.encodings:
             held.encodings = {}
