@@ -46,7 +46,7 @@ from eixample.core.versions import (
     result_fits,
     rules_versions,
 )
-from eixample.server import bots, views
+from eixample.server import bots, metrics, views
 from eixample.server.cluster import Cluster
 from eixample.server.db import TABLE_CHANGED, GameData, SeatData, StaleWriteError, Store, now, token_digest
 from eixample.server.errors import (
@@ -609,6 +609,7 @@ class GameManager:
         self._schedule_bot(live)
 
     async def _apply(self, live: LiveGame, seat: int, action: str, expected_move: int) -> None:
+        started = time.perf_counter()
         async with live.lock:
             if self.cluster is not None and expected_move != live.move_number:
                 await self._catch_up_and_tell(live)  # another process may have moved
@@ -644,6 +645,7 @@ class GameManager:
             live.updated_at = now()
             live.touch()
             self._broadcast(live)
+        metrics.move_stored(live.game_name, started)
 
     async def undo(self, live: LiveGame, seat: int, expected_move: int) -> None:
         if live.seats[seat].kind != "person":
