@@ -62,10 +62,22 @@ class Text(logging.Formatter):
         return f"{line} [{rid}]" if rid else line
 
 
+class NoFrames(logging.Filter):
+    """Drops the WebSocket library's debug lines that show each frame's content (a hello holds a
+    seat token)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno <= logging.DEBUG and str(record.msg).startswith(FRAME_MARKS))
+
+
+FRAME_MARKS = ("< ", "> ", "% ")
+
+
 def configure(level: str = "info", form: str = "json") -> None:
     """Send every log record (the server's, uvicorn's, SQLAlchemy's warnings) to stderr, one line
     each, from `level` up."""
     handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(NoFrames())
     if form == "json":
         handler.setFormatter(JsonLines())
     else:

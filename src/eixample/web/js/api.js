@@ -3,11 +3,13 @@
 import { hasKey, t } from "./i18n.js";
 
 export class ApiError extends Error {
-  // retryAfter: the seconds a refusal (429, 503) asks the client to wait, or null.
-  constructor(status, message, { retryAfter = null } = {}) {
+  // retryAfter: the seconds a refusal (429, 503) asks the client to wait, or null; requestId: the
+  // server's id of the request (X-Request-ID), which its log shows too.
+  constructor(status, message, { retryAfter = null, requestId = null } = {}) {
     super(message);
     this.status = status;
     this.retryAfter = retryAfter;
+    this.requestId = requestId;
   }
 }
 
@@ -51,9 +53,11 @@ export async function api(path, { method = "GET", body, token } = {}) {
     data = null;
   }
   if (!response.ok) {
-    throw new ApiError(response.status, errorText(data, response.status), {
-      retryAfter: retryAfter(response),
-    });
+    const requestId = response.headers.get("X-Request-ID");
+    let message = errorText(data, response.status);
+    // a server fault: the id lets whoever runs the server find it in the log
+    if (response.status >= 500 && requestId) message = `${message} (${t("admin.requestId", { id: requestId })})`;
+    throw new ApiError(response.status, message, { retryAfter: retryAfter(response), requestId });
   }
   return data;
 }
