@@ -27,6 +27,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from eixample.server import bots, drain, logs, metrics, views
+from eixample.server.accounts import Accounts, CsrfGuard
+from eixample.server.accounts import router as accounts_router
 from eixample.server.cluster import DEFAULT_LEASE_SECONDS, Cluster
 from eixample.server.coach import Curves, Hints
 from eixample.server.connections import guarded_http
@@ -36,6 +38,7 @@ from eixample.server.errors import STATUS_CODES, ApiError, forbidden, quoted, to
 from eixample.server.guard import Guard, host_names
 from eixample.server.limits import RateKind, RateLimits, ServerLimits
 from eixample.server.live import Connection, LiveGame, encode
+from eixample.server.mail import Mailer
 from eixample.server.manager import WEB_DIR, GameManager
 from eixample.server.migrations import SchemaTooNewError
 from eixample.server.pages import page_html
@@ -171,6 +174,7 @@ def create_app(
     allowed_hosts: frozenset[str] | None = None,
     exclusive: bool = True,
     bot_lease_seconds: float = DEFAULT_LEASE_SECONDS,
+    mailer: Mailer | None = None,
     settings: Any | None = None,
 ) -> FastAPI:
     """The application. `database_url` (or $DATABASE_URL) picks the database; default: SQLite
@@ -179,7 +183,8 @@ def create_app(
     clients may ask; `allowed_hosts` are the host names the server answers for (default: the
     local ones, see `guard.host_names`). On PostgreSQL the server works with any other servers
     on the same database (`cluster.Cluster`); a game's bots move to another server when theirs
-    has not renewed its lease for `bot_lease_seconds`."""
+    has not renewed its lease for `bot_lease_seconds`. `mailer` sends the accounts' mail
+    (default: configured by the environment, see server/mail.py)."""
     limits = limits or ServerLimits()
     url = resolve_database_url(data_dir, database_url)
     settings = settings if settings is not None else Settings()
@@ -192,6 +197,7 @@ def create_app(
     rates = RateLimits(limits)
     hints = Hints(manager.bot_pool, limits)
     curves = Curves(manager.bot_pool, limits)
+    accounts = Accounts(store, limits, mailer)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -212,6 +218,8 @@ def create_app(
     )
     app.state.manager = manager
     app.state.store = store
+    app.state.accounts = accounts
+    app.add_middleware(CsrfGuard, accounts=accounts)  # inside the Guard: hosts and sizes come first
     app.add_middleware(
         Guard,
         allowed_hosts=allowed_hosts if allowed_hosts is not None else host_names("127.0.0.1"),
@@ -249,6 +257,8 @@ def create_app(
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
         return _error(500, "internal server error")
 
+
+    app.include_router(accounts_router)
 
     # -- REST ---------------------------------------------------------------------------------
 

@@ -211,6 +211,7 @@ class TableService:
     async def created(self, live: LiveGame, clock_seconds: int | None) -> None:
         table = Table(live.id, clock_seconds=clock_seconds)
         self.tables[live.id] = table
+        live.table = table
         if clock_seconds is not None:
             await self._db(self.db.save, table)
         self.changed(live)
@@ -218,6 +219,7 @@ class TableService:
     async def loaded(self, live: LiveGame) -> None:
         if live.id not in self.tables:
             self.tables[live.id] = await self._db(self.db.load, live.id)
+        live.table = self.tables[live.id]
         live.resigned = resigned_in(self.tables[live.id].stand_ins)
         self.changed(live)
 
