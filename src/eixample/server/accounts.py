@@ -69,6 +69,7 @@ class Account:
     email_verified: bool
     role: str
     created_at: datetime
+    suspended: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ def check_password(password: str, name: str) -> None:
 def _account(row: AccountRow) -> Account:
     return Account(
         id=row.id, name=row.name, email=row.email, email_verified=bool(row.email_verified),
-        role=row.role, created_at=row.created_at,
+        role=row.role, created_at=row.created_at, suspended=row.suspended_at is not None,
     )
 
 
@@ -195,7 +196,8 @@ class AccountStore:
             found = session.execute(
                 select(SessionRow, AccountRow)
                 .join(AccountRow, AccountRow.id == SessionRow.account_id)
-                .where(SessionRow.id_hash == session_hash, AccountRow.deleted_at.is_(None))
+                .where(SessionRow.id_hash == session_hash, AccountRow.deleted_at.is_(None),
+                       AccountRow.suspended_at.is_(None))
             ).first()
             if found is None:
                 return None
@@ -316,6 +318,8 @@ class Accounts:
             self._address_failures.take(address)
             self._name_failures.take(key)
             raise ApiError(401, SIGNIN_FAILED, code="signin_failed")
+        if account.suspended:
+            raise ApiError(403, "this account is suspended by a moderator", code="account_suspended")
         return account, await self.open_session(account)
 
     async def open_session(self, account: Account) -> str:

@@ -26,7 +26,7 @@ from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from eixample.server import bots, drain, logs, metrics, views
+from eixample.server import admin, bots, drain, logs, metrics, views
 from eixample.server.accounts import Accounts, CsrfGuard
 from eixample.server.accounts import router as accounts_router
 from eixample.server.cluster import DEFAULT_LEASE_SECONDS, Cluster
@@ -226,6 +226,8 @@ def create_app(
         max_body_bytes=limits.max_body_bytes,
         csp=CSP,
     )
+    app.state.moderation = moderation = admin.Moderation(store)
+    app.add_middleware(admin.Blocks, moderation=moderation)
     app.add_middleware(logs.RequestLog)
     app.state.drain = draining = drain.Drain(manager)
     app.include_router(drain.router(store, draining))
@@ -259,6 +261,7 @@ def create_app(
 
 
     app.include_router(accounts_router)
+    app.include_router(admin.router(manager, moderation))
 
     # -- REST ---------------------------------------------------------------------------------
 

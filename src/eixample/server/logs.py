@@ -93,6 +93,7 @@ def configure(level: str = "info", form: str = "json") -> None:
         logger.propagate = True
         logger.setLevel(level.upper())
     logging.getLogger("uvicorn.access").disabled = True  # RequestLog below logs each request
+    logging.getLogger("alembic").setLevel(max(logging.WARNING, root.level))  # its chatter at each start
 
 
 def log_config() -> None:

@@ -692,7 +692,7 @@ class GameManager:
     # -- bots ---------------------------------------------------------------------------------
 
     def _bot_seat(self, live: LiveGame) -> int | None:
-        if live.finished:
+        if live.finished or (self.table is not None and self.table.is_ended(live)):
             return None
         seat = live.state.current_player()
         return seat if 0 <= seat < len(live.seats) and self._bot_spec(live, seat) is not None else None

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from alembic import context
 
+from eixample.server.admin import AdminBase
 from eixample.server.db import Base
 from eixample.server.table import TableBase
 
-target_metadata = [Base.metadata, TableBase.metadata]
+target_metadata = [Base.metadata, TableBase.metadata, AdminBase.metadata]
 """Every table the code maps: what `draft` compares the newest revision with."""
 
 
