@@ -106,7 +106,8 @@ def test_print_config_shows_the_settings_in_force_as_a_file_that_loads_back(
     printed = tomllib.loads(result.output)
     assert printed["port"] == 8123 and printed["hints_per_minute"] == 9 and printed["bot_workers"] == 4
     assert printed["database_url"] == "postgresql+psycopg://eixample:***@db.example/eixample"
-    assert set(printed) | {"metrics_token"} == set(Settings.model_fields) | {"metrics_token"}
+    assert {item.name for item in fields(ServerLimits)} <= set(printed) <= set(Settings.model_fields)
+    assert "# smtp_host = (not set)" in result.output
     again = load(write(tmp_path, result.output), {}, {})
     assert again.limits() == load(config, {"port": 8123}, {"EIXAMPLE_BOT_WORKERS": "4"}).limits()
 
@@ -135,3 +136,17 @@ def test_a_server_takes_its_limits_from_the_file(tmp_path: Path) -> None:
             assert refused.status_code == 429, refused.text
     finally:
         server.stop()
+
+
+def test_the_mail_settings_come_from_the_same_places(tmp_path: Path) -> None:
+    config = write(tmp_path, 'smtp_host = "mail.example.org"\nsmtp_user = "eixample"\n'
+                             'smtp_password = "m4il-pass"\n')
+    settings = load(config, {}, {"EIXAMPLE_SMTP_PORT": "465", "EIXAMPLE_SMTP_STARTTLS": "0",
+                                 "EIXAMPLE_SMTP_FROM": "games@example.org"})
+    mail = settings.mail()
+    assert (mail.host, mail.port, mail.user, mail.password, mail.sender, mail.starttls) == (
+        "mail.example.org", 465, "eixample", "m4il-pass", "games@example.org", False)
+    assert "m4il-pass" not in settings_module.as_toml(settings)
+    assert not load(None, {}, {}).mail().enabled
+    with pytest.raises(SettingsError, match="setting smtp_port from EIXAMPLE_SMTP_PORT"):
+        load(None, {}, {"EIXAMPLE_SMTP_PORT": "smtp"})

@@ -776,6 +776,7 @@ def run(
             limits=server_limits,
             allowed_hosts=host_names(settings.host, settings.allowed_hosts),
             bot_lease_seconds=settings.bot_lease_seconds,
+            mailer=Mailer(settings.mail()),
             settings=settings,
         )
     except (DatabaseInUseError, SchemaTooNewError) as error:

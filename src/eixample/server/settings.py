@@ -23,6 +23,7 @@ import itertools
 import json
 import os
 import re
+import socket
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -33,6 +34,7 @@ from typing import Annotated, Any, Literal, get_type_hints
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SecretStr, ValidationError, create_model
 
 from eixample.server.limits import ServerLimits
+from eixample.server.mail import MailSettings
 
 ENV_PREFIX = "EIXAMPLE_"
 DEFAULT_LEASE_SECONDS = 10.0  # cluster.DEFAULT_LEASE_SECONDS (not imported: it pulls in the database)
@@ -98,6 +100,17 @@ class HostSettings(BaseModel):
     drain_seconds: Annotated[float, Field(gt=0, le=600)] = 10.0
     """On SIGTERM: how long moves in flight may take to finish before the process stops anyway;
     the process exits at most 5 s after that."""
+    smtp_host: str | None = None
+    """The SMTP server for the accounts' mail; unset, the server sends no mail."""
+    smtp_port: Annotated[int, Field(ge=1, le=65535)] = 587
+    """The SMTP server's port (465: TLS from the start)."""
+    smtp_user: str | None = None
+    """Log in to the SMTP server with this user (and `smtp_password`)."""
+    smtp_password: SecretStr | None = None
+    smtp_from: str | None = None
+    """The sender's address of the mail; unset: `eixample@` and this machine's name."""
+    smtp_starttls: bool = True
+    """Upgrade the SMTP connection with STARTTLS before logging in (false for a local relay)."""
 
 
 FLAGS: dict[str, str] = {
@@ -147,6 +160,15 @@ def _limit_fields() -> dict[str, Any]:
 class _Base(HostSettings):
     def limits(self) -> ServerLimits:
         return ServerLimits(**{item.name: getattr(self, item.name) for item in fields(ServerLimits)})
+
+    def mail(self) -> MailSettings:
+        password = self.smtp_password.get_secret_value() if self.smtp_password is not None else None
+        return MailSettings(
+            host=(self.smtp_host or "").strip() or None, port=self.smtp_port,
+            user=(self.smtp_user or "").strip() or None, password=password or None,
+            sender=(self.smtp_from or "").strip() or f"eixample@{socket.getfqdn()}",
+            starttls=self.smtp_starttls,
+        )
 
 
 Settings = create_model("Settings", __base__=_Base, __module__=__name__, **_limit_fields())
