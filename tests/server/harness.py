@@ -99,7 +99,8 @@ class ServerProcess:
     def db_path(self) -> Path:
         return self.data_dir / "eixample.sqlite3"
 
-    def start(self) -> ServerProcess:
+    def start(self, wait: float = 30) -> ServerProcess:
+        """Start the process; it must answer /api/health within `wait` seconds."""
         config = {
             "port": self.port,
             "data_dir": str(self.data_dir),
@@ -123,7 +124,7 @@ class ServerProcess:
             cwd=self.data_dir,
         )
         log.close()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited with {self.process.returncode}:\n{self.log()}")
@@ -133,7 +134,7 @@ class ServerProcess:
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
-        raise RuntimeError(f"server did not answer within 30 s:\n{self.log()}")
+        raise RuntimeError(f"server did not answer within {wait:g} s:\n{self.log()}")
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
