@@ -1,14 +1,17 @@
 """Load on one web server process, measured from outside over loopback.
 
     python benchmarks/server_load.py [--games 20] [--seconds 20] [--game barcelona|rose-of-fire]
-                                     [--database-url postgresql+psycopg://...]
+                                     [--database-url postgresql+psycopg://...] [--signed-in]
 
 Starts `eixample.server.app.run` in a subprocess on a free 127.0.0.1 port with a fresh data folder,
 then runs `--games` two-person games at once: each game has a driver that plays both seats over
 REST (each decision a random one of the legal actions the server's last answer listed, from a
 seeded generator) and one spectator WebSocket that follows the game as the web page does (the
 whole state, then every patch parsed and applied in order; a gap asks for the whole state again).
-A finished game is replaced by a new one. After a warm-up, for `--seconds` it counts moves and
+A finished game is replaced by a new one. With `--signed-in` each seat is a signed-in player (an
+account made before the games start): its game names the two accounts for the seats, and every
+request goes with the account's session cookie (and CSRF token), without a seat token, as a page
+signed in on another device plays. After a warm-up, for `--seconds` it counts moves and
 times each move's round trip (POST until the answer is read), and prints moves/s and the
 round-trip percentiles, with `/api/health` round trips measured in the same run as the reference,
 the server's and the client's CPU time per move (the server's from /proc: the figures least
@@ -59,7 +62,9 @@ LIMITS = {
     "token_failures_per_minute": 1_000_000,
     "ws_per_address": 10_000,
     "connections_per_address": 10_000,
+    "signups_per_address_hour": 1_000_000,
 }
+PASSWORD = "a benchmark's password"
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -155,17 +160,39 @@ class Api:
     def __init__(self, session: aiohttp.ClientSession) -> None:
         self.session = session
 
-    async def get(self, path: str, token: str | None = None) -> tuple[int, bytes]:
-        headers = {"X-Seat-Token": token} if token else {}
+    async def get(
+        self, path: str, token: str | None = None, auth: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        headers = {"X-Seat-Token": token} if token else dict(auth or {})
         async with self.session.get(path, headers=headers) as response:
             return response.status, await response.read()
 
-    async def post(self, path: str, body: dict[str, Any], token: str | None = None) -> tuple[int, bytes]:
-        headers = {"Content-Type": "application/json"}
+    async def post(
+        self, path: str, body: dict[str, Any], token: str | None = None, auth: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        headers = {"Content-Type": "application/json", **(auth or {})}
         if token:
             headers["X-Seat-Token"] = token
         async with self.session.post(path, data=orjson.dumps(body), headers=headers) as response:
             return response.status, await response.read()
+
+
+async def sign_up(api: Api, name: str) -> tuple[str, dict[str, str]]:
+    """A new account: its name, and the headers of its requests (session cookie, CSRF token)."""
+    async with api.session.post("/api/account/signup", json={"name": name, "password": PASSWORD}) as response:
+        if response.status != 201:
+            raise SystemExit(f"cannot sign up: {response.status} {(await response.read())[:200]!r}")
+        session_id = response.cookies["eixample_session"].value
+        csrf = (await response.json())["csrf"]
+    return name, {"Cookie": f"eixample_session={session_id}", "X-CSRF-Token": csrf}
+
+
+class Seat:
+    """How one seat's requests say who they are: a seat token, or an account's session."""
+
+    def __init__(self, token: str | None = None, auth: dict[str, str] | None = None) -> None:
+        self.token = token
+        self.auth = auth
 
 
 async def claim(api: Api, gid: str, invitation: str) -> str:
@@ -177,32 +204,48 @@ async def claim(api: Api, gid: str, invitation: str) -> str:
     return token
 
 
-async def play_games(api: Api, ws_url: str, game: str, seed: int, tally: Tally, stop: asyncio.Event) -> None:
-    """One table: games played one after the other by two random seats, each with a spectator.
-    A seat decides from the state the server sent it last: a random one of its legal actions."""
+async def new_game(api: Api, game: str, accounts: Accounts | None) -> tuple[str, list[Seat]]:
+    """A new two-person game: its id and its seats' credentials (claimed tokens, or accounts)."""
+    people: list[dict[str, Any]] = [{"account": name} for name, _ in accounts] if accounts else [{}, {}]
+    auth = accounts[0][1] if accounts else None
+    status, text = await api.post("/api/games", {"game": game, "seats": people}, auth=auth)
+    if status != 201:
+        raise SystemExit(f"cannot create a game: {status} {text[:200]!r}")
+    body = orjson.loads(text)
+    gid: str = body["game_id"]
+    if accounts:
+        return gid, [Seat(auth=headers) for _, headers in accounts]
+    return gid, [Seat(token=await claim(api, gid, seat["token"])) for seat in body["seats"]]
+
+
+Accounts = list[tuple[str, dict[str, str]]]
+
+
+async def play_games(
+    api: Api, ws_url: str, game: str, seed: int, tally: Tally, stop: asyncio.Event, accounts: Accounts | None
+) -> None:
+    """One table: games played one after the other by two random seats (with `accounts`: theirs),
+    each with a spectator. A seat decides from the state the server sent it last: a random one of
+    its legal actions."""
     rng = random.Random(seed)
     while not stop.is_set():
-        status, text = await api.post("/api/games", {"game": game, "seats": [{}, {}]})
-        if status != 201:
-            raise SystemExit(f"cannot create a game: {status} {text[:200]!r}")
-        body = orjson.loads(text)
-        gid = body["game_id"]
-        tokens = [await claim(api, gid, seat["token"]) for seat in body["seats"]]
+        gid, seats = await new_game(api, game, accounts)
         watcher = asyncio.create_task(spectate(ws_url, gid, tally, stop))
-        state = orjson.loads((await api.get(f"/api/games/{gid}/state", tokens[0]))[1])
+        state = orjson.loads((await api.get(f"/api/games/{gid}/state", seats[0].token, seats[0].auth))[1])
         while not stop.is_set() and state["status"] != "finished":
             if not state["your_turn"]:
-                _status, text = await api.get(f"/api/games/{gid}/state", tokens[state["current_player"]])
+                other = seats[state["current_player"]]
+                _status, text = await api.get(f"/api/games/{gid}/state", other.token, other.auth)
                 state = orjson.loads(text)
                 continue
             move = {"action": rng.choice(state["legal_actions"]), "expected_move": state["move_number"]}
-            token = tokens[state["seat"]]
+            seat = seats[state["seat"]]
             start = time.perf_counter()
-            status, text = await api.post(f"/api/games/{gid}/moves", move, token)
+            status, text = await api.post(f"/api/games/{gid}/moves", move, seat.token, seat.auth)
             elapsed = time.perf_counter() - start
             if status != 200:
                 tally.errors.append(text[:200].decode(errors="replace"))
-                state = orjson.loads((await api.get(f"/api/games/{gid}/state", token))[1])
+                state = orjson.loads((await api.get(f"/api/games/{gid}/state", seat.token, seat.auth))[1])
                 continue
             state = orjson.loads(text)
             if tally.measuring:
@@ -230,13 +273,17 @@ def percentile(samples: list[float], p: float) -> float:
     return statistics.quantiles(samples, n=100, method="inclusive")[int(p) - 1]
 
 
-async def measure(url: str, pid: int, games: int, seconds: float, warmup: float, game: str) -> Tally:
+async def measure(
+    url: str, pid: int, games: int, seconds: float, warmup: float, game: str, signed_in: bool = False
+) -> Tally:
     tally = Tally()
     stop = asyncio.Event()
     ws_url = url.replace("http://", "ws://")
     connector = aiohttp.TCPConnector(limit=games + 4)
     timeout = aiohttp.ClientTimeout(total=30)
-    async with aiohttp.ClientSession(base_url=url, connector=connector, timeout=timeout) as session:
+    jar = aiohttp.DummyCookieJar()  # each seat sends its own account's cookie
+    session = aiohttp.ClientSession(base_url=url, connector=connector, timeout=timeout, cookie_jar=jar)
+    async with session:
         api = Api(session)
         idle: list[float] = []
         reference = asyncio.create_task(health_reference(api, idle, stop))
@@ -244,8 +291,12 @@ async def measure(url: str, pid: int, games: int, seconds: float, warmup: float,
         stop.set()
         await reference
         stop.clear()
+        # the accounts are made before the games start (a password hash is slow on purpose)
+        accounts = [[await sign_up(api, f"load{seed}x{seat}") for seat in range(2)] if signed_in else None
+                    for seed in range(games)]
         tables = [
-            asyncio.create_task(play_games(api, ws_url, game, seed, tally, stop)) for seed in range(games)
+            asyncio.create_task(play_games(api, ws_url, game, seed, tally, stop, accounts[seed]))
+            for seed in range(games)
         ]
         busy: list[float] = []
         await asyncio.sleep(warmup)
@@ -273,13 +324,16 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--game", default="barcelona")
     parser.add_argument("--database-url", default=None, help="the server's DATABASE_URL (default: SQLite)")
+    parser.add_argument("--signed-in", action="store_true",
+                        help="seats of signed-in players: session cookies instead of seat tokens")
     args = parser.parse_args()
     if not 1 <= args.games <= 200 or not 1 <= args.seconds <= 300:
         raise SystemExit("--games must be 1..200 and --seconds 1..300")
     with tempfile.TemporaryDirectory(prefix="eixample-load-") as folder:
         process, url = start_server(Path(folder), args.database_url)
         try:
-            tally = asyncio.run(measure(url, process.pid, args.games, args.seconds, args.warmup, args.game))
+            tally = asyncio.run(measure(url, process.pid, args.games, args.seconds, args.warmup, args.game,
+                                        args.signed_in))
         finally:
             process.terminate()
             process.wait(timeout=10)
@@ -289,7 +343,8 @@ def main() -> None:
 def report(args: argparse.Namespace, tally: Tally) -> None:
     seconds = args.seconds
     database = "PostgreSQL" if args.database_url else "SQLite"
-    print(f"{args.games} {args.game} games, 2 people (REST) + 1 spectator (WebSocket) each, {seconds:g} s, "
+    people = "signed-in people (session cookies)" if args.signed_in else "people (seat tokens)"
+    print(f"{args.games} {args.game} games, 2 {people} (REST) + 1 spectator (WebSocket) each, {seconds:g} s, "
           f"{database}")
     rate = tally.moves / seconds
     print(f"moves: {tally.moves} = {rate:.1f} moves/s; games finished: {tally.games_finished}")

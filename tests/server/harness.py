@@ -46,6 +46,7 @@ GENEROUS_LIMITS: dict[str, Any] = {
     "search_bots_per_address": 10_000,
     "signups_per_address_hour": 100_000,
     "signin_failures_per_address_minute": 100_000,
+    "account_mails_per_address_hour": 100_000,
 }
 """The shared test server's limits: every test talks from 127.0.0.1, so the per-address limits of a
 real server are raised; the tests of the limits use servers with the real ones."""
@@ -183,8 +184,10 @@ class WsClient:
     """A WebSocket client of one game. It keeps every text it received; messages not yet asked
     for wait in `pending`, so a test can look for them in any order."""
 
-    def __init__(self, url: str, token: str | None, *, patches: bool = False) -> None:
-        self._context = connect(url, open_timeout=10)
+    def __init__(
+        self, url: str, token: str | None, *, patches: bool = False, headers: dict[str, str] | None = None
+    ) -> None:
+        self._context = connect(url, open_timeout=10, additional_headers=headers)
         self.connection: ClientConnection = self._context.__enter__()
         self.received: list[str] = []
         self.received_at: list[float] = []

@@ -515,8 +515,10 @@ class TableService:
                     options={k: v for k, v in live.options.items() if k != RULES_OPTION},  # the newest rules
                     clock_seconds=table.clock_seconds,
                     hints_allowed=live.hints_allowed,
+                    rated=live.rated,
                 )
-                new, _tokens, _creator = await self.manager.create(request)
+                owners = {s.seat: (s.account_id, s.name) for s in people if s.account_id is not None}
+                new, _tokens, _creator = await self.manager.create(request, owners)  # accounts keep seats
                 for s in people:
                     if s.kind == "person":
                         private = _rematch_token(key, new.id, s.seat)
