@@ -1,7 +1,8 @@
 """The server's log (server/logs.py): one JSON object a line, each request's line carrying the id
 that its answer carries (`X-Request-ID`), and never a secret: a whole session (creation, claims,
-moves, a wrong token, a WebSocket, chat) is played and its whole log searched for every token it
-used. And the readiness endpoint, which fails while the database is unreachable."""
+moves, a wrong token, a WebSocket, chat, an account's sign-up and a wrong password) is played and
+its whole log searched for every token, password and session id it used. And the readiness
+endpoint, which fails while the database is unreachable."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import httpx
 
 from tests.server.harness import ServerProcess, create_game, seat_headers, wait_for
 from tests.server.postgres import PostgresCluster
+from tests.server.signin import sign_up
 
 PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 
@@ -57,6 +59,13 @@ def test_a_whole_session_leaves_no_secret_in_the_log(tmp_path: Path) -> None:
             with server.ws(gid, "a-wrong-socket-token-5e1") as socket:
                 secrets.append("a-wrong-socket-token-5e1")
                 assert socket.recv_until(lambda m: m["type"] == "error")["status"] == 403
+            with sign_up(server, password="a-secret-password-4u") as player:
+                secrets.extend([player.password, player.session_id, player.csrf])
+                assert player.get("/api/account").status_code == 200
+            guess = {"name": player.name, "password": "wrong-pass-9z1"}
+            wrong = client.post("/api/account/signin", json=guess)
+            assert wrong.status_code == 401
+            secrets.append("wrong-pass-9z1")
             wait_for(lambda: "/ws/games/" in server.log(), what="the WebSocket's log line")
     finally:
         server.stop()
