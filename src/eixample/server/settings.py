@@ -107,6 +107,7 @@ class HostSettings(BaseModel):
     smtp_user: str | None = None
     """Log in to the SMTP server with this user (and `smtp_password`)."""
     smtp_password: SecretStr | None = None
+    """The SMTP user's password (never shown)."""
     smtp_from: str | None = None
     """The sender's address of the mail; unset: `eixample@` and this machine's name."""
     smtp_starttls: bool = True
@@ -303,7 +304,7 @@ def _range_of(info: Any) -> str:
         for attribute, sign in (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<")):
             bound = getattr(item, attribute, None)
             if bound is not None:
-                parts.append(f"{sign} {bound:,g}")
+                parts.append(f"{sign} {bound:,}" if isinstance(bound, int) else f"{sign} {bound:,g}")
     return " ".join(parts)
 
 
