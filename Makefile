@@ -5,9 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 POSTGRES := /usr/lib/postgresql
+NGINX := /usr/sbin/nginx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run demo test lint bench setup browser postgres clean
+.PHONY: run demo test lint bench setup browser postgres nginx clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +32,14 @@ $(POSTGRES):
 
 postgres: $(POSTGRES)
 
+# The rolling-restart test puts Debian's nginx (run as the test user, all its files in a temporary
+# folder) in front of two server processes.
+$(NGINX):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light >/dev/null
+
+nginx: $(NGINX)
+
 # make run PORT=8080 (HOST=... and DATA=... too) passes them on to `eixample serve`
 run: $(STAMP)
 	$(BIN)/eixample serve$(if $(PORT), --port $(PORT))$(if $(HOST), --host $(HOST))$(if $(DATA), --data-dir $(DATA))
@@ -42,7 +51,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-test: $(STAMP) $(CHROMIUM) $(POSTGRES) lint
+test: $(STAMP) $(CHROMIUM) $(POSTGRES) $(NGINX) lint
 	$(BIN)/pytest -n 2
 
 bench: $(STAMP)

@@ -58,7 +58,7 @@ def test_serve_help_shows_the_defaults_the_server_uses(runner: CliRunner) -> Non
     assert result.exit_code == 0
     text = " ".join(result.output.split())
     for value in (serve.DEFAULT_HOST, str(serve.DEFAULT_PORT), serve.DEFAULT_DATA_DIR):
-        assert f"[default: {value}]" in text, text
+        assert f"[default: ({value})]" in text, text
     # and they are the server's own defaults (so `eixample serve` and `run()` agree)
     from eixample.server.app import run
 
@@ -91,9 +91,11 @@ def test_serve_starts_the_server_with_its_options(runner: CliRunner, monkeypatch
         free = probe.getsockname()[1]
     assert invoke(runner, "serve", "--port", str(free), "--data-dir", "elsewhere").exit_code == 0
     assert invoke(runner, "serve", "--port", str(free), "--allowed-host", "games.example").exit_code == 0
-    assert calls == [
-        {"host": "127.0.0.1", "port": free, "data_dir": "elsewhere", "allowed_hosts": []},
-        {"host": "127.0.0.1", "port": free, "data_dir": "data", "allowed_hosts": ["games.example"]},
+    started = [(call["settings"].host, call["settings"].port, call["settings"].data_dir,  # type: ignore[attr-defined]
+                call["settings"].allowed_hosts) for call in calls]  # type: ignore[attr-defined]
+    assert started == [
+        ("127.0.0.1", free, "elsewhere", []),
+        ("127.0.0.1", free, "data", ["games.example"]),
     ]
 
 

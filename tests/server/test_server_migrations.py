@@ -19,6 +19,7 @@ from filelock import FileLock
 from sqlalchemy import MetaData, create_engine
 
 from eixample.server import migrations
+from eixample.server.admin import AdminBase
 from eixample.server.db import SQLITE_FILE, Base, Store
 from eixample.server.migrations import SchemaTooNewError
 from eixample.server.ratings import RatingsBase
@@ -52,7 +53,7 @@ claims, bot leases and the table around a game), with one game in play."""
 def models() -> MetaData:
     """Every table the code maps, in one MetaData."""
     combined = MetaData()
-    for metadata in (Base.metadata, TableBase.metadata, RatingsBase.metadata):
+    for metadata in (Base.metadata, TableBase.metadata, RatingsBase.metadata, AdminBase.metadata):
         for table in metadata.tables.values():
             table.to_metadata(combined)
     return combined

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from eixample.cli.admin import admin_app
 from eixample.cli.analyze import analyze_command
 from eixample.cli.backup import backup_command, restore_command
 from eixample.cli.bench import bench_command
@@ -53,6 +54,7 @@ app.command("analyze")(analyze_command)
 app.command("backup")(backup_command)
 app.command("restore")(restore_command)
 app.add_typer(ratings_app, name="ratings")
+app.add_typer(admin_app, name="admin")
 
 
 if __name__ == "__main__":

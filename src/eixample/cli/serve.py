@@ -6,6 +6,7 @@ import errno
 import importlib
 import socket
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -59,11 +60,16 @@ def check_free(host: str, port: int) -> None:
 
 
 def serve_command(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = DEFAULT_HOST,
-    port: Annotated[int, typer.Option(help="Port to listen on (1 to 65535).")] = DEFAULT_PORT,
+    host: Annotated[
+        str | None, typer.Option(help="Address to listen on.", show_default=DEFAULT_HOST)
+    ] = None,
+    port: Annotated[
+        int | None, typer.Option(help="Port to listen on (1 to 65535).", show_default=str(DEFAULT_PORT))
+    ] = None,
     data_dir: Annotated[
-        str, typer.Option("--data-dir", help="Folder of the SQLite database.")
-    ] = DEFAULT_DATA_DIR,
+        str | None,
+        typer.Option("--data-dir", help="Folder of the SQLite database.", show_default=DEFAULT_DATA_DIR),
+    ] = None,
     allowed_host: Annotated[
         list[str] | None,
         typer.Option(
@@ -72,9 +78,52 @@ def serve_command(
             "localhost), e.g. its public DNS name; repeat for more.",
         ),
     ] = None,
+    database_url: Annotated[
+        str | None, typer.Option("--database-url", help="The database (default: $DATABASE_URL, else SQLite).")
+    ] = None,
+    bot_delay: Annotated[
+        float | None,
+        typer.Option("--bot-delay", help="Seconds before each bot decision.", show_default="0.5"),
+    ] = None,
+    log_level: Annotated[
+        str | None, typer.Option("--log-level", help="debug, info, warning or error.", show_default="info")
+    ] = None,
+    log_format: Annotated[
+        str | None, typer.Option("--log-format", help="json or text.", show_default="json")
+    ] = None,
+    drain_seconds: Annotated[
+        float | None,
+        typer.Option("--drain-seconds", help="On SIGTERM, how long moves in flight may take.",
+                     show_default="10"),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="A TOML file of settings (docs/deploy.md lists them); "
+                     "EIXAMPLE_<NAME> variables and flags override it."),
+    ] = None,
+    print_config: Annotated[
+        bool, typer.Option("--print-config", help="Print the settings in force (as TOML) and exit.")
+    ] = False,
 ) -> None:
-    """Start the web app (SQLite in the data folder; $DATABASE_URL selects another database)."""
-    check_port(port)
+    """Start the web app (SQLite in the data folder; $DATABASE_URL selects another database).
+    Every setting can also come from a file (--config) or an EIXAMPLE_<NAME> variable."""
+    from eixample.server.settings import SettingsError, as_toml, load
+
+    if port is not None:
+        check_port(port)
+    flags = {
+        "host": host, "port": port, "data_dir": data_dir, "allowed_hosts": allowed_host,
+        "database_url": database_url, "bot_delay": bot_delay, "log_level": log_level,
+        "log_format": log_format, "drain_seconds": drain_seconds,
+    }
+    try:
+        settings = load(config, flags)
+    except SettingsError as error:
+        fail(str(error))
+    if print_config:
+        typer.echo(as_toml(settings), nl=False)
+        return
+    check_port(settings.port)
     run = load_server()
-    check_free(host, port)
-    run(host=host, port=port, data_dir=data_dir, allowed_hosts=allowed_host or [])
+    check_free(settings.host, settings.port)
+    run(settings=settings)

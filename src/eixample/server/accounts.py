@@ -87,6 +87,8 @@ class Account:
     role: str
     created_at: datetime
     has_password: bool = False
+    suspended: bool = False
+    """A moderator suspended the account (server/admin.py): it opens no session until lifted."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,7 @@ def _account(row: AccountRow) -> Account:
     return Account(
         id=row.id, name=row.name, email=row.email, email_verified=bool(row.email_verified),
         role=row.role, created_at=_aware(row.created_at), has_password=row.password_hash is not None,
+        suspended=row.suspended_at is not None,
     )
 
 
@@ -171,7 +174,8 @@ SESSION_LOOKUP = (
         AccountRow.password_hash.is_not(None).label("has_password"),
     )
     .join(AccountRow, AccountRow.id == SessionRow.account_id)
-    .where(SessionRow.id_hash == bindparam("id_hash"), AccountRow.deleted_at.is_(None))
+    .where(SessionRow.id_hash == bindparam("id_hash"), AccountRow.deleted_at.is_(None),
+           AccountRow.suspended_at.is_(None))
 )
 
 
@@ -606,7 +610,10 @@ class Accounts:
         await asyncio.to_thread(self.store.delete, account.id)
 
     async def open_session(self, account: Account) -> str:
-        """A new session of the account: its id, for the cookie (only its digest is stored)."""
+        """A new session of the account: its id, for the cookie (only its digest is stored);
+        ApiError 403 while a moderator has suspended the account."""
+        if account.suspended:
+            raise ApiError(403, "this account is suspended by a moderator", code="account_suspended")
         session_id = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(32)
         await asyncio.to_thread(

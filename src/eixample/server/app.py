@@ -10,6 +10,7 @@ import asyncio
 import gc
 import json
 import logging
+import math
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -25,7 +26,7 @@ from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from eixample.server import bots, profiles, ratings, views
+from eixample.server import admin, bots, drain, logs, metrics, profiles, ratings, views
 from eixample.server.accounts import Accounts, CsrfGuard
 from eixample.server.accounts import router as accounts_router
 from eixample.server.cluster import DEFAULT_LEASE_SECONDS, Cluster
@@ -72,6 +73,8 @@ from eixample.server.schemas import (
 )
 from eixample.server.seats import RATING_HELP, SPEED, SPEED_HELP, Seats
 from eixample.server.seats import router as seats_router
+from eixample.server.settings import Settings, SettingsError
+from eixample.server.settings import load as load_settings
 from eixample.server.table import TableService
 
 log = logging.getLogger(__name__)
@@ -175,6 +178,7 @@ def create_app(
     exclusive: bool = True,
     bot_lease_seconds: float = DEFAULT_LEASE_SECONDS,
     mailer: Mailer | None = None,
+    settings: Any | None = None,
 ) -> FastAPI:
     """The application. `database_url` (or $DATABASE_URL) picks the database; default: SQLite
     in `data_dir`, locked for this process while it runs (`exclusive`). `bot_delay` is the pause
@@ -186,7 +190,9 @@ def create_app(
     (default: configured by the environment, see server/mail.py)."""
     limits = limits or ServerLimits()
     url = resolve_database_url(data_dir, database_url)
+    settings = settings if settings is not None else Settings()
     store = Store(url, exclusive=exclusive)
+    metrics.instrument(store.engine)
     cluster = Cluster(store, lease_seconds=bot_lease_seconds) if store.is_postgres else None
     manager = GameManager(store, bot_delay=bot_delay, limits=limits, cluster=cluster)
     store.on_finish.append(ratings.rate_finished)
@@ -226,6 +232,13 @@ def create_app(
         max_body_bytes=limits.max_body_bytes,
         csp=CSP,
     )
+    app.state.moderation = moderation = admin.Moderation(store)
+    app.add_middleware(admin.Blocks, moderation=moderation)
+    app.add_middleware(logs.RequestLog)
+    app.state.drain = draining = drain.Drain(manager)
+    app.include_router(drain.router(store, draining))
+    token = settings.metrics_token.get_secret_value() if settings.metrics_token is not None else None
+    app.include_router(metrics.router(manager, settings.metrics_from, token))
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -248,14 +261,15 @@ def create_app(
         return _error(error.status_code, str(error.detail))
 
     @app.exception_handler(Exception)
-    async def _unexpected(_request: Request, _exc: Exception) -> JSONResponse:
-        # the server logs the traceback itself
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
         return _error(500, "internal server error")
 
 
     app.include_router(accounts_router)
     app.include_router(passkeys_router)
     app.include_router(seats_router)
+    app.include_router(admin.router(manager, moderation))
 
     # -- REST ---------------------------------------------------------------------------------
 
@@ -627,13 +641,14 @@ def create_app(
         try:
             while not conn.closed:
                 raw = await _receive(websocket)
-                if raw is None:
+                if raw is None or conn.closed:
                     break
                 if len(raw) > limits.max_ws_message_bytes:
                     conn.send(_ws_error(413, _too_long()))
                     conn.end(1009, "message too big")
                     break
-                await _handle(live, conn, raw)
+                with draining.handling(conn):
+                    await _handle(live, conn, raw)
         except WebSocketDisconnect:
             pass
         finally:
@@ -761,38 +776,64 @@ def run(
     allowed_hosts: list[str] | tuple[str, ...] = (),
     limits: dict[str, Any] | None = None,
     bot_lease_seconds: float = DEFAULT_LEASE_SECONDS,
+    settings: Any | None = None,
+    config: str | Path | None = None,
 ) -> None:
-    """Serve the web app on http://host:port/ until interrupted. Data live in `data_dir`
-    (SQLite) unless `database_url` or $DATABASE_URL names another database. The server answers
-    for `host`, localhost and `allowed_hosts`; `limits` overrides fields of ServerLimits."""
+    """Serve the web app on http://host:port/ until interrupted (SIGTERM drains: server/drain.py).
+    `settings` (server/settings.py) says everything; without them, the arguments (and `limits`,
+    fields of ServerLimits, and `settings` as a dict) are taken as flags over the EIXAMPLE_*
+    environment and the `config` file. Data live in
+    `data_dir` (SQLite) unless `database_url` or $DATABASE_URL names another database."""
     import uvicorn
 
-    url = resolve_database_url(data_dir, database_url)
-    server_limits = ServerLimits.with_overrides(limits)
+    if not isinstance(settings, Settings):
+        flags = {
+            "host": host, "port": port, "data_dir": str(data_dir), "database_url": database_url,
+            "bot_delay": bot_delay, "log_level": log_level, "allowed_hosts": list(allowed_hosts),
+            "bot_lease_seconds": bot_lease_seconds, **(limits or {}), **(settings or {}),
+        }
+        try:
+            settings = load_settings(config, flags)
+        except SettingsError as error:
+            print(f"Eixample cannot start: {error}", file=sys.stderr, flush=True)
+            raise SystemExit(2) from None
+    logs.configure(settings.log_level, settings.log_format)
+    secret = settings.database_url.get_secret_value() if settings.database_url is not None else None
+    url = resolve_database_url(settings.data_dir, secret)
+    server_limits = settings.limits()
     try:
         app = create_app(
             database_url=url,
-            data_dir=data_dir,
-            bot_delay=bot_delay,
+            data_dir=settings.data_dir,
+            bot_delay=settings.bot_delay,
             limits=server_limits,
-            allowed_hosts=host_names(host, allowed_hosts),
-            bot_lease_seconds=bot_lease_seconds,
+            allowed_hosts=host_names(settings.host, settings.allowed_hosts),
+            bot_lease_seconds=settings.bot_lease_seconds,
+            mailer=Mailer(settings.mail()),
+            settings=settings,
         )
     except (DatabaseInUseError, SchemaTooNewError) as error:
         print(f"Eixample cannot start: {error}", file=sys.stderr, flush=True)
         raise SystemExit(2) from None
     gc.set_threshold(*GC_THRESHOLDS)
+    host, port = settings.host, settings.port
     shown = f"[{host}]" if ":" in host else host
     print(f"Eixample serving on http://{shown}:{port}/  (database: {_describe(url)})", flush=True)
     if app.state.store.is_postgres:  # names this process in the bot_leases table
         print(f"Eixample server id {app.state.store.origin} (PostgreSQL: shares games with other servers)",
               flush=True)
-    uvicorn.run(
+    proxies = list(settings.trusted_proxies)
+    served = uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=guarded_http(server_limits),
-        log_level=log_level,
+        http=guarded_http(server_limits, proxies),
+        log_level=settings.log_level,
+        log_config=None,
+        access_log=False,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
         ws_max_size=WS_FRAME_CEILING,
-        timeout_graceful_shutdown=1,
+        timeout_graceful_shutdown=math.ceil(settings.drain_seconds),
     )
+    drain.DrainingServer(served, app.state.drain, settings.drain_seconds).run()

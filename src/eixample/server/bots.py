@@ -39,6 +39,7 @@ from typing import Any, Protocol, TypeVar
 
 from eixample.core.protocol import Action, State
 from eixample.core.registry import get_game
+from eixample.server import metrics
 
 log = logging.getLogger(__name__)
 
@@ -332,15 +333,28 @@ class BotPool:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        started = time.perf_counter()
         if is_quick(spec):
             async with self._quick.turn(address or game, game):
                 executor = self._quick_executor
                 if executor is None:
                     raise RuntimeError("the bot pool is stopped")
-                return await asyncio.get_running_loop().run_in_executor(
+                action = await asyncio.get_running_loop().run_in_executor(
                     executor, think, spec, seed, state, player, fallback_seed
                 )
-        return await self.run(think, spec, seed, state, player, fallback_seed, game=game, address=address)
+            metrics.BOT_SECONDS.labels("quick").observe(time.perf_counter() - started)
+            return action
+        action = await self.run(think, spec, seed, state, player, fallback_seed, game=game, address=address)
+        metrics.BOT_SECONDS.labels("search").observe(time.perf_counter() - started)
+        return action
+
+    @property
+    def waiting_searches(self) -> int:
+        return self._searches.waiting
+
+    @property
+    def waiting_quick(self) -> int:
+        return self._quick.waiting
 
     async def run(self, work: Callable[..., T], *args: Any, game: str = "", address: str = "") -> T:
         """A search (a bot's, a hint, a part of a win-probability curve) in a search worker, in

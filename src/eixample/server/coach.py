@@ -27,7 +27,7 @@ from dataclasses import replace
 from eixample.ai.analysis import COACH_SETTINGS, top_actions, win_probability_curve
 from eixample.core.protocol import JsonDict, State
 from eixample.core.registry import get_game
-from eixample.server import views
+from eixample.server import metrics, views
 from eixample.server.bots import BotPool
 from eixample.server.errors import ApiError, conflict, forbidden, too_many, unavailable
 from eixample.server.limits import ServerLimits, TokenBuckets
@@ -145,6 +145,7 @@ class Hints:
                                               self.limits.hint_seconds, seed, game=game_id, address=address)
             except RuntimeError as error:
                 raise unavailable("the server is stopping") from error
+            metrics.HINTS.inc()
             self._cache[(game_id, move, seat)] = choices
             while len(self._cache) > self.limits.hints_cached:
                 self._cache.popitem(last=False)
@@ -209,6 +210,7 @@ class Curves:
                                                       limits.curve_move_iterations,
                                                       limits.curve_move_seconds, seed,
                                                       game=game_id, address=CURVES))
+            metrics.CURVES.inc()
             self._keep(game_id, self._message(game_id, "ready", points, len(positions)))
         except RuntimeError:
             return  # the pool is stopped: the server is closing

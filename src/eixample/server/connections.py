@@ -11,9 +11,9 @@ uvicorn's httptools protocol, with what it leaves open closed (limits in `Server
 - **Body deadline**: a request's body must have arrived `body_timeout_seconds` after its headers.
 - **Connections per address**: at most `connections_per_address` HTTP connections open at once
   from one client address; one more gets 503 and is closed at once. A connection upgraded to a
-  WebSocket leaves this count (WebSockets have their own caps). Addresses named in
-  `$FORWARDED_ALLOW_IPS` (a reverse proxy that passes the client's address on) are not counted:
-  the proxy's own limits apply there.
+  WebSocket leaves this count (WebSockets have their own caps). The setting `trusted_proxies`
+  (reverse proxies that pass the client's address on) is not counted: the proxy's own limits
+  apply there.
 - **Malformed requests** (a bad `Content-Length`, a broken request line) get the documented JSON
   error (400), not uvicorn's plain text.
 
@@ -23,10 +23,11 @@ Between requests uvicorn closes a keep-alive connection after `timeout_keep_aliv
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
-import os
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 import httptools
@@ -42,15 +43,29 @@ REASONS = {400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fiel
 
 
 class AddressCount:
-    """Open connections per client address, with a cap (addresses in `exempt` are not counted)."""
+    """Open connections per client address, with a cap (addresses in the networks `exempt` are
+    not counted)."""
 
-    def __init__(self, cap: int, exempt: frozenset[str] = frozenset()) -> None:
+    def __init__(self, cap: int, exempt: Iterable[str] = ()) -> None:
         self.cap = cap
-        self.exempt = exempt
+        self.networks = [ipaddress.ip_network(name, strict=False) for name in exempt]
+        self.exempt: set[str] = set()
         self.open: Counter[str] = Counter()
 
-    def admit(self, address: str) -> bool:
+    def _exempt(self, address: str) -> bool:
         if address in self.exempt:
+            return True
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if any(ip in network for network in self.networks):
+            self.exempt.add(address)
+            return True
+        return False
+
+    def admit(self, address: str) -> bool:
+        if self._exempt(address):
             return True
         if self.open[address] >= self.cap:
             return False
@@ -58,17 +73,11 @@ class AddressCount:
         return True
 
     def release(self, address: str) -> None:
-        if address in self.exempt:
+        if self._exempt(address):
             return
         self.open[address] -= 1
         if self.open[address] <= 0:
             del self.open[address]
-
-
-def trusted_proxies() -> frozenset[str]:
-    """The addresses named in $FORWARDED_ALLOW_IPS, when it is set (uvicorn's list of proxies)."""
-    names = os.environ.get("FORWARDED_ALLOW_IPS", "")
-    return frozenset(name.strip() for name in names.split(",") if name.strip() and name.strip() != "*")
 
 
 def error_response(status: int, message: str) -> bytes:
@@ -209,7 +218,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
-def guarded_http(limits: ServerLimits) -> type[GuardedHttpProtocol]:
-    """The protocol class for one server: its limits and its own count of connections."""
-    count = AddressCount(limits.connections_per_address, trusted_proxies())
+def guarded_http(limits: ServerLimits, proxies: Iterable[str] = ()) -> type[GuardedHttpProtocol]:
+    """The protocol class for one server: its limits and its own count of connections (the
+    `proxies`' addresses or networks not counted)."""
+    count = AddressCount(limits.connections_per_address, proxies)
     return type("GuardedHttp", (GuardedHttpProtocol,), {"limits": limits, "count": count})

@@ -181,6 +181,8 @@ class AccountRow(Base):
     role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Set while a moderator has suspended the account (server/admin.py): no sign-in, no session."""
 
 
 class SessionRow(Base):

@@ -46,7 +46,7 @@ from eixample.core.versions import (
     result_fits,
     rules_versions,
 )
-from eixample.server import bots, views
+from eixample.server import bots, metrics, views
 from eixample.server.cluster import Cluster
 from eixample.server.db import TABLE_CHANGED, GameData, SeatData, StaleWriteError, Store, now, token_digest
 from eixample.server.errors import (
@@ -619,6 +619,7 @@ class GameManager:
         self._schedule_bot(live)
 
     async def _apply(self, live: LiveGame, seat: int, action: str, expected_move: int) -> None:
+        started = time.perf_counter()
         async with live.lock:
             if self.cluster is not None and expected_move != live.move_number:
                 await self._catch_up_and_tell(live)  # another process may have moved
@@ -654,6 +655,7 @@ class GameManager:
             live.updated_at = now()
             live.touch()
             self._broadcast(live)
+        metrics.move_stored(live.game_name, started)
 
     async def undo(self, live: LiveGame, seat: int, expected_move: int) -> None:
         if live.seats[seat].kind != "person":
@@ -700,7 +702,7 @@ class GameManager:
     # -- bots ---------------------------------------------------------------------------------
 
     def _bot_seat(self, live: LiveGame) -> int | None:
-        if live.finished:
+        if live.finished or (self.table is not None and self.table.is_ended(live)):
             return None
         seat = live.state.current_player()
         return seat if 0 <= seat < len(live.seats) and self._bot_spec(live, seat) is not None else None

@@ -293,7 +293,10 @@ class ChatLineOut(BaseModel):
     seat: int
     letter: str
     name: str = Field(description="the seat's name")
-    kind: Literal["chat", "event"] = Field(description='"event": resigned, left, clock or back')
+    kind: Literal["chat", "event", "hidden"] = Field(
+        description='"event": resigned, left, clock, back or ended (by a moderator); "hidden": a line '
+        "a moderator hid (its text empty)"
+    )
     text: str
     at: str | None
 

@@ -25,7 +25,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 
 from eixample.core.versions import RULES_OPTION
 from eixample.server import bots
-from eixample.server.db import Store, now, token_digest
+from eixample.server.db import GameRow, Store, now, token_digest
 from eixample.server.errors import bad_request, conflict, forbidden, too_many
 from eixample.server.limits import TokenBuckets
 from eixample.server.live import SEAT_LETTERS, LiveGame, encode
@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 CHAT_SHOWN = 100
 """Chat lines sent to a client that arrives (older ones stay stored)."""
+ENDED = "ended"
+"""The status of a game a moderator ended, and the event line that says so."""
 STAND_IN = "greedy"
 """The bot that plays a seat whose player resigned, left or ran out of time."""
 
@@ -82,6 +84,8 @@ class Table:
     rematch_key: str | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
     line_count: int = 0
+    ended: bool = False
+    """A moderator ended the game (server/admin.py): no move is taken any more."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Serialises resign, leave, take-back and the rematch of one game."""
 
@@ -139,6 +143,8 @@ class TableStore:
                 session.scalar(select(func.count()).select_from(ChatRow).where(ChatRow.game_id == game_id))
                 or 0
             )
+            game = session.get(GameRow, game_id)
+            table.ended = game is not None and game.status == ENDED
             rows = _session_lines(session, game_id)
             table.lines = [_line(row.id, row.seat, row.kind, row.text, _aware(row.at)) for row in rows]
             return table
@@ -269,12 +275,16 @@ class TableService:
         async with table.lock:
             last_seen = table.lines[-1]["id"] if table.lines else 0
             new_lines = [line for line in fresh.lines if line["id"] > last_seen]
+            known = {line["id"]: line for line in table.lines}
+            rewritten = any(known.get(line["id"], line) != line for line in fresh.lines)  # hidden
             stand_ins_changed = fresh.stand_ins != table.stand_ins
             for name in ("clock_seconds", "deadline", "deadline_move", "stand_ins", "rematch",
-                         "rematch_key", "lines", "line_count"):
+                         "rematch_key", "lines", "line_count", "ended"):
                 setattr(table, name, getattr(fresh, name))
             live.resigned = resigned_in(table.stand_ins)
-        if new_lines:
+        if rewritten:
+            self._send_whole(live)
+        elif new_lines:
             lines = [self._named(live, line) for line in new_lines]
             message = encode({"type": "chat", "game_id": live.id, "lines": lines})
             for conn in list(live.connections):
@@ -376,9 +386,40 @@ class TableService:
             raise forbidden("a bot's seat is played by the server")
 
     def check_move(self, live: LiveGame, seat: int) -> None:
-        """A seat a bot stands in for is not moved by its player until taken back."""
+        """A seat a bot stands in for is not moved by its player until taken back; an ended game
+        is not moved at all."""
+        if self.is_ended(live):
+            raise conflict("a moderator ended this game")
         if self.stand_in(live, seat) is not None:
             raise conflict("a bot plays your seat now: take it back first")
+
+    # -- moderation (server/admin.py) ---------------------------------------------------------
+
+    def is_ended(self, live: LiveGame) -> bool:
+        table = self.tables.get(live.id)
+        return table is not None and table.ended
+
+    async def end(self, live: LiveGame) -> None:
+        """The game was ended by a moderator (stored already): stop its clock and say so."""
+        table = self.table(live)
+        table.ended = True
+        table.deadline = table.deadline_move = None
+        self._cancel_timer(live.id)
+        await self._add(live, 0, "event", ENDED)
+        self.broadcast(live)
+
+    async def reload(self, live: LiveGame) -> None:
+        """A stored line was changed (hidden): take the stored table in and send it whole."""
+        fresh = await self._db(self.db.load, live.id)
+        table = self.table(live)
+        async with table.lock:
+            table.lines, table.line_count, table.ended = fresh.lines, fresh.line_count, fresh.ended
+        self._send_whole(live)
+
+    def _send_whole(self, live: LiveGame) -> None:
+        text = encode(self.message(live))
+        for conn in list(live.connections):
+            conn.send_text(text)
 
     # -- chat ---------------------------------------------------------------------------------
 

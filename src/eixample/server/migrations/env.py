@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from alembic import context
 
+from eixample.server.admin import AdminBase
 from eixample.server.db import Base
 from eixample.server.ratings import RatingsBase
 from eixample.server.table import TableBase
 
-target_metadata = [Base.metadata, TableBase.metadata, RatingsBase.metadata]
+target_metadata = [Base.metadata, TableBase.metadata, RatingsBase.metadata, AdminBase.metadata]
 """Every table the code maps: what `draft` compares the newest revision with."""
 
 

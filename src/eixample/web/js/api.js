@@ -4,13 +4,15 @@ import { hasKey, t } from "./i18n.js";
 
 export class ApiError extends Error {
   // retryAfter: the seconds a refusal (429, 503) asks the client to wait, or null; code and args:
-  // the server's error code and its values (docs/api.md), or null and {}.
-  constructor(status, message, { retryAfter = null, code = null, args = {} } = {}) {
+  // the server's error code and its values (docs/api.md), or null and {}; requestId: the server's
+  // id of the request (X-Request-ID), which its log shows too.
+  constructor(status, message, { retryAfter = null, code = null, args = {}, requestId = null } = {}) {
     super(message);
     this.status = status;
     this.retryAfter = retryAfter;
     this.code = code;
     this.args = args;
+    this.requestId = requestId;
   }
 }
 
@@ -84,10 +86,15 @@ export async function api(path, { method = "GET", body, token } = {}) {
     throw new ApiError(0, t("errors.unreachable", { error: error.message }));
   }
   if (!response.ok) {
-    throw new ApiError(response.status, errorText(data, response.status), {
+    const requestId = response.headers.get("X-Request-ID");
+    let message = errorText(data, response.status);
+    // a server fault: the id lets whoever runs the server find it in the log
+    if (response.status >= 500 && requestId) message = `${message} (${t("admin.requestId", { id: requestId })})`;
+    throw new ApiError(response.status, message, {
       retryAfter: retryAfter(response),
       code: data && typeof data.code === "string" ? data.code : null,
       args: data && data.args && typeof data.args === "object" ? data.args : {},
+      requestId,
     });
   }
   return data;

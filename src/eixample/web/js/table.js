@@ -10,6 +10,15 @@ import { seatBadge } from "./players.js";
 const $ = (id) => document.getElementById(id);
 const EVENTS = new Set(["resigned", "left", "clock", "back"]);
 
+// A line's words: a player's own, the server's events in the page's language, or (a line a
+// moderator hid, or ended the game) the moderation's notice.
+function lineWords(line) {
+  if (line.kind === "hidden") return t("admin.hiddenLine");
+  if (line.kind === "event" && line.text === "ended") return t("admin.ended");
+  if (line.kind === "event" && EVENTS.has(line.text)) return t(`table.event.${line.text}`, { name: line.name });
+  return line.text;
+}
+
 export class TableUI {
   constructor({ gameId, send, getToken, onError }) {
     this.gameId = gameId;
@@ -121,11 +130,11 @@ export class TableUI {
     const list = clear($("chat-lines"));
     if (!this.state) return;
     for (const line of this.lines) {
-      const words = line.kind === "event" && EVENTS.has(line.text) ? t(`table.event.${line.text}`, { name: line.name }) : line.text;
+      const words = lineWords(line);
       list.append(
         el(
           "li",
-          { class: line.kind === "event" ? "chat-event" : "chat-line", dataset: { seat: String(line.seat) } },
+          { class: line.kind === "chat" ? "chat-line" : "chat-event", dataset: { seat: String(line.seat) } },
           seatBadge(line.seat),
           " ",
           line.kind === "chat" ? el("strong", {}, `${line.name}: `) : null,
