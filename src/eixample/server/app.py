@@ -67,6 +67,7 @@ from eixample.server.schemas import (
     WsUndo,
 )
 from eixample.server.table import TableService
+from eixample.server.turns import TurnWatch
 
 log = logging.getLogger(__name__)
 
@@ -186,13 +187,16 @@ def create_app(
     rates = RateLimits(limits)
     hints = Hints(manager.bot_pool, limits)
     curves = Curves(manager.bot_pool, limits)
+    turn_watch = TurnWatch(manager, store, limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await manager.startup()
+        turn_watch.start()
         try:
             yield
         finally:
+            await turn_watch.stop()
             hints.stop()
             await curves.stop()
             await manager.shutdown()

@@ -256,6 +256,10 @@ class Store:
         self.engine = _make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.writer = GroupWriter(self._sessions)
+        self.move_hooks: list[Callable[[Connection, str, int, int, int, str], None]] = []
+        """Called in each move's transaction with (connection, game id, move number after it, the
+        seat that moved, the seat to move, the game's status): what they write commits with the
+        move or not at all (server/notices.py)."""
         try:
             self._migrate()
         except BaseException:
@@ -408,6 +412,8 @@ class Store:
             if joined_seat is not None:
                 joined = update(seats).where(seats.c.game_id == game_id, seats.c.seat == joined_seat)
                 connection.execute(joined.values(joined=True))
+            for hook in self.move_hooks:
+                hook(connection, game_id, idx + 1, seat, to_move, status)
             self._notify(connection, game_id, idx + 1)
 
         return self.writer.submit(write)

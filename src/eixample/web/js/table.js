@@ -9,6 +9,7 @@ import { seatBadge } from "./players.js";
 
 const $ = (id) => document.getElementById(id);
 const EVENTS = new Set(["resigned", "left", "clock", "back"]);
+const TURN_BASED_EVENTS = new Set(["timeout"]); // texts under turnBased.event
 
 export class TableUI {
   constructor({ gameId, send, getToken, onError }) {
@@ -97,12 +98,29 @@ export class TableUI {
     clearInterval(this.tick);
     const clock = $("clock");
     const table = this.table;
-    if (!table.clock_seconds || this.state.status === "finished") {
+    if ((!table.clock_seconds && !table.turn_days) || this.state.status === "finished") {
       clock.hidden = true;
       return;
     }
     clock.hidden = false;
     const deadline = table.deadline ? Date.now() + (table.seconds_left || 0) * 1000 : null;
+    if (table.turn_days) {
+      // a turn-based game: days per move, the time left in days and hours (refreshed each minute)
+      const key = table.time_out === "lose" ? "turnBased.perMoveLose" : "turnBased.perMoveBot";
+      const showDays = () => {
+        const pace = t(key, { count: table.turn_days });
+        if (deadline === null) {
+          clock.textContent = pace;
+          return;
+        }
+        const hours = Math.max(0, Math.floor((deadline - Date.now()) / 3600000));
+        clock.textContent = `${pace} · ${t("turnBased.left", { days: Math.floor(hours / 24), hours: hours % 24 })}`;
+      };
+      clock.dataset.urgent = "false";
+      showDays();
+      if (deadline !== null) this.tick = setInterval(showDays, 60000);
+      return;
+    }
     const show = () => {
       if (deadline === null) {
         clock.textContent = t("clock.perDecision", { time: formatSeconds(table.clock_seconds) });
@@ -121,7 +139,9 @@ export class TableUI {
     const list = clear($("chat-lines"));
     if (!this.state) return;
     for (const line of this.lines) {
-      const words = line.kind === "event" && EVENTS.has(line.text) ? t(`table.event.${line.text}`, { name: line.name }) : line.text;
+      const words = line.kind !== "event" ? line.text
+        : EVENTS.has(line.text) ? t(`table.event.${line.text}`, { name: line.name })
+        : TURN_BASED_EVENTS.has(line.text) ? t(`turnBased.event.${line.text}`, { name: line.name }) : line.text;
       list.append(
         el(
           "li",

@@ -1,0 +1,84 @@
+"""Turn-based games over the API: days per move (a day lasts a moment here), and a seat whose
+time runs out handed to a bot or lost, as the game's creator chose."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.server.harness import GENEROUS_LIMITS, ServerProcess, create_claimed_game, wait_for
+
+PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
+SHORT_DAYS = {**GENEROUS_LIMITS, "turn_day_seconds": 1.5, "turn_scan_seconds": 0.3}
+"""A day of a turn-based game lasts 1.5 s in these tests."""
+
+
+def table_of(api: httpx.Client, game_id: str) -> dict[str, Any]:
+    response = api.get(f"/api/games/{game_id}/table")
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def short_days_server(folder: Path, **extra: Any) -> ServerProcess:
+    folder.mkdir()
+    return ServerProcess(folder, limits={**SHORT_DAYS, **extra}).start()
+
+
+def test_a_turn_based_game_keeps_its_days_and_a_bot_plays_on_when_time_runs_out(tmp_path: Path) -> None:
+    server = short_days_server(tmp_path / "data")
+    try:
+        with server.client() as api:
+            created = create_claimed_game(api, "tictactoe", PEOPLE, turn_days=3)
+            game_id = created["game_id"]
+            table = table_of(api, game_id)
+            assert table["turn_days"] == 3 and table["time_out"] == "bot"
+            assert table["clock_seconds"] is None and table["deadline"] is not None
+            assert 3.0 < table["seconds_left"] <= 4.5  # 3 short days
+            server.kill9()
+            server.start()
+            wait_for(lambda: table_of(api, game_id)["stand_ins"] == [{"seat": 0, "why": "clock"}],
+                     timeout=15, what="the seat's time to run out after the restart")
+            assert [line["text"] for line in table_of(api, game_id)["lines"]] == ["clock"]
+            wait_for(lambda: api.get(f"/api/games/{game_id}").json()["move_number"] >= 1,
+                     what="the stand-in's move")
+    finally:
+        server.stop()
+
+
+def test_a_seat_out_of_time_loses_when_the_game_was_created_so(tmp_path: Path) -> None:
+    server = short_days_server(tmp_path / "data")
+    try:
+        with server.client() as api:
+            seats = [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random"}]
+            created = create_claimed_game(api, "tictactoe", seats, turn_days=1, time_out="lose")
+            game_id = created["game_id"]
+            assert table_of(api, game_id)["time_out"] == "lose"
+            wait_for(lambda: table_of(api, game_id)["stand_ins"] == [{"seat": 0, "why": "resigned"}],
+                     timeout=15, what="the seat to lose on time")
+            assert [line["text"] for line in table_of(api, game_id)["lines"]] == ["timeout"]
+            wait_for(lambda: api.get(f"/api/games/{game_id}").json()["status"] == "finished",
+                     timeout=30, what="the stand-in and the bot to finish the game")
+            result = api.get(f"/api/games/{game_id}").json()["result"]
+            assert 0 not in result["winners"]
+            taken_back = api.post(f"/api/games/{game_id}/take-back",
+                                  headers={"X-Seat-Token": created["seats"][0]["token"]})
+            assert taken_back.status_code == 409
+    finally:
+        server.stop()
+
+
+def test_turn_based_settings_are_checked(api: httpx.Client) -> None:
+    for wrong in (
+        {"turn_days": 2},
+        {"turn_days": "3"},
+        {"turn_days": 3, "clock_seconds": 60},
+        {"turn_days": 3, "time_out": "draw"},
+    ):
+        response = api.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE, **wrong})
+        assert response.status_code == 422, (wrong, response.text)
+    real_time = create_claimed_game(api, "tictactoe", PEOPLE, clock_seconds=60)
+    table = table_of(api, real_time["game_id"])
+    assert table["turn_days"] is None and table["time_out"] is None and table["clock_seconds"] == 60
