@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.server.harness import GENEROUS_LIMITS, ServerProcess, create_claimed_game, wait_for
 
@@ -20,6 +21,15 @@ def table_of(api: httpx.Client, game_id: str) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
     return body
+
+
+def stored_stand_ins(database: str, game_id: str) -> Any:
+    import psycopg
+
+    with psycopg.connect(database.replace("postgresql+psycopg://", "postgresql://")) as connection:
+        query = "SELECT stand_ins FROM game_tables WHERE game_id = %s"
+        row = connection.execute(query, (game_id,)).fetchone()
+    return None if row is None else row[0]
 
 
 def short_days_server(folder: Path, **extra: Any) -> ServerProcess:
@@ -82,3 +92,41 @@ def test_turn_based_settings_are_checked(api: httpx.Client) -> None:
     real_time = create_claimed_game(api, "tictactoe", PEOPLE, clock_seconds=60)
     table = table_of(api, real_time["game_id"])
     assert table["turn_days"] is None and table["time_out"] is None and table["clock_seconds"] == 60
+
+
+@pytest.mark.postgres
+def test_with_two_servers_on_postgresql_a_turn_runs_out_once_even_when_its_server_died(
+    tmp_path: Path,
+) -> None:
+    """The game's server dies: the other, which never held the game, finds the run-out deadline
+    in the database; while both run, the seat is handed over once."""
+    from tests.server.postgres import PostgresCluster
+
+    cluster = PostgresCluster().start()
+    servers: list[ServerProcess] = []
+    try:
+        database = cluster.new_database()
+        for index in range(2):
+            folder = tmp_path / f"server{index}"
+            folder.mkdir()
+            servers.append(ServerProcess(folder, limits={**SHORT_DAYS, "turn_day_seconds": 3.0},
+                                         database_url=database).start())
+        first, second = servers
+        with first.client() as api, second.client() as other:
+            both = create_claimed_game(api, "tictactoe", PEOPLE, turn_days=1)
+            wait_for(lambda: table_of(other, both["game_id"])["stand_ins"] == [{"seat": 0, "why": "clock"}],
+                     timeout=20, what="the time to run out with both servers running")
+            wait_for(lambda: bool(table_of(other, both["game_id"])["lines"]), what="the table event")
+            lines = [line["text"] for line in table_of(api, both["game_id"])["lines"]]
+            assert lines == ["clock"]  # handed over once, whichever server's clock rang first
+            orphan = create_claimed_game(api, "tictactoe", PEOPLE, turn_days=1, time_out="lose")
+            first.kill9()
+            # read from the database, not through the other server (which would load the game)
+            wait_for(lambda: stored_stand_ins(database, orphan["game_id"]) == {"0": "resigned"},
+                     timeout=20, what="the other server to find the run-out turn")
+            texts = lambda: [line["text"] for line in table_of(other, orphan["game_id"])["lines"]]  # noqa: E731
+            wait_for(lambda: texts() == ["timeout"], what="the table event")
+    finally:
+        for server in servers:
+            server.stop()
+        cluster.stop()
