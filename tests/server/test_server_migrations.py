@@ -21,7 +21,8 @@ from sqlalchemy import MetaData, create_engine
 from eixample.server import migrations
 from eixample.server.db import SQLITE_FILE, Base, Store
 from eixample.server.migrations import SchemaTooNewError
-from eixample.server.notices import NoticeRow  # noqa: F401  (maps the notices' table on TableBase)
+from eixample.server.notices import NoticeRow  # noqa: F401  (maps the notices' tables on TableBase)
+from eixample.server.push import PushSubscriptionRow  # noqa: F401  (and the push subscriptions')
 from eixample.server.table import TableBase
 from tests.server.harness import free_port
 

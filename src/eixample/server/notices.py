@@ -29,7 +29,19 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import DateTime, Index, Integer, String, UniqueConstraint, or_, select, text, update
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
@@ -75,6 +87,18 @@ class NoticeRow(TableBase):
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     tries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class NoticeSettingsRow(TableBase):
+    """An account's notice settings: its mail stopped (an unsubscribe link), and the language of
+    its notices (the page's language when its player last played)."""
+
+    __tablename__ = "notice_settings"
+
+    account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mail_stopped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass(frozen=True)
@@ -251,6 +275,46 @@ class NoticeStore:
                 deadline=_aware(deadline) if isinstance(deadline, datetime) else None,
             ),
         }
+
+    # -- accounts' settings ---------------------------------------------------------------------
+
+    def _settle(self, account_id: str, **values: Any) -> None:
+        stamp = now()
+        with self._sessions() as session, session.begin():
+            dialect = postgresql if self.store.is_postgres else sqlite
+            statement = dialect.insert(NoticeSettingsRow.__table__).values(
+                account_id=account_id, changed_at=stamp, **values
+            )
+            session.execute(statement.on_conflict_do_update(
+                index_elements=["account_id"], set_={**values, "changed_at": stamp}
+            ))
+
+    def stop_mail(self, account_id: str) -> None:
+        self._settle(account_id, mail_stopped=True)
+
+    def resume_mail(self, account_id: str) -> None:
+        self._settle(account_id, mail_stopped=False)
+
+    def remember_language(self, account_id: str, language: str) -> None:
+        self._settle(account_id, language=language)
+
+    def settings(self, account_id: str) -> NoticeSettingsRow | None:
+        with self._sessions() as session:
+            return session.get(NoticeSettingsRow, account_id)
+
+    def recipient(self, account_id: str) -> Recipient | None:
+        """Who an account's notices go to: its name, its verified address unless its mail was
+        stopped, and its language; None for an account that is gone."""
+        with self._sessions() as session:
+            row = session.execute(
+                text("SELECT a.name, a.email, a.email_verified, a.deleted_at, n.mail_stopped, n.language "
+                     "FROM accounts a LEFT JOIN notice_settings n ON n.account_id = a.id WHERE a.id = :id"),
+                {"id": account_id},
+            ).first()
+        if row is None or row.deleted_at is not None:
+            return None
+        email = row.email if row.email and row.email_verified and not row.mail_stopped else None
+        return Recipient(account_id=account_id, name=row.name, email=email, language=row.language or "en")
 
     def rows(self, game_id: str | None = None) -> list[NoticeRow]:
         with self._sessions() as session:
