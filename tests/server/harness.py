@@ -44,6 +44,8 @@ GENEROUS_LIMITS: dict[str, Any] = {
     "chat_per_address_minute": 100_000,
     "connections_per_address": 10_000,
     "search_bots_per_address": 10_000,
+    "signups_per_address_hour": 100_000,
+    "signin_failures_per_address_minute": 100_000,
 }
 """The shared test server's limits: every test talks from 127.0.0.1, so the per-address limits of a
 real server are raised; the tests of the limits use servers with the real ones."""
@@ -68,8 +70,11 @@ class ServerProcess:
         database_url: str | None = None,
         run_options: dict[str, Any] | None = None,
         preload: tuple[Path, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.data_dir = data_dir
+        self.env = env or {}
+        """Further environment variables of the server process (its mail settings...)."""
         self.preload = preload
         """Further modules run in the server process before it starts (a test's slowdowns)."""
         self.database_url = database_url
@@ -107,6 +112,7 @@ class ServerProcess:
         env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
         if self.database_url is not None:
             env["DATABASE_URL"] = self.database_url
+        env.update(self.env)
         self.starts += 1
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(

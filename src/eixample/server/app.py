@@ -26,6 +26,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from eixample.server import bots, views
+from eixample.server.accounts import Accounts, CsrfGuard
+from eixample.server.accounts import router as accounts_router
 from eixample.server.cluster import DEFAULT_LEASE_SECONDS, Cluster
 from eixample.server.coach import Curves, Hints
 from eixample.server.connections import guarded_http
@@ -35,6 +37,7 @@ from eixample.server.errors import STATUS_CODES, ApiError, forbidden, quoted, to
 from eixample.server.guard import Guard, host_names
 from eixample.server.limits import RateKind, RateLimits, ServerLimits
 from eixample.server.live import Connection, LiveGame, encode
+from eixample.server.mail import Mailer
 from eixample.server.manager import WEB_DIR, GameManager
 from eixample.server.migrations import SchemaTooNewError
 from eixample.server.pages import page_html
@@ -169,6 +172,7 @@ def create_app(
     allowed_hosts: frozenset[str] | None = None,
     exclusive: bool = True,
     bot_lease_seconds: float = DEFAULT_LEASE_SECONDS,
+    mailer: Mailer | None = None,
 ) -> FastAPI:
     """The application. `database_url` (or $DATABASE_URL) picks the database; default: SQLite
     in `data_dir`, locked for this process while it runs (`exclusive`). `bot_delay` is the pause
@@ -176,7 +180,8 @@ def create_app(
     clients may ask; `allowed_hosts` are the host names the server answers for (default: the
     local ones, see `guard.host_names`). On PostgreSQL the server works with any other servers
     on the same database (`cluster.Cluster`); a game's bots move to another server when theirs
-    has not renewed its lease for `bot_lease_seconds`."""
+    has not renewed its lease for `bot_lease_seconds`. `mailer` sends the accounts' mail
+    (default: configured by the environment, see server/mail.py)."""
     limits = limits or ServerLimits()
     url = resolve_database_url(data_dir, database_url)
     store = Store(url, exclusive=exclusive)
@@ -188,6 +193,7 @@ def create_app(
     hints = Hints(manager.bot_pool, limits)
     curves = Curves(manager.bot_pool, limits)
     turn_watch = TurnWatch(manager, store, limits)
+    accounts = Accounts(store, limits, mailer)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -210,6 +216,8 @@ def create_app(
     )
     app.state.manager = manager
     app.state.store = store
+    app.state.accounts = accounts
+    app.add_middleware(CsrfGuard, accounts=accounts)  # inside the Guard: hosts and sizes come first
     app.add_middleware(
         Guard,
         allowed_hosts=allowed_hosts if allowed_hosts is not None else host_names("127.0.0.1"),
@@ -242,6 +250,8 @@ def create_app(
         # the server logs the traceback itself
         return _error(500, "internal server error")
 
+
+    app.include_router(accounts_router)
 
     # -- REST ---------------------------------------------------------------------------------
 

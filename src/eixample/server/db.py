@@ -106,6 +106,8 @@ class SeatRow(Base):
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
     claim_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    account_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """The account the seat belongs to (None: a guest's seat, held by its tokens alone)."""
 
 
 class ActionRow(Base):
@@ -130,6 +132,8 @@ class SeatData:
     """The digest of the private token of the browser that claimed the seat; None while unclaimed."""
     open: bool = False
     """A person's seat that anyone may join from the lobby while it is unclaimed."""
+    account_id: str | None = None
+    """The account the seat belongs to; None for a guest's seat."""
 
 
 @dataclass
@@ -153,6 +157,39 @@ class GameData:
     creator_hash: str | None = None
     hints_allowed: bool = False
     """Created with hints allowed: every seat may ask the server's bot for advice."""
+
+
+class AccountRow(Base):
+    """A player's account (server/accounts.py). `name` is kept as typed; `name_key`, its
+    normalised form, is what is unique and looked up. `email_key` is set once the address is
+    verified: only a verified address belongs to one account."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str] = mapped_column(String(128), unique=True, index=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_key: Mapped[str | None] = mapped_column(String(254), nullable=True, unique=True, index=True)
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 digest of its session cookie's random id (the id itself
+    is never stored) and the CSRF token its pages send with every change."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class BotLeaseRow(Base):
@@ -369,6 +406,7 @@ class Store:
                         joined=seat.joined,
                         claim_hash=seat.claim_hash,
                         open=seat.open,
+                        account_id=seat.account_id,
                     )
                 )
 
@@ -721,5 +759,5 @@ def _game_data(row: GameRow) -> GameData:
 def _seat_data(row: SeatRow) -> SeatData:
     return SeatData(
         seat=row.seat, kind=row.kind, name=row.name, bot=row.bot, token_hash=row.token_hash,
-        joined=row.joined, claim_hash=row.claim_hash, open=bool(row.open),
+        joined=row.joined, claim_hash=row.claim_hash, open=bool(row.open), account_id=row.account_id,
     )

@@ -96,6 +96,18 @@ class ServerLimits:
     notice_lease_seconds: float = 120.0
     """How long a server may take to send the notices it claimed before another may claim them
     (a server that died while sending leaves them to the others, or to itself after a restart)."""
+    signups_per_address_hour: int = 10
+    """Accounts made from one client address."""
+    signin_failures_per_address_minute: int = 10
+    """Failed sign-ins (wrong name or password) from one client address; then every sign-in from
+    it is refused with 429 for a while."""
+    signin_failures_per_account_hour: int = 20
+    """Failed sign-ins for one user name, from all addresses together (whether or not the name
+    exists); then every sign-in with that name is refused with 429 for a while."""
+    session_days: int = 30
+    """A sign-in lasts this long (then the browser signs in again)."""
+    password_hashes_at_once: int = 2
+    """Password hashes computed at the same time (each takes 64 MiB for a moment); more wait."""
 
     @classmethod
     def with_overrides(cls, overrides: dict[str, Any] | None) -> ServerLimits:
@@ -121,12 +133,15 @@ ONE = 1.0 - 1e-9
 
 class TokenBuckets:
     """Token buckets, one per key: each holds at most `capacity` tokens, refills at `per_minute`
-    tokens a minute, and a request takes one. O(1) per request, no threads; buckets that have
-    refilled completely are forgotten, so memory follows the keys active in the last minute."""
+    tokens a minute (or per `period` seconds), and a request takes one. O(1) per request, no
+    threads; buckets that have refilled completely are forgotten, so memory follows the keys
+    active in the last period."""
 
-    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, per_minute: int, clock: Callable[[], float] = time.monotonic, *, period: float = 60.0
+    ) -> None:
         self.capacity = float(max(1, per_minute))
-        self.rate = self.capacity / 60.0
+        self.rate = self.capacity / period
         self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
         self._since_prune = 0

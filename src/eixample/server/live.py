@@ -7,7 +7,7 @@ import contextlib
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -90,6 +90,19 @@ class Connection:
                 return
 
 
+class StandIns(Protocol):
+    stand_ins: dict[int, str]
+    """seat -> why a bot plays it for its player ("resigned", "left" or "clock")."""
+
+
+@dataclass
+class _NoTable:
+    stand_ins: dict[int, str] = field(default_factory=dict)
+
+
+NO_TABLE = _NoTable()
+
+
 @dataclass
 class LiveGame:
     id: str
@@ -121,6 +134,9 @@ class LiveGame:
     version: int = 0
     """Counts the changes pushed to clients: each state message carries it, each patch says the
     version it applies to (`base`) and the one it makes, so a client sees when it missed one."""
+    table: StandIns = field(default_factory=lambda: NO_TABLE)
+    """The game's table (server.table), for who plays each seat: a stand-in's decisions are not
+    its player's to take back."""
     resigned: frozenset[int] = frozenset()
     """Seats whose player resigned (kept by the table service from its stored stand-ins): a
     resigned seat never wins, whatever its stand-in bot scored."""
@@ -186,6 +202,6 @@ class LiveGame:
             return False
         if self.state.current_player() != seat or self.actions[-1][0] != seat:
             return False
-        if self.seats[seat].kind != "person":
+        if self.seats[seat].kind != "person" or seat in self.table.stand_ins:
             return False
         return can_undo(self.state)

@@ -228,6 +228,7 @@ class TableService:
         table = Table(live.id, clock_seconds=clock_seconds, turn_days=turn_days,
                       time_out=time_out if turn_days is not None else None)
         self.tables[live.id] = table
+        live.table = table
         if clock_seconds is not None or turn_days is not None:
             await self._db(self.db.save, table)
         self.changed(live)
@@ -235,6 +236,7 @@ class TableService:
     async def loaded(self, live: LiveGame) -> None:
         if live.id not in self.tables:
             self.tables[live.id] = await self._db(self.db.load, live.id)
+        live.table = self.tables[live.id]
         live.resigned = resigned_in(self.tables[live.id].stand_ins)
         self.changed(live)
 

@@ -34,21 +34,48 @@ function problemText(problem) {
   return t("errors.rule.other", { field });
 }
 
-export async function api(path, { method = "GET", body, token } = {}) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers["X-Seat-Token"] = token;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (error) {
-    throw new ApiError(0, t("errors.unreachable", { error: error.message }));
+// Who is signed in on this browser ({signed_in, account}, GET /api/account/status), asked once
+// per page; `fresh` asks again. The account's CSRF token is sent with every request that changes
+// something while signed in; a "csrf" refusal (the session changed in another tab) asks again
+// and sends the request once more.
+let csrfToken = null;
+let status = null;
+
+export function accountStatus({ fresh = false } = {}) {
+  if (status === null || fresh) {
+    status = fetch("/api/account/status", { headers: { Accept: "application/json" } })
+      .then((response) => (response.ok ? response.json() : { signed_in: false, account: null }))
+      .catch(() => ({ signed_in: false, account: null }))
+      .then((known) => {
+        csrfToken = known.account ? known.account.csrf : null;
+        return known;
+      });
   }
+  return status;
+}
+
+export async function api(path, { method = "GET", body, token } = {}) {
+  const changes = !["GET", "HEAD", "OPTIONS"].includes(method);
+  const send = () => {
+    const headers = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (token) headers["X-Seat-Token"] = token;
+    if (changes && csrfToken) headers["X-CSRF-Token"] = csrfToken;
+    return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  };
+  let response;
   let data = null;
   try {
-    data = await response.json();
-  } catch {
-    data = null;
+    if (changes) await accountStatus();
+    response = await send();
+    data = await jsonOf(response);
+    const refused = changes && response.status === 403 && data && data.code === "csrf";
+    if (refused && (await accountStatus({ fresh: true })).signed_in) {
+      response = await send();
+      data = await jsonOf(response);
+    }
+  } catch (error) {
+    throw new ApiError(0, t("errors.unreachable", { error: error.message }));
   }
   if (!response.ok) {
     throw new ApiError(response.status, errorText(data, response.status), {
@@ -56,6 +83,14 @@ export async function api(path, { method = "GET", body, token } = {}) {
     });
   }
   return data;
+}
+
+async function jsonOf(response) {
+  try {
+    return await response.json();
+  } catch {
+    return null;
+  }
 }
 
 // el("div", {class: "x", onclick: f}, "text", child) — text is always set as text, never as HTML.
