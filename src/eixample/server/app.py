@@ -40,6 +40,7 @@ from eixample.server.live import Connection, LiveGame, encode
 from eixample.server.mail import Mailer
 from eixample.server.manager import WEB_DIR, GameManager
 from eixample.server.migrations import SchemaTooNewError
+from eixample.server.notice_routes import attach as attach_notices
 from eixample.server.pages import page_html
 from eixample.server.schemas import (
     CLIENT_MESSAGE,
@@ -199,9 +200,11 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await manager.startup()
         turn_watch.start()
+        notice_service.notices.start()
         try:
             yield
         finally:
+            await notice_service.notices.stop()
             await turn_watch.stop()
             hints.stop()
             await curves.stop()
@@ -252,6 +255,7 @@ def create_app(
 
 
     app.include_router(accounts_router)
+    notice_service = attach_notices(app, manager, store, limits, data_dir, accounts.mailer)
 
     # -- REST ---------------------------------------------------------------------------------
 
@@ -581,6 +585,7 @@ def create_app(
             await _refresh_seats(address, live, hello.token)
             seat = _authenticate(address, live, hello.token)
             conn = await manager.connect(live, websocket, seat, address, patches=hello.patches)
+            notice_service.heard(live, seat, websocket)
             greeting = table.greeting(live)
             if greeting is not None:
                 conn.send(greeting)

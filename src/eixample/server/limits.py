@@ -93,6 +93,9 @@ class ServerLimits:
     game meanwhile gets none (server/notices.py)."""
     notice_poll_seconds: float = 5.0
     """How often each server looks for notices due to be sent."""
+    push_to_loopback: bool = False
+    """Accept Web Push subscriptions to http://127.0.0.1 (the tests' push service); otherwise
+    a push service's address must be https."""
     notice_lease_seconds: float = 120.0
     """How long a server may take to send the notices it claimed before another may claim them
     (a server that died while sending leaves them to the others, or to itself after a restart)."""

@@ -46,7 +46,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 
-from eixample.server.db import Store, now
+from eixample.server.db import SeatRow, Store, now
 from eixample.server.limits import ServerLimits
 from eixample.server.table import TableBase
 
@@ -176,22 +176,32 @@ class NoticeStore:
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 
     def claim(self, limit: int = CLAIM_BATCH) -> list[Claimed]:
-        """Take the lease on due notices nobody holds (or whose holder's lease ran out)."""
+        """Take the lease on due notices nobody holds (or whose holder's lease ran out), and on
+        the other waiting notices of the same accounts, so that one mail tells of them all."""
         stamp = now()
-        query = (
-            select(NoticeRow)
-            .where(
-                NoticeRow.state == WAITING,
-                NoticeRow.due_at <= stamp,
-                or_(NoticeRow.lease_until.is_(None), NoticeRow.lease_until < stamp),
-            )
-            .order_by(NoticeRow.id)
-            .limit(limit)
-        )
+        free = (NoticeRow.state == WAITING,
+                or_(NoticeRow.lease_until.is_(None), NoticeRow.lease_until < stamp))
+        due = select(NoticeRow).where(*free, NoticeRow.due_at <= stamp).order_by(NoticeRow.id).limit(limit)
         if self.store.is_postgres:
-            query = query.with_for_update(skip_locked=True)
+            due = due.with_for_update(skip_locked=True)
         with self._sessions() as session, session.begin():
-            rows = list(session.scalars(query))
+            rows = list(session.scalars(due))
+            if rows:
+                owner = (SeatRow.game_id == NoticeRow.game_id) & (SeatRow.seat == NoticeRow.seat)
+                accounts = (
+                    select(SeatRow.account_id)
+                    .join(NoticeRow, owner)
+                    .where(NoticeRow.id.in_([row.id for row in rows]), SeatRow.account_id.is_not(None))
+                )
+                taken = [row.id for row in rows]
+                more = (
+                    select(NoticeRow).join(SeatRow, owner)
+                    .where(*free, SeatRow.account_id.in_(accounts), NoticeRow.id.not_in(taken))
+                    .order_by(NoticeRow.id).limit(limit)
+                )
+                if self.store.is_postgres:
+                    more = more.with_for_update(skip_locked=True, of=NoticeRow)
+                rows += list(session.scalars(more))
             for row in rows:
                 row.holder = self.origin
                 row.lease_until = stamp + timedelta(seconds=self.lease_seconds)
@@ -298,6 +308,15 @@ class NoticeStore:
     def remember_language(self, account_id: str, language: str) -> None:
         self._settle(account_id, language=language)
 
+    def remember_seat_language(self, game_id: str, seat: int, language: str) -> None:
+        """The language of the account a seat belongs to (if it belongs to one)."""
+        with self._sessions() as session:
+            account_id = session.scalar(
+                select(SeatRow.account_id).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+            )
+        if account_id is not None:
+            self.remember_language(account_id, language)
+
     def settings(self, account_id: str) -> NoticeSettingsRow | None:
         with self._sessions() as session:
             return session.get(NoticeSettingsRow, account_id)
@@ -350,13 +369,13 @@ class Notices:
         store: Store,
         limits: ServerLimits,
         *,
-        resolve: Resolve,
         channels: list[Channel],
+        resolve: Resolve | None = None,
     ) -> None:
         self.manager = manager
         self.limits = limits
         self.db = NoticeStore(store, limits.notice_lease_seconds)
-        self.resolve = resolve
+        self.resolve = resolve or self.db.recipient
         self.channels = channels
         self._task: asyncio.Task[None] | None = None
         self._marked: dict[tuple[str, int], int] = {}
