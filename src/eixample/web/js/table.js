@@ -6,6 +6,7 @@
 import { api, clear, el } from "./api.js";
 import { t } from "./i18n.js";
 import { seatBadge } from "./players.js";
+import { offerPush } from "./push.js";
 
 const $ = (id) => document.getElementById(id);
 const EVENTS = new Set(["resigned", "left", "clock", "back"]);
@@ -76,6 +77,7 @@ export class TableUI {
     if (!this.state || !this.table) return;
     const seat = this.state.seat;
     const over = this.state.status === "finished";
+    offerPush(Boolean(this.table.turn_days) && !over, seat !== null);
     const person = seat !== null && this.state.seats[seat] && this.state.seats[seat].kind === "person";
     const why = person ? this.standIn(seat) : null;
     $("chat-form").hidden = seat === null;
