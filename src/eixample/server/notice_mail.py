@@ -4,7 +4,7 @@ the unsubscribe link that works without signing in.
 The texts are the `notices` section of the web app's catalogs (web/i18n/<lang>.json), so every
 language has every text (tests/web/test_i18n_catalogs.py). An unsubscribe link carries the
 account's id and an HMAC of it with a key made at the first start and kept in the data folder
-(`notices.key`, mode 0600; servers sharing a database share the file): nothing about the link is
+(`unsubscribe.key`, mode 0600; servers sharing a database share the file): nothing about the link is
 stored, and it cannot be made for another account without the key.
 """
 
@@ -27,7 +27,7 @@ from eixample.server.notices import Recipient, Turn
 from eixample.server.push import b64url, secret_file
 
 LANGUAGES = ("en", "fr", "de", "ja", "cs")
-KEY_FILE = "notices.key"
+KEY_FILE = "unsubscribe.key"
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
