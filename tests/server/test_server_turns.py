@@ -86,6 +86,7 @@ def test_turn_based_settings_are_checked(api: httpx.Client) -> None:
         {"turn_days": "3"},
         {"turn_days": 3, "clock_seconds": 60},
         {"turn_days": 3, "time_out": "draw"},
+        {"time_out": "lose"},  # for a turn-based game only
     ):
         response = api.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE, **wrong})
         assert response.status_code == 422, (wrong, response.text)

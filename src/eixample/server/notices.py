@@ -222,6 +222,18 @@ class NoticeStore:
             )
             return int(result.rowcount)  # type: ignore[attr-defined]
 
+    def renew(self, ids: Iterable[int]) -> list[int]:
+        """Extend this process's lease on claimed notices: those it still holds."""
+        ids = list(ids)
+        with self._sessions() as session, session.begin():
+            held = session.scalars(
+                update(NoticeRow)
+                .where(NoticeRow.id.in_(ids), NoticeRow.holder == self.origin, NoticeRow.state == WAITING)
+                .values(lease_until=now() + timedelta(seconds=self.lease_seconds))
+                .returning(NoticeRow.id)
+            )
+            return sorted(held)
+
     def later(self, ids: Iterable[int], seconds: float) -> None:
         """Keep claimed notices for another try in `seconds` (the lease then runs out)."""
         with self._sessions() as session, session.begin():
@@ -458,6 +470,15 @@ class Notices:
         return len(claimed)
 
     async def _deliver(self, recipient: Recipient, tries: int) -> None:
+        # the lease is renewed before each recipient, so that a long batch keeps its claims (a
+        # notice whose lease ran out meanwhile may be another process's now: it is left to it)
+        held = set(await asyncio.to_thread(self.db.renew, recipient.notice_ids))
+        if len(held) != len(recipient.notice_ids):
+            kept = [index for index, notice in enumerate(recipient.notice_ids) if notice in held]
+            recipient.notice_ids = [recipient.notice_ids[index] for index in kept]
+            recipient.turns = [recipient.turns[index] for index in kept]
+            if not kept:
+                return
         sent = False
         failure: Exception | None = None
         for channel in self.channels:

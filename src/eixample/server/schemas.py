@@ -103,6 +103,8 @@ class CreateGame(Strict):
     def _one_kind_of_clock(self) -> CreateGame:
         if self.turn_days is not None and self.clock_seconds is not None:
             raise ValueError("a game is either real time (clock_seconds) or turn-based (turn_days), not both")
+        if self.turn_days is None and "time_out" in self.model_fields_set:
+            raise ValueError("time_out is for a turn-based game (turn_days)")
         return self
 
 
