@@ -131,3 +131,16 @@ def test_with_two_servers_on_postgresql_a_turn_runs_out_once_even_when_its_serve
         for server in servers:
             server.stop()
         cluster.stop()
+
+
+def test_a_rematch_keeps_the_days_a_move_and_the_time_out(api: httpx.Client) -> None:
+    created = create_claimed_game(api, "tictactoe", PEOPLE, turn_days=3, time_out="lose")
+    game_id, tokens = created["game_id"], [seat["token"] for seat in created["seats"]]
+    for number, (seat, cell) in enumerate([(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]):
+        body = {"action": f"mark {cell}", "expected_move": number}
+        response = api.post(f"/api/games/{game_id}/moves", json=body, headers={"X-Seat-Token": tokens[seat]})
+        assert response.status_code == 200, response.text
+    rematch = api.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": tokens[0]})
+    assert rematch.status_code == 200, rematch.text
+    table = table_of(api, rematch.json()["game_id"])
+    assert (table["turn_days"], table["time_out"], table["clock_seconds"]) == (3, "lose", None)

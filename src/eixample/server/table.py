@@ -506,9 +506,8 @@ class TableService:
                     seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot) for s in people],  # type: ignore[arg-type]
                     options={k: v for k, v in live.options.items() if k != RULES_OPTION},  # the newest rules
                     clock_seconds=table.clock_seconds,
-                    turn_days=table.turn_days,  # type: ignore[arg-type]
-                    time_out=table.time_out or "bot",  # type: ignore[arg-type]
                     hints_allowed=live.hints_allowed,
+                    **turns.pace_of(table),
                 )
                 new, _tokens, _creator = await self.manager.create(request)
                 for s in people:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
@@ -56,6 +56,13 @@ def stand_in_on_time(table: Timed) -> str:
     """Why the stand-in bot plays a seat whose time ran out: "resigned" for a turn-based game that
     counts it a loss (the seat never wins, as after resigning), else "clock"."""
     return "resigned" if table.turn_days is not None and table.time_out == "lose" else "clock"
+
+
+def pace_of(table: Timed) -> dict[str, Any]:
+    """The turn-based settings of a game, as a new game (its rematch) is created with them."""
+    if table.turn_days is None:
+        return {}
+    return {"turn_days": table.turn_days, "time_out": table.time_out or "bot"}
 
 
 def event_on_time(table: Timed) -> str:
