@@ -1,7 +1,7 @@
 """Load on one web server process, measured from outside over loopback.
 
     python benchmarks/server_load.py [--games 20] [--seconds 20] [--game barcelona|rose-of-fire]
-                                     [--database-url postgresql+psycopg://...]
+                                     [--database-url postgresql+psycopg://...] [--signed-in]
 
 Starts `eixample.server.app.run` in a subprocess on a free 127.0.0.1 port with a fresh data folder,
 then runs `--games` two-person games at once: each game has a driver that plays both seats over
@@ -18,6 +18,10 @@ way a fast client would be: aiohttp (its HTTP parser in C) and orjson.
 
 The server stores its games in SQLite in the fresh data folder, or in the database that
 `--database-url` names (an empty PostgreSQL database, to measure the move path there).
+
+With `--signed-in` each table's driver first makes an account and plays signed in: every request
+carries the session cookie, and every move its CSRF token (the server looks the session up and
+checks the token on each of them), as a signed-in page does.
 
 The server runs with the per-address limits raised: every client here has the address 127.0.0.1.
 """
@@ -59,6 +63,7 @@ LIMITS = {
     "token_failures_per_minute": 1_000_000,
     "ws_per_address": 10_000,
     "connections_per_address": 10_000,
+    "signups_per_address_hour": 1_000_000,
 }
 
 
@@ -152,8 +157,10 @@ class Api:
     """REST requests of the benchmark's clients: one aiohttp session (keep-alive connections,
     its HTTP parser in C), JSON encoded and decoded with orjson, as a fast client would."""
 
-    def __init__(self, session: aiohttp.ClientSession) -> None:
+    def __init__(self, session: aiohttp.ClientSession, csrf: str | None = None) -> None:
         self.session = session
+        self.csrf = csrf
+        """The session's CSRF token, sent with every POST (signed in)."""
 
     async def get(self, path: str, token: str | None = None) -> tuple[int, bytes]:
         headers = {"X-Seat-Token": token} if token else {}
@@ -162,6 +169,8 @@ class Api:
 
     async def post(self, path: str, body: dict[str, Any], token: str | None = None) -> tuple[int, bytes]:
         headers = {"Content-Type": "application/json"}
+        if self.csrf:
+            headers["X-CSRF-Token"] = self.csrf
         if token:
             headers["X-Seat-Token"] = token
         async with self.session.post(path, data=orjson.dumps(body), headers=headers) as response:
@@ -230,7 +239,23 @@ def percentile(samples: list[float], p: float) -> float:
     return statistics.quantiles(samples, n=100, method="inclusive")[int(p) - 1]
 
 
-async def measure(url: str, pid: int, games: int, seconds: float, warmup: float, game: str) -> Tally:
+async def signed_in_api(url: str, table: int) -> Api:
+    """A client of its own (its own cookie jar) signed in as a new account."""
+    session = aiohttp.ClientSession(
+        base_url=url, cookie_jar=aiohttp.CookieJar(unsafe=True), timeout=aiohttp.ClientTimeout(total=60)
+    )
+    api = Api(session)
+    body = {"name": f"load{table}-{random.randrange(10**9)}", "password": "a load test password"}
+    status, text = await api.post("/api/account/signup", body)
+    if status != 201:
+        raise SystemExit(f"cannot sign up: {status} {text[:200]!r}")
+    api.csrf = orjson.loads(text)["csrf"]
+    return api
+
+
+async def measure(
+    url: str, pid: int, games: int, seconds: float, warmup: float, game: str, signed_in: bool = False
+) -> Tally:
     tally = Tally()
     stop = asyncio.Event()
     ws_url = url.replace("http://", "ws://")
@@ -244,8 +269,10 @@ async def measure(url: str, pid: int, games: int, seconds: float, warmup: float,
         stop.set()
         await reference
         stop.clear()
+        drivers = [await signed_in_api(url, seed) for seed in range(games)] if signed_in else [api] * games
         tables = [
-            asyncio.create_task(play_games(api, ws_url, game, seed, tally, stop)) for seed in range(games)
+            asyncio.create_task(play_games(drivers[seed], ws_url, game, seed, tally, stop))
+            for seed in range(games)
         ]
         busy: list[float] = []
         await asyncio.sleep(warmup)
@@ -261,6 +288,9 @@ async def measure(url: str, pid: int, games: int, seconds: float, warmup: float,
             tally.server_cpu = cpu_end - cpu_start
         stop.set()
         await asyncio.gather(*tables, reference, return_exceptions=True)
+        for driver in drivers:
+            if driver is not api:
+                await driver.session.close()
     print(f"reference /api/health round trip: idle p50 {percentile(idle, 50) * 1000:.1f} ms, "
           f"under load p50 {percentile(busy, 50) * 1000:.1f} ms, p99 {percentile(busy, 99) * 1000:.1f} ms")
     return tally
@@ -273,13 +303,16 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--game", default="barcelona")
     parser.add_argument("--database-url", default=None, help="the server's DATABASE_URL (default: SQLite)")
+    parser.add_argument("--signed-in", action="store_true", help="each table plays signed in to an account")
     args = parser.parse_args()
     if not 1 <= args.games <= 200 or not 1 <= args.seconds <= 300:
         raise SystemExit("--games must be 1..200 and --seconds 1..300")
     with tempfile.TemporaryDirectory(prefix="eixample-load-") as folder:
         process, url = start_server(Path(folder), args.database_url)
         try:
-            tally = asyncio.run(measure(url, process.pid, args.games, args.seconds, args.warmup, args.game))
+            tally = asyncio.run(
+                measure(url, process.pid, args.games, args.seconds, args.warmup, args.game, args.signed_in)
+            )
         finally:
             process.terminate()
             process.wait(timeout=10)
@@ -289,8 +322,9 @@ def main() -> None:
 def report(args: argparse.Namespace, tally: Tally) -> None:
     seconds = args.seconds
     database = "PostgreSQL" if args.database_url else "SQLite"
+    who = ", signed in (cookie and CSRF token)" if args.signed_in else ""
     print(f"{args.games} {args.game} games, 2 people (REST) + 1 spectator (WebSocket) each, {seconds:g} s, "
-          f"{database}")
+          f"{database}{who}")
     rate = tally.moves / seconds
     print(f"moves: {tally.moves} = {rate:.1f} moves/s; games finished: {tally.games_finished}")
     trips = [trip * 1000 for trip in tally.round_trips]

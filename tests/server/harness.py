@@ -46,6 +46,7 @@ GENEROUS_LIMITS: dict[str, Any] = {
     "search_bots_per_address": 10_000,
     "signups_per_address_hour": 100_000,
     "signin_failures_per_address_minute": 100_000,
+    "account_mails_per_address_hour": 100_000,
 }
 """The shared test server's limits: every test talks from 127.0.0.1, so the per-address limits of a
 real server are raised; the tests of the limits use servers with the real ones."""

@@ -23,6 +23,7 @@ from eixample.server.db import SQLITE_FILE, Base, Store
 from eixample.server.migrations import SchemaTooNewError
 from eixample.server.notices import NoticeRow  # noqa: F401  (maps the notices' tables on TableBase)
 from eixample.server.push import PushSubscriptionRow  # noqa: F401  (and the push subscriptions')
+from eixample.server.ratings import RatingsBase
 from eixample.server.table import TableBase
 from tests.server.harness import free_port
 
@@ -53,7 +54,7 @@ claims, bot leases and the table around a game), with one game in play."""
 def models() -> MetaData:
     """Every table the code maps, in one MetaData."""
     combined = MetaData()
-    for metadata in (Base.metadata, TableBase.metadata):
+    for metadata in (Base.metadata, TableBase.metadata, RatingsBase.metadata):
         for table in metadata.tables.values():
             table.to_metadata(combined)
     return combined

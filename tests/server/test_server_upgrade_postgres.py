@@ -67,8 +67,8 @@ def release_database(url: str, folder: Path) -> None:
     held = inspect(source)
     with source.connect() as reading, target.begin() as writing:
         for table in tables.sorted_tables:
-            if not held.has_table(table.name):  # a table of a later revision
-                continue
+            if not held.has_table(table.name):
+                continue  # a table later revisions add
             # the release's columns only: later revisions add columns its tables do not have
             names = {column["name"] for column in held.get_columns(table.name)}
             columns = [column for column in table.columns if column.name in names]

@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -16,6 +16,7 @@ from rich.markup import escape
 from eixample.ai.mcts import MctsBot
 from eixample.ai.parallel import pool_refusal
 from eixample.ai.specs import BotSpecError, check_spec, make_bot, named_spec
+from eixample.cli.runner import RAY_HELP, connect_ray_or_fail, default_workers, ray_requested
 from eixample.core.errors import MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.registry import get_game
@@ -26,6 +27,12 @@ TABLE_WIDTH = 120
 
 GAME_HELP = f"Game to use (default: {DEFAULT_GAME})."
 WORKERS_HELP = "Worker processes (default: every core)."
+
+GameOption = Annotated[str | None, typer.Option("--game", help=GAME_HELP)]
+WorkersOption = Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)]
+RayOption = Annotated[bool, typer.Option("--ray", help=RAY_HELP)]
+FirstSeedOption = Annotated[int, typer.Option(help="Seed of the first game; game g uses seed + g.")]
+"""The options of every command that plays many games (`simulate`, `tournament`)."""
 
 
 def console() -> Console:
@@ -84,6 +91,24 @@ def refuse_pooled_helpers(specs: Sequence[str], pool_workers: int, use_ray: bool
         bot = make_bot(spec, 0)
         if isinstance(bot, MctsBot) and bot.settings.workers > 1:
             fail(pool_refusal(bot.settings.workers))
+
+
+def game_and_bots(game_name: str | None, bots: str) -> tuple[Game, list[str]]:
+    """The game of `--game` and the bot specs of a comma-separated list for it (`parse_bots`)."""
+    game = load_game(game_name)
+    return game, parse_bots(bots, game)
+
+
+def prepare_workers(specs: Sequence[str], workers: int | None, games: int, use_ray: bool) -> tuple[int, bool]:
+    """What a command does before playing `games` games of `specs`: the workers (default one per
+    CPU), whether Ray plays them (`--ray`, or RAY_ADDRESS set; connected here), and the refusal of a
+    bot that a local process pool cannot run."""
+    workers = workers or default_workers()
+    use_ray = ray_requested(use_ray)
+    refuse_pooled_helpers(specs, min(workers, games), use_ray)
+    if use_ray:
+        connect_ray_or_fail(workers)
+    return workers, use_ray
 
 
 def check_bot(spec: str, game: Game | None = None) -> str:

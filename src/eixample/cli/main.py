@@ -12,6 +12,7 @@ from eixample.cli.bench import bench_command
 from eixample.cli.common import package_version
 from eixample.cli.demo import demo_command
 from eixample.cli.play import play_command
+from eixample.cli.ratings import app as ratings_app
 from eixample.cli.replay import replay_command
 from eixample.cli.serve import serve_command
 from eixample.cli.simulate import simulate_command
@@ -51,6 +52,7 @@ app.command("serve")(serve_command)
 app.command("analyze")(analyze_command)
 app.command("backup")(backup_command)
 app.command("restore")(restore_command)
+app.add_typer(ratings_app, name="ratings")
 
 
 if __name__ == "__main__":

@@ -16,26 +16,21 @@ from rich.text import Text
 from eixample.ai.match import MatchResult, MatchTask, lineup
 from eixample.ai.stats import Summary, summarise, wilson_interval
 from eixample.cli.common import (
-    GAME_HELP,
-    WORKERS_HELP,
+    FirstSeedOption,
+    GameOption,
+    RayOption,
+    WorkersOption,
     check_players,
     console,
     counted,
     default_players,
     error_console,
     fail,
-    load_game,
-    parse_bots,
-    refuse_pooled_helpers,
+    game_and_bots,
+    prepare_workers,
     seat_label,
 )
-from eixample.cli.runner import (
-    RAY_HELP,
-    connect_ray_or_fail,
-    default_workers,
-    ray_requested,
-    run_with_progress,
-)
+from eixample.cli.runner import run_with_progress
 from eixample.core.errors import EixampleError
 from eixample.core.protocol import Game
 
@@ -47,26 +42,22 @@ def simulate_command(
         help="Comma-separated bot specs; seat s of game g plays bot (g + s) mod count, so seats "
              "rotate. Statistics are per seat taken: a bot listed twice counts twice per game.",
     )] = "greedy,random",
-    seed: Annotated[int, typer.Option(help="Seed of the first game; game g uses seed + g.")] = 0,
+    seed: FirstSeedOption = 0,
     out: Annotated[Path | None, typer.Option(help="Write every game record to this JSON Lines file.")] = None,
     plots: Annotated[Path | None, typer.Option(help="Save score plots (PNG and SVG) in this folder.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print only a JSON summary.")] = False,
-    workers: Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)] = None,
-    game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
-    use_ray: Annotated[bool, typer.Option("--ray", help=RAY_HELP)] = False,
+    workers: WorkersOption = None,
+    game_name: GameOption = None,
+    use_ray: RayOption = False,
 ) -> None:
     """Play bots against each other and report win rates, scores and points by source."""
-    game = load_game(game_name)
-    specs = parse_bots(bots, game)
+    game, specs = game_and_bots(game_name, bots)
     count = check_players(game, players or default_players(game))
-    use_ray = ray_requested(use_ray)
-    refuse_pooled_helpers(specs, min(workers or default_workers(), games), use_ray)
-    if use_ray:
-        connect_ray_or_fail(workers or default_workers())
+    workers, use_ray = prepare_workers(specs, workers, games, use_ray)
     tasks = (MatchTask(game.name, seed + index, lineup(specs, count, index)) for index in range(games))
     display = None if as_json else error_console()
     with _records_file(out) as stream:
-        results = run_with_progress(tasks, games, workers or default_workers(), "Playing", display, use_ray)
+        results = run_with_progress(tasks, games, workers, "Playing", display, use_ray)
         summary = _summarise_or_fail(_written(results, stream), specs)
     saved = save_plots_or_fail(summary, plots) if plots is not None else []
     if as_json:

@@ -10,23 +10,18 @@ from rich.table import Table
 from eixample.ai.match import MatchTask
 from eixample.ai.tournament import Ratings, schedule
 from eixample.cli.common import (
-    GAME_HELP,
-    WORKERS_HELP,
+    FirstSeedOption,
+    GameOption,
+    RayOption,
+    WorkersOption,
     check_players,
     console,
     error_console,
     fail,
-    load_game,
-    parse_bots,
-    refuse_pooled_helpers,
+    game_and_bots,
+    prepare_workers,
 )
-from eixample.cli.runner import (
-    RAY_HELP,
-    connect_ray_or_fail,
-    default_workers,
-    ray_requested,
-    run_with_progress,
-)
+from eixample.cli.runner import run_with_progress
 from eixample.core.errors import EixampleError
 
 
@@ -36,28 +31,24 @@ def tournament_command(
     games_per_pair: Annotated[int, typer.Option(
         min=1, help="Games each group of players plays (seats rotate).")] = 10,
     players: Annotated[int, typer.Option(min=1, help="Players per game.")] = 2,
-    seed: Annotated[int, typer.Option(help="Seed of the first game; game g uses seed + g.")] = 0,
-    workers: Annotated[int | None, typer.Option(min=1, help=WORKERS_HELP)] = None,
-    game_name: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
-    use_ray: Annotated[bool, typer.Option("--ray", help=RAY_HELP)] = False,
+    seed: FirstSeedOption = 0,
+    workers: WorkersOption = None,
+    game_name: GameOption = None,
+    use_ray: RayOption = False,
 ) -> None:
     """Round robin between bot configurations; Plackett-Luce ratings in a table."""
-    game = load_game(game_name)
-    specs = parse_bots(bots, game)
+    game, specs = game_and_bots(game_name, bots)
     check_players(game, players)
     try:
         lineups = schedule(specs, players, games_per_pair)
     except ValueError as error:
         fail(str(error))
-    use_ray = ray_requested(use_ray)
-    refuse_pooled_helpers(specs, min(workers or default_workers(), len(lineups)), use_ray)
-    if use_ray:
-        connect_ray_or_fail(workers or default_workers())
+    workers, use_ray = prepare_workers(specs, workers, len(lineups), use_ray)
     tasks = (MatchTask(game.name, seed + index, bots) for index, bots in enumerate(lineups))
     ratings = Ratings(specs)
     played = 0
     try:
-        for result in run_with_progress(tasks, len(lineups), workers or default_workers(), "Playing",
+        for result in run_with_progress(tasks, len(lineups), workers, "Playing",
                                         error_console(), use_ray):
             ratings.update(result)
             played += 1

@@ -6,12 +6,12 @@ to 1 and the entries it sets to other values. The groups write the observation a
 it, minus what only the observer may see; `GroupedWriter.write` turns it to the observing seat by
 one gather (the parts by seat rotate, `Part.seat_axis`) and adds the observer's own entries.
 
-Per thread and state object, the writer keeps the last vector and each group's key and entries:
-the groups whose key changed have their old entries cleared and their new ones set, in at most
-three numpy operations for all of them. Successive positions of a game differ in a few fields, so
-most groups are skipped. The state's identity only finds a likely match: the keys, which compare
-values, decide what is reused, so any position may come in any order and the result is always that
-of writing every part afresh.
+Per thread and state object, the writer keeps the last vector and each group's key: the groups
+whose key changed have their parts cleared (by ranges, not entries: converting Python numbers to
+numpy costs by the entry) and their new entries set, in at most two numpy operations for all.
+Successive positions of a game differ in a few fields, so most groups are skipped. The state's
+identity only finds a likely match: the keys, which compare values, decide what is reused, so any
+position may come in any order and the result is always that of writing every part afresh.
 """
 
 from __future__ import annotations
@@ -27,17 +27,18 @@ import numpy.typing as npt
 from eixample.core.observation import ObservationSpec
 
 Vector = npt.NDArray[np.float32]
-Entries = tuple[list[int], list[int], list[Any]]
-"""What a group writes: the indexes set to 1, and other indexes with their values."""
+Entries = tuple[list[int], "list[int] | npt.NDArray[np.intp]", list[Any]]
+"""What a group writes: the indexes set to 1, and other indexes with their values (a fixed array
+of indexes when the group always writes the same entries: only the values are converted)."""
 _UNSET = object()
-_NOTHING: Entries = ([], [], [])
 
 
 @dataclass(frozen=True)
 class Group:
     """Parts that `write(state, key)` fills (as `Entries`, as seat 0 sees them) from what
-    `key(state)` returns; every entry it does not name is 0."""
+    `key(state)` returns; every entry of the `parts` it does not name is 0."""
 
+    parts: tuple[str, ...]
     key: Callable[[Any], Any]
     write: Callable[[Any, Any], Entries]
 
@@ -67,50 +68,61 @@ class GroupedWriter:
     ):
         self.size, self.seats, self.groups, self.own = spec.size, seats, tuple(groups), own
         self.orders = [seat_order(spec, seats, viewer) for viewer in range(seats)]
+        self.runs = [_runs(spec, group.parts) for group in self.groups]
         self._local = threading.local()
 
     def write(self, state: Any, viewer: int, out: Vector) -> None:
         if not (isinstance(viewer, int) and 0 <= viewer < self.seats):
             raise ValueError(f"no seat {viewer!r} in a {self.seats}-player game")
-        kept: dict[int, tuple[Vector, list[Any], list[Entries]]] | None = getattr(self._local, "kept", None)
+        kept: dict[int, tuple[Vector, list[Any]]] | None = getattr(self._local, "kept", None)
         if kept is None:
             kept = self._local.kept = {}
         entry = kept.get(id(state))
         if entry is None:
             if len(kept) >= self.KEPT:
                 del kept[next(iter(kept))]
-            count = len(self.groups)
-            entry = kept[id(state)] = (np.zeros(self.size, np.float32), [_UNSET] * count, [_NOTHING] * count)
-        vector, keys, written = entry
-        clear: list[int] = []
+            entry = kept[id(state)] = (np.zeros(self.size, np.float32), [_UNSET] * len(self.groups))
+        vector, keys = entry
         ones: list[int] = []
         where: list[int] = []
         values: list[Any] = []
-        changed: list[tuple[int, Any, Entries]] = []
+        changed: list[tuple[int, Any]] = []
+        runs = self.runs
         for g, group in enumerate(self.groups):
             key = group.key(state)
             if key != keys[g]:
-                old_ones, old_where, _ = written[g]
-                clear += old_ones
-                clear += old_where
-                new = group.write(state, key)
-                ones += new[0]
-                where += new[1]
-                values += new[2]
-                changed.append((g, key, new))
-        own_ones, own_where, own_values = self.own(state, viewer)
-        # indexes as arrays (faster than numpy's handling of lists), the gather with no checks or
-        # buffering (`orders` holds only valid indexes)
-        if clear:
-            vector[np.array(clear, np.intp)] = 0
+                keys[g] = _UNSET  # until the vector holds the group's new entries
+                changed.append((g, key))
+                for start, stop in runs[g]:
+                    vector[start:stop] = 0
+                hot, other, other_values = group.write(state, key)
+                ones += hot
+                if type(other) is np.ndarray:  # a fixed destination: only the values to convert
+                    vector[other] = other_values
+                else:
+                    where += other
+                    values += other_values
+        # indexes as arrays (faster than numpy's handling of lists)
         if ones:
             vector[np.array(ones, np.intp)] = 1
         if where:
             vector[np.array(where, np.intp)] = values
-        for g, key, new in changed:  # only once the vector holds them
-            keys[g], written[g] = key, new
+        for g, key in changed:
+            keys[g] = key
         vector.take(self.orders[viewer], out=out, mode="clip")
+        own_ones, own_where, own_values = self.own(state, viewer)
         if own_ones:
             out[np.array(own_ones, np.intp)] = 1
         if own_where:
             out[np.array(own_where, np.intp)] = own_values
+
+
+def _runs(spec: ObservationSpec, names: Sequence[str]) -> list[tuple[int, int]]:
+    """The entries of the named parts as few ranges as possible (adjacent parts merged)."""
+    runs: list[tuple[int, int]] = []
+    for part in sorted((spec.part(name) for name in names), key=lambda part: part.start):
+        if runs and runs[-1][1] == part.start:
+            runs[-1] = (runs[-1][0], part.stop)
+        else:
+            runs.append((part.start, part.stop))
+    return runs

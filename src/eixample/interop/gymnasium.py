@@ -118,9 +118,12 @@ class EixampleEnv(gymnasium.Env[Observation, np.int64]):
         number = _action_number(action)
         if self.state.is_terminal():
             raise IllegalActionError("the game is over: reset the environment")
-        if not (0 <= number < len(self.table.actions) and self._mask()[number]):
+        if not 0 <= number < len(self.table.actions):
             return self._refuse(number)
-        self.table.apply(self.state, number)
+        try:
+            self.table.apply(self.state, number)
+        except IllegalActionError:  # the engine changed nothing
+            return self._refuse(number)
         self.decisions += 1
         self._let_bots_play()
         terminated = self.state.is_terminal()

@@ -169,7 +169,7 @@ class EixampleState(pyspiel.State):
         self.table = game.table
         self.observer = game.observer
         self.seed_bytes: list[int] | None = [] if game.deals else None
-        self._held = None if game.deals else _Held(self.table.new_state(0), ((),) * self.table.seats)
+        self._held = None if game.deals else _Held(self.table.new_state(0), _no_actions(self.table.seats))
 
     @property
     def dealt(self) -> bool:
@@ -215,8 +215,7 @@ class EixampleState(pyspiel.State):
         seat = self.engine.current_player()
         self.table.apply(self.engine, action)
         held = self._held
-        held.own_actions = tuple((*mine, int(action)) if p == seat else mine
-                                 for p, mine in enumerate(held.own_actions))
+        held.own_actions[seat].append(int(action))
         if held.encodings:
             held.encodings = {}
 
@@ -228,7 +227,7 @@ class EixampleState(pyspiel.State):
         self.seed_bytes.append(byte)
         if len(self.seed_bytes) == SEED_CHANCE_NODES:
             seed = int.from_bytes(bytes(self.seed_bytes), "big")
-            self._held = _Held(self.table.new_state(seed), ((),) * self.table.seats)
+            self._held = _Held(self.table.new_state(seed), _no_actions(self.table.seats))
 
     def seen_by(self, player: int, history: bool) -> JsonDict:
         """What the observer encodes: `view(player)`; for an information state (history) the
@@ -250,10 +249,13 @@ class EixampleState(pyspiel.State):
         encodings = self._held.encodings
         vector = encodings.get(key)
         if vector is None:
-            vector = np.zeros(size + len(self.table.actions) if history else size, np.float32)
-            self.observer.write(self.engine, player, vector[:size])
             if history:
+                vector = np.zeros(size + len(self.table.actions), np.float32)
+                self.observer.write(self.engine, player, vector[:size])
                 np.add.at(vector, [size + a for a in self._held.own_actions[player]], 1)
+            else:  # the observer writes every entry
+                vector = np.empty(size, np.float32)
+                self.observer.write(self._held.state, player, vector)
             vector.flags.writeable = False
             encodings[key] = vector
         return vector
@@ -299,19 +301,23 @@ class EixampleState(pyspiel.State):
         return view_text(self.engine.view(None), history=True)
 
 
+def _no_actions(seats: int) -> list[list[int]]:
+    return [[] for _ in range(seats)]
+
+
 class _Held:
     """The engine state inside an OpenSpiel state: pyspiel clones a Python state by deep-copying
     its attributes, and the engine's own `clone` is the fast way to copy it."""
 
     __slots__ = ("encodings", "own_actions", "state")
 
-    def __init__(self, state: State, own_actions: tuple[tuple[int, ...], ...]):
+    def __init__(self, state: State, own_actions: list[list[int]]):
         self.state = state
         self.own_actions = own_actions  # per seat, the numbers of its own decisions
         self.encodings: dict[tuple[int, bool], npt.NDArray[np.float32]] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.clone(), self.own_actions)
+        return _Held(self.state.clone(), [mine[:] for mine in self.own_actions])
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickled without the cached encodings
         return _Held, (self.state, self.own_actions)

@@ -18,6 +18,14 @@ game's `all_actions` list; the reward, given at the end, is the utility (`table.
 every agent's final info holds `scores` and `winners`. An illegal action ends the game with reward
 -1 for its agent (PettingZoo's `TerminateIllegalWrapper`). `reset(seed=s)` deals the engine's game
 `s`; a later `reset()` deals s + 1, s + 2, ... (as `eixample simulate --seed s` does).
+
+`env(..., action_mask="info")` gives the vector itself as the observation (a `Box`) and the mask in
+`infos[agent]["action_mask"]`, the other place PettingZoo's wrappers and `api_test` read it. With
+the default dict observation, `api_test` warns "Observation space for each agent probably should be
+gymnasium.spaces.box" and "Observation is not a NumPy array": it checks the environment's name
+against its own list of dict-observation games (`env_obs_dicts`, `env_obs_space` in
+`pettingzoo/test/api_test.py`: chess, go, connect four, tic-tac-toe, the poker games) and warns for
+any other name, whatever the observation holds.
 """
 
 from __future__ import annotations
@@ -34,9 +42,10 @@ from eixample.interop.encoding import Observer
 from eixample.interop.table import SEED_BITS, GameTable, check_seed, utility, view_text
 
 
-def env(game: str = "barcelona", players: int = 2, render_mode: str | None = None, **options: Any) -> AECEnv:
+def env(game: str = "barcelona", players: int = 2, render_mode: str | None = None,
+        action_mask: str = "observation", **options: Any) -> AECEnv:
     """The environment with PettingZoo's usual safety wrappers."""
-    raw = raw_env(game, players, render_mode, **options)
+    raw = raw_env(game, players, render_mode, action_mask, **options)
     wrapped: AECEnv = _TerminateIllegal(raw, illegal_reward=-1)
     wrapped = _AssertOutOfBounds(wrapped)
     return _OrderEnforcing(wrapped)
@@ -79,17 +88,25 @@ class _OrderEnforcing(_Fields, wrappers.OrderEnforcingWrapper):
     pass
 
 
+ACTION_MASKS = ("observation", "info")
+"""Where the legal actions are given: in a dict observation with the vector (PettingZoo's board
+games), or in `infos[agent]["action_mask"]` with the vector as the observation itself."""
+
+
 class raw_env(AECEnv):  # the name PettingZoo's own environments use
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, game: str = "barcelona", players: int = 2, render_mode: str | None = None,
-                 **options: Any):
+                 action_mask: str = "observation", **options: Any):
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if action_mask not in ACTION_MASKS:
+            raise ValueError(f"action_mask must be one of {', '.join(ACTION_MASKS)}, not {action_mask!r}")
+        self.mask_in_info = action_mask == "info"
         self.table = GameTable.build(game, players, **options)
         self.observer = Observer.of(self.table)
-        self._observed: dict[str, dict[str, Any]] = {}  # per agent, until the next step or reset
+        self._observed: dict[str, Any] = {}  # per agent, until the next step or reset
         self.render_mode = render_mode
         self.metadata = {**raw_env.metadata, "name": f"eixample_{game.replace('-', '_')}_v0"}  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
@@ -97,10 +114,13 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         self._action_space = spaces.Discrete(actions)
         low, high = self.observer.low, self.observer.high
         self.state_space = spaces.Box(np.tile(low, players), np.tile(high, players), dtype=np.float32)
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(low, high, dtype=np.float32),
+        vector = spaces.Box(low, high, dtype=np.float32)
+        self._observation_space: spaces.Space[Any] = vector if self.mask_in_info else spaces.Dict({
+            "observation": vector,
             "action_mask": spaces.Box(0, 1, (actions,), np.int8),
         })
+        self._no_actions = np.zeros(actions, dtype=np.int8)
+        self._no_actions.flags.writeable = False
         self.game_seed: int | None = None
         """The seed of the game being played."""
         self.game_state: State = self.table.new_state(0)
@@ -128,18 +148,21 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         self._observed = {}
         self._select_next()
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> Any:
         """The agent's observation, written once per position (the wrappers ask too)."""
         observed = self._observed.get(agent)
         if observed is None:
-            seat = self.possible_agents.index(agent)
-            if agent == self.agent_selection and not self.game_state.is_terminal():
-                mask = self.table.mask(self.game_state)
-            else:
-                mask = np.zeros(len(self.table.actions), dtype=np.int8)
-            observed = {"observation": self.observer.observe(self.game_state, seat), "action_mask": mask}
+            vector = self.observer.observe(self.game_state, self.possible_agents.index(agent))
+            observed = vector if self.mask_in_info else {"observation": vector,
+                                                         "action_mask": self._mask(agent)}
             self._observed[agent] = observed
         return observed
+
+    def _mask(self, agent: str) -> np.ndarray:
+        """The agent's legal actions: none unless it is to act."""
+        if agent == self.agent_selection and not self.game_state.is_terminal():
+            return self.table.mask(self.game_state)
+        return np.zeros(len(self.table.actions), dtype=np.int8)
 
     def state(self) -> np.ndarray:
         """Every seat's observation, in seat order: all that the seats know together."""
@@ -158,15 +181,14 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         self._cumulative_rewards[agent] = 0.0
         self.table.apply(self.game_state, int(action))
         self._observed = {}
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.game_state.is_terminal():
+        if self.game_state.is_terminal():  # before the end, every reward stays 0 (set by reset)
             values = utility(self.game_state)
             scores, winners = self.game_state.scores(), self.game_state.winners()
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = values[seat]
                 self.infos[name] = {"scores": list(scores), "winners": list(winners)}
             self.terminations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
+            self._accumulate_rewards()
         self._select_next()
 
     def _select_next(self) -> None:
@@ -174,6 +196,9 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[self.game_state.current_player()]
+        if self.mask_in_info:  # the agent to act holds its mask, the others none
+            for agent, info in self.infos.items():
+                info["action_mask"] = self._mask(agent) if agent == self.agent_selection else self._no_actions
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":

@@ -112,7 +112,7 @@ class GameTable:
 
     def mask(self, state: State) -> npt.NDArray[np.int8]:
         mask = np.zeros(len(self.actions), dtype=np.int8)
-        mask[list(map(self.index.__getitem__, state.legal_actions()))] = 1
+        mask[np.fromiter(map(self.index.__getitem__, state.legal_actions()), np.intp)] = 1
         return mask
 
     def apply(self, state: State, action_id: int) -> None:

@@ -57,6 +57,8 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
         self.action_space = batch_space(first.action_space, num_envs)
         self._observations = np.zeros((num_envs, self.observer.size), np.float32)
         self._masks = np.zeros((num_envs, len(self.table.actions)), np.int8)
+        self._actions = len(self.table.actions)
+        self._legal: list[list[int]] = [[] for _ in range(num_envs)]
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -68,9 +70,11 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
         )
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        self._masks.fill(0)
         for i, env in enumerate(self.envs):
             env.reset(seed=seeds[i])
             self._write(i)
+        self._write_masks()
         return self._out(self._observations), {"action_mask": self._out(self._masks)}
 
     def step(
@@ -83,12 +87,13 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
         terminations = np.zeros(self.num_envs, np.bool_)
         illegal = np.zeros(self.num_envs, np.bool_)
         infos: dict[str, Any] = {}
+        self._masks.fill(0)
         for i, env in enumerate(self.envs):
             state = env.state
             try:
                 self.table.apply(state, int(actions[i]))
             except (IllegalActionError, IndexError, ValueError, TypeError):
-                illegal[i] = True
+                illegal[i] = True  # nothing changed: its legal actions stay as they were
                 continue
             env.decisions += 1
             env._let_bots_play()
@@ -98,6 +103,7 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
                 self._finish(i, infos)
                 env.reset()
             self._write(i)
+        self._write_masks()
         infos["action_mask"] = self._out(self._masks)
         if illegal.any():
             infos["illegal_action"], infos["_illegal_action"] = illegal, illegal.copy()
@@ -110,12 +116,23 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
         )
 
     def _write(self, i: int) -> None:
-        env = self.envs[i]
-        self.observer.write(env.state, self.seat, self._observations[i])
-        mask = self._masks[i]
-        mask.fill(0)
-        if not env.state.is_terminal():
-            mask[self.table.legal_ids(env.state)] = 1
+        state = self.envs[i].state
+        self.observer.write(state, self.seat, self._observations[i])
+        self._legal[i] = self._legal_flat(i)
+
+    def _legal_flat(self, i: int) -> list[int]:
+        """The legal actions of game `i` as indexes into the flattened batch of masks."""
+        state = self.envs[i].state
+        if state.is_terminal():
+            return []
+        base, index = i * self._actions, self.table.index
+        return [base + index[action] for action in state.legal_actions()]
+
+    def _write_masks(self) -> None:
+        """Every game's mask in one assignment (the masks are cleared before)."""
+        legal = [flat for row in self._legal for flat in row]
+        if legal:
+            self._masks.reshape(-1)[np.array(legal, np.intp)] = 1
 
     def _finish(self, i: int, infos: dict[str, Any]) -> None:
         if "final_obs" not in infos:

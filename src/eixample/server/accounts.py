@@ -22,6 +22,7 @@ Other modules depend on `current_account` (the signed-in account or None) and `r
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import secrets
 import unicodedata
@@ -32,20 +33,30 @@ from typing import Annotated, Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import sessionmaker
 from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection, cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from eixample.server.db import AccountRow, SessionRow, Store, now, token_digest
+from eixample.server.db import (
+    AccountRow,
+    AccountTokenRow,
+    PasskeyRow,
+    SeatRow,
+    SessionRow,
+    Store,
+    now,
+    token_digest,
+)
 from eixample.server.errors import ApiError, bad_request, too_many
 from eixample.server.guard import SAFE_METHODS
 from eixample.server.limits import ServerLimits, TokenBuckets
-from eixample.server.mail import Mailer
+from eixample.server.mail import Mailer, MailError
+from eixample.server.pages import page_html
 from eixample.server.schemas import Strict
 
 SESSION_COOKIE = "eixample_session"
@@ -59,6 +70,11 @@ RESERVED_NAMES = frozenset({"admin", "administrator", "eixample", "deleted playe
 TOUCH_AFTER = timedelta(minutes=10)
 """A session's `seen_at` is written at most this often."""
 SIGNIN_FAILED = "wrong user name or password"
+DELETED_NAME = "Deleted player"
+"""The name a deleted account's seats show from then on."""
+VERIFY_LIFETIME = timedelta(days=2)
+RESET_LIFETIME = timedelta(hours=1)
+MAILS_PER_EMAIL_HOUR = 3
 
 
 @dataclass(frozen=True)
@@ -69,6 +85,7 @@ class Account:
     email_verified: bool
     role: str
     created_at: datetime
+    has_password: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,8 +159,19 @@ def check_password(password: str, name: str) -> None:
 def _account(row: AccountRow) -> Account:
     return Account(
         id=row.id, name=row.name, email=row.email, email_verified=bool(row.email_verified),
-        role=row.role, created_at=row.created_at,
+        role=row.role, created_at=_aware(row.created_at), has_password=row.password_hash is not None,
     )
+
+
+SESSION_LOOKUP = (
+    select(
+        SessionRow.csrf, SessionRow.seen_at, SessionRow.expires_at, AccountRow.id, AccountRow.name,
+        AccountRow.email, AccountRow.email_verified, AccountRow.role, AccountRow.created_at,
+        AccountRow.password_hash.is_not(None).label("has_password"),
+    )
+    .join(AccountRow, AccountRow.id == SessionRow.account_id)
+    .where(SessionRow.id_hash == bindparam("id_hash"), AccountRow.deleted_at.is_(None))
+)
 
 
 class AccountStore:
@@ -153,11 +181,14 @@ class AccountStore:
         self._store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 
-    def create(self, name: str, password_hash: str | None, email: str | None) -> Account | None:
-        """A new account; None if its name (in its normalised form) is taken."""
+    def create(
+        self, name: str, password_hash: str | None, email: str | None, account_id: str | None = None
+    ) -> Account | None:
+        """A new account (with this id, if given); None if its name (in its normalised form) is taken."""
         row = AccountRow(
-            id=secrets.token_hex(16), name=name, name_key=name_key(name), email=email, email_key=None,
-            email_verified=False, password_hash=password_hash, role="player", created_at=now(),
+            id=account_id or secrets.token_hex(16), name=name, name_key=name_key(name), email=email,
+            email_key=None, email_verified=False, password_hash=password_hash, role="player",
+            created_at=now(),
         )
         try:
             with self._sessions() as session, session.begin():
@@ -189,27 +220,23 @@ class AccountStore:
 
     def session(self, session_hash: str) -> SignedIn | None:
         """The live session of a digest: unexpired, its account not deleted. Its `seen_at` is
-        brought up to date when older than TOUCH_AFTER."""
+        brought up to date when older than TOUCH_AFTER. (Asked on every signed-in request that
+        changes something: plain columns, no ORM objects.)"""
         stamp = now()
-        with self._sessions() as session:
-            found = session.execute(
-                select(SessionRow, AccountRow)
-                .join(AccountRow, AccountRow.id == SessionRow.account_id)
-                .where(SessionRow.id_hash == session_hash, AccountRow.deleted_at.is_(None))
-            ).first()
-            if found is None:
-                return None
-            row, account = found
-            if _aware(row.expires_at) <= stamp:
+        with self._store.engine.connect() as connection:
+            row = connection.execute(SESSION_LOOKUP, {"id_hash": session_hash}).first()
+            if row is None or _aware(row.expires_at) <= stamp:
                 return None
             if stamp - _aware(row.seen_at) > TOUCH_AFTER:
-                self._touch(session, session_hash, stamp)
-            return SignedIn(_account(account), session_hash, row.csrf)
-
-    @staticmethod
-    def _touch(session: Session, session_hash: str, stamp: datetime) -> None:
-        session.execute(update(SessionRow).where(SessionRow.id_hash == session_hash).values(seen_at=stamp))
-        session.commit()
+                connection.execute(
+                    update(SessionRow).where(SessionRow.id_hash == session_hash).values(seen_at=stamp)
+                )
+                connection.commit()
+            account = Account(
+                id=row.id, name=row.name, email=row.email, email_verified=bool(row.email_verified),
+                role=row.role, created_at=_aware(row.created_at), has_password=bool(row.has_password),
+            )
+            return SignedIn(account, session_hash, row.csrf)
 
     def close_session(self, session_hash: str) -> None:
         with self._sessions() as session, session.begin():
@@ -220,6 +247,104 @@ class AccountStore:
         with self._sessions() as session, session.begin():
             result = session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             return int(result.rowcount)  # type: ignore[attr-defined]
+
+    def close_other_sessions(self, account_id: str, keep: str) -> None:
+        with self._sessions() as session, session.begin():
+            session.execute(
+                delete(SessionRow).where(SessionRow.account_id == account_id, SessionRow.id_hash != keep)
+            )
+
+    # single-use tokens
+
+    def issue_token(self, purpose: str, account_id: str | None, data: str | None, lifetime: timedelta) -> str:
+        """A new single-use token (only its digest is stored); expired tokens are cleared meanwhile."""
+        token = secrets.token_urlsafe(32)
+        stamp = now()
+        with self._sessions() as session, session.begin():
+            session.execute(delete(AccountTokenRow).where(AccountTokenRow.expires_at < stamp))
+            session.add(AccountTokenRow(
+                id_hash=token_digest(token), purpose=purpose, account_id=account_id, data=data,
+                created_at=stamp, expires_at=stamp + lifetime,
+            ))
+        return token
+
+    def take_token(self, purpose: str, token: str) -> tuple[str | None, str | None] | None:
+        """Use a token up: its account and data, if it is unexpired and for `purpose`; it is
+        deleted either way (used or expired), so it never works twice."""
+        with self._sessions() as session, session.begin():
+            row = session.get(AccountTokenRow, token_digest(token), with_for_update=True)
+            if row is None or row.purpose != purpose:
+                return None
+            session.delete(row)
+            if _aware(row.expires_at) <= now():
+                return None
+            return row.account_id, row.data
+
+    def peek_token(self, purpose: str, token: str) -> str | None:
+        """The account of an unexpired token for `purpose`, leaving it unused."""
+        with self._sessions() as session:
+            row = session.get(AccountTokenRow, token_digest(token))
+            if row is None or row.purpose != purpose or _aware(row.expires_at) <= now():
+                return None
+            return row.account_id
+
+    # e-mail and password
+
+    def set_email(self, account_id: str, email: str | None) -> None:
+        """A new (unverified) address: the account no longer claims its verified one."""
+        with self._sessions() as session, session.begin():
+            session.execute(
+                update(AccountRow).where(AccountRow.id == account_id)
+                .values(email=email, email_key=None, email_verified=False)
+            )
+            session.execute(delete(AccountTokenRow).where(
+                AccountTokenRow.account_id == account_id, AccountTokenRow.purpose == "verify"))
+
+    def verify_email(self, account_id: str, email: str) -> str:
+        """Mark the account's address verified: "verified", "changed" (the account's address is
+        another one now, or it is gone) or "taken" (another account verified it first)."""
+        try:
+            with self._sessions() as session, session.begin():
+                row = session.get(AccountRow, account_id, with_for_update=True)
+                if row is None or row.deleted_at is not None or row.email != email:
+                    return "changed"
+                row.email_key = email_key(email)
+                row.email_verified = True
+        except IntegrityError:
+            return "taken"
+        return "verified"
+
+    def by_email(self, email: str) -> Account | None:
+        """The live account whose verified address this is."""
+        with self._sessions() as session:
+            row = session.scalar(select(AccountRow).where(
+                AccountRow.email_key == email_key(email), AccountRow.deleted_at.is_(None)))
+            return None if row is None else _account(row)
+
+    def password_hash(self, account_id: str) -> str | None:
+        with self._sessions() as session:
+            return session.scalar(select(AccountRow.password_hash).where(AccountRow.id == account_id))
+
+    def set_password(self, account_id: str, password_hash: str) -> None:
+        with self._sessions() as session, session.begin():
+            session.execute(
+                update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash)
+            )
+
+    def delete(self, account_id: str) -> None:
+        """Delete an account: its name, address, password, passkeys, sessions and tokens go; its
+        seats keep their games and moves under DELETED_NAME. The row stays, emptied, so that what
+        refers to the account id (seats, results) still refers to something."""
+        with self._sessions() as session, session.begin():
+            session.execute(
+                update(AccountRow).where(AccountRow.id == account_id).values(
+                    name=DELETED_NAME, name_key=f"deleted:{account_id}", email=None, email_key=None,
+                    email_verified=False, password_hash=None, deleted_at=now(),
+                )
+            )
+            for table in (SessionRow, AccountTokenRow, PasskeyRow):
+                session.execute(delete(table).where(table.account_id == account_id))
+            session.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=DELETED_NAME))
 
     def session_count(self, account_id: str) -> int:
         with self._sessions() as session:
@@ -243,7 +368,7 @@ class Passwords:
     def __init__(self, at_once: int) -> None:
         self.hasher = PasswordHasher()
         self._slots = asyncio.Semaphore(max(1, at_once))
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        self._dummy: str | None = None
 
     async def hash(self, password: str) -> str:
         async with self._slots:
@@ -254,6 +379,8 @@ class Passwords:
             return await asyncio.to_thread(self._verify, password_hash, password)
 
     def _verify(self, password_hash: str | None, password: str) -> bool:
+        if self._dummy is None:  # made on first use, so that starting the server costs no hash
+            self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
         try:
             self.hasher.verify(password_hash or self._dummy, password)
         except (VerificationError, InvalidHashError):
@@ -275,6 +402,9 @@ class Accounts:
         self._signups = TokenBuckets(limits.signups_per_address_hour, period=3600.0)
         self._address_failures = TokenBuckets(limits.signin_failures_per_address_minute)
         self._name_failures = TokenBuckets(limits.signin_failures_per_account_hour, period=3600.0)
+        self._mails_from = TokenBuckets(limits.account_mails_per_address_hour, period=3600.0)
+        self._mails_to = TokenBuckets(MAILS_PER_EMAIL_HOUR, period=3600.0)
+        self._mail_tasks: set[asyncio.Task[None]] = set()
 
     @property
     def session_lifetime(self) -> timedelta:
@@ -304,19 +434,163 @@ class Accounts:
         """The account whose name and password these are, and a new session's id; ApiError 401
         (the same for an unknown name and a wrong password) or 429 when throttled."""
         key = name_key(name)
+        self._check_failures(address, key)
+        found = await asyncio.to_thread(self.store.credentials, key)
+        account, password_hash = found if found is not None else (None, None)
+        if not await self.passwords.verify(password_hash, password) or account is None:
+            self._count_failure(address, key)
+            raise ApiError(401, SIGNIN_FAILED, code="signin_failed")
+        return account, await self.open_session(account)
+
+    def signup_allowed(self, address: str) -> bool:
+        """Count one account made from the address; False once it has made its share."""
+        return self._signups.take(address)
+
+    def signup_wait(self, address: str) -> int:
+        return self._signups.wait(address)
+
+    def check_address_failures(self, address: str) -> None:
+        """429 while the address has used its share of failed sign-ins."""
+        if not self._address_failures.has(address):
+            raise too_many("too many failed sign-ins from your address", self._address_failures.wait(address))
+
+    def count_address_failure(self, address: str) -> None:
+        self._address_failures.take(address)
+
+    def _check_failures(self, address: str, key: str) -> None:
         for buckets, what, bucket in (
             (self._address_failures, "too many failed sign-ins from your address", address),
             (self._name_failures, "too many failed sign-ins with this user name", key),
         ):
             if not buckets.has(bucket):
                 raise too_many(what, buckets.wait(bucket))
-        found = await asyncio.to_thread(self.store.credentials, key)
-        account, password_hash = found if found is not None else (None, None)
-        if not await self.passwords.verify(password_hash, password) or account is None:
-            self._address_failures.take(address)
-            self._name_failures.take(key)
-            raise ApiError(401, SIGNIN_FAILED, code="signin_failed")
+
+    def _count_failure(self, address: str, key: str) -> None:
+        self._address_failures.take(address)
+        self._name_failures.take(key)
+
+    async def confirm_password(self, account: Account, password: str | None, address: str) -> None:
+        """For a change that needs the password again (a new password, deleting the account):
+        ApiError 401 if the account has a password and this is not it (counted as a failed
+        sign-in, and throttled like one). An account without a password needs none."""
+        password_hash = await asyncio.to_thread(self.store.password_hash, account.id)
+        if password_hash is None:
+            return
+        key = name_key(account.name)
+        self._check_failures(address, key)
+        if password is None or not await self.passwords.verify(password_hash, password):
+            self._count_failure(address, key)
+            raise ApiError(401, "this is not the account's password", code="wrong_password")
+
+    # -- mail -------------------------------------------------------------------------------
+
+    def _check_mail(self, address: str) -> None:
+        if not self.mailer.enabled:
+            raise ApiError(503, "this server sends no mail", code="mail_disabled")
+        if not self._mails_from.take(address):
+            raise too_many("too many mails asked for from your address", self._mails_from.wait(address))
+
+    def _mail_later(self, to: str, subject: str, text: str) -> None:
+        """Send in the background (the answer never waits for, nor tells of, the SMTP server);
+        at most MAILS_PER_EMAIL_HOUR to one address."""
+        if not self.mailer.enabled or not self._mails_to.take(email_key(to)):
+            return
+
+        async def send() -> None:
+            with contextlib.suppress(MailError):  # mail.py logged it, without the text
+                await self.mailer.send(to, subject, text)
+
+        task = asyncio.create_task(send())
+        self._mail_tasks.add(task)
+        task.add_done_callback(self._mail_tasks.discard)
+
+    async def send_verification(self, account: Account, email: str, base_url: str) -> None:
+        token = await asyncio.to_thread(self.store.issue_token, "verify", account.id, email, VERIFY_LIFETIME)
+        link = f"{base_url}/account/verify#token={token}"
+        self._mail_later(email, "Eixample: confirm your e-mail address", (
+            f"Hello {account.name},\n\nopen this link to confirm that {email} is your address on Eixample "
+            f"(it works once, for {VERIFY_LIFETIME.days} days):\n\n{link}\n\n"
+            "If you did not give this address on Eixample, ignore this message.\n"))
+
+    async def change_email(self, account: Account, email: str | None, address: str, base_url: str) -> bool:
+        """Give the account a new address (or none): unverified until its link is opened. True
+        when a verification link was sent."""
+        email = check_email(email) if email is not None and email.strip() else None
+        if email is not None and self.mailer.enabled:
+            self._check_mail(address)
+        await asyncio.to_thread(self.store.set_email, account.id, email)
+        if email is None or not self.mailer.enabled:
+            return False
+        await self.send_verification(account, email, base_url)
+        return True
+
+    async def resend_verification(self, account: Account, address: str, base_url: str) -> None:
+        current = await asyncio.to_thread(self.store.get, account.id)
+        if current is None or current.email is None or current.email_verified:
+            raise ApiError(409, "there is no unverified address to verify", code="nothing_to_verify")
+        self._check_mail(address)
+        await self.send_verification(current, current.email, base_url)
+
+    async def verify_email(self, token: str) -> None:
+        taken = await asyncio.to_thread(self.store.take_token, "verify", token)
+        if taken is None or taken[0] is None or taken[1] is None:
+            raise ApiError(410, "this link has expired or was used already", code="link_expired")
+        outcome = await asyncio.to_thread(self.store.verify_email, taken[0], taken[1])
+        if outcome == "taken":
+            raise ApiError(409, "another account has verified this address", code="email_taken")
+        if outcome == "changed":
+            raise ApiError(410, "the account's address has changed since this link was sent",
+                           code="link_expired")
+
+    async def forgot_password(self, email: str, address: str, base_url: str) -> None:
+        """Mail a reset link if a verified address is this one; the answer is the same (and as
+        quick) whether or not it is."""
+        self._check_mail(address)
+        account = await asyncio.to_thread(self.store.by_email, email)
+        if account is None:
+            return
+        token = await asyncio.to_thread(self.store.issue_token, "reset", account.id, None, RESET_LIFETIME)
+        link = f"{base_url}/account/reset#token={token}"
+        minutes = int(RESET_LIFETIME.total_seconds() // 60)
+        self._mail_later(email, "Eixample: choose a new password", (
+            f"Hello {account.name},\n\nsomeone (you, we hope) asked to reset the password of your Eixample "
+            f"account. Open this link to choose a new one (it works once, for {minutes} minutes):\n\n"
+            f"{link}\n\nIf it was not you, ignore this message: your password stays as it is.\n"))
+
+    async def reset_password(self, token: str, password: str) -> tuple[Account, str]:
+        """Set a new password with a reset link's token: every session of the account ends, and
+        a new one begins. An invalid new password leaves the link usable."""
+        peeked = await asyncio.to_thread(self.store.peek_token, "reset", token)
+        account = None if peeked is None else await asyncio.to_thread(self.store.get, peeked)
+        if account is None:
+            raise ApiError(410, "this link has expired or was used already", code="link_expired")
+        check_password(password, account.name)
+        password_hash = await self.passwords.hash(password)
+        taken = await asyncio.to_thread(self.store.take_token, "reset", token)
+        if taken is None or taken[0] != account.id:  # another request used it meanwhile
+            raise ApiError(410, "this link has expired or was used already", code="link_expired")
+        await asyncio.to_thread(self.store.set_password, account.id, password_hash)
+        await asyncio.to_thread(self.store.close_sessions, account.id)
         return account, await self.open_session(account)
+
+    async def change_password(self, signed_in: SignedIn, current: str | None, new: str, address: str) -> None:
+        """A new password (the current one confirmed, if any); the account's other sessions end."""
+        account = signed_in.account
+        check_password(new, account.name)
+        await self.confirm_password(account, current, address)
+        password_hash = await self.passwords.hash(new)
+        await asyncio.to_thread(self.store.set_password, account.id, password_hash)
+        await asyncio.to_thread(self.store.close_other_sessions, account.id, signed_in.session_hash)
+
+    async def delete(self, account: Account, password: str | None, confirm_name: str | None,
+                     address: str) -> None:
+        """Delete the account: the password again if it has one, else its name typed again."""
+        has_password = await asyncio.to_thread(self.store.password_hash, account.id) is not None
+        if has_password:
+            await self.confirm_password(account, password, address)
+        elif confirm_name is None or name_key(confirm_name) != name_key(account.name):
+            raise bad_request("type the account's user name to delete it", "confirm_name")
+        await asyncio.to_thread(self.store.delete, account.id)
 
     async def open_session(self, account: Account) -> str:
         """A new session of the account: its id, for the cookie (only its digest is stored)."""
@@ -425,6 +699,7 @@ class AccountOut(BaseModel):
     csrf: str = Field(description=f"send it in the {CSRF_HEADER} header with every request that changes "
                                   "something while signed in")
     mail: bool = Field(description="this server sends mail (e-mail verification, password reset)")
+    has_password: bool = Field(description="the account signs in with a password (else with passkeys only)")
 
 
 class AccountStatusOut(BaseModel):
@@ -432,7 +707,7 @@ class AccountStatusOut(BaseModel):
     account: AccountOut | None
 
 
-router = APIRouter(prefix="/api/account", tags=["account"])
+router = APIRouter(tags=["account"])
 
 
 def _address(request: Request) -> str:
@@ -443,7 +718,7 @@ def _account_out(accounts: Accounts, account: Account, csrf: str) -> dict[str, A
     return {
         "id": account.id, "name": account.name, "email": account.email,
         "email_verified": account.email_verified, "role": account.role, "created_at": account.created_at,
-        "csrf": csrf, "mail": accounts.mailer.enabled,
+        "csrf": csrf, "mail": accounts.mailer.enabled, "has_password": account.has_password,
     }
 
 
@@ -460,7 +735,7 @@ def clear_session_cookie(request: Request, response: Response) -> None:
     )
 
 
-async def _signed_in_answer(
+async def signed_in_answer(
     request: Request, response: Response, account: Account, session_id: str
 ) -> dict[str, Any]:
     """End the session the browser held before (if any), set the new one's cookie."""
@@ -484,25 +759,27 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.post("/signup", status_code=201, response_model=AccountOut, responses=ERRORS)
+@router.post("/api/account/signup", status_code=201, response_model=AccountOut, responses=ERRORS)
 async def sign_up(request: Request, response: Response, body: SignUpRequest) -> dict[str, Any]:
     """Make an account with a user name and password (and, optionally, an e-mail address), and
     sign in with it: the answer sets the session cookie and holds the CSRF token."""
     accounts = accounts_of(request)
     account, session_id = await accounts.sign_up(body.name, body.password, body.email, _address(request))
-    return await _signed_in_answer(request, response, account, session_id)
+    if account.email is not None and accounts.mailer.enabled:
+        await accounts.send_verification(account, account.email, _base_url(request))
+    return await signed_in_answer(request, response, account, session_id)
 
 
-@router.post("/signin", response_model=AccountOut, responses=ERRORS)
+@router.post("/api/account/signin", response_model=AccountOut, responses=ERRORS)
 async def sign_in(request: Request, response: Response, body: SignInRequest) -> dict[str, Any]:
     """Sign in with a user name and password: a new session (cookie) every time; the session the
     browser held before ends. A wrong password and an unknown name get the same 401."""
     accounts = accounts_of(request)
     account, session_id = await accounts.sign_in(body.name, body.password, _address(request))
-    return await _signed_in_answer(request, response, account, session_id)
+    return await signed_in_answer(request, response, account, session_id)
 
 
-@router.post("/signout", status_code=204, responses=ERRORS)
+@router.post("/api/account/signout", status_code=204, responses=ERRORS)
 async def sign_out(request: Request) -> Response:
     """End this browser's session (nothing happens for a guest)."""
     signed_in = await current_session(request)
@@ -513,7 +790,7 @@ async def sign_out(request: Request) -> Response:
     return response
 
 
-@router.get("", response_model=AccountOut, responses=ERRORS)
+@router.get("/api/account", response_model=AccountOut, responses=ERRORS)
 async def account(request: Request) -> dict[str, Any]:
     """The signed-in account, with the session's CSRF token; 401 (`not_signed_in`) for a guest."""
     signed_in = await current_session(request)
@@ -522,7 +799,7 @@ async def account(request: Request) -> dict[str, Any]:
     return _account_out(accounts_of(request), signed_in.account, signed_in.csrf)
 
 
-@router.get("/status", response_model=AccountStatusOut)
+@router.get("/api/account/status", response_model=AccountStatusOut)
 async def account_status(request: Request) -> dict[str, Any]:
     """Who is signed in, for pages: the account (as GET /api/account) or none, always 200."""
     signed_in = await current_session(request)
@@ -530,3 +807,135 @@ async def account_status(request: Request) -> dict[str, Any]:
         return {"signed_in": False, "account": None}
     account = _account_out(accounts_of(request), signed_in.account, signed_in.csrf)
     return {"signed_in": True, "account": account}
+
+
+async def require_session(connection: HTTPConnection) -> SignedIn:
+    """The live session, or ApiError 401 (`not_signed_in`)."""
+    signed_in = await current_session(connection)
+    if signed_in is None:
+        raise ApiError(401, "sign in first: this needs an account", code="not_signed_in")
+    return signed_in
+
+
+def _base_url(request: Request) -> str:
+    """The server's address as the request named it (the Guard let only known host names in)."""
+    return str(request.base_url).rstrip("/")
+
+
+class EmailRequest(Strict):
+    email: Annotated[str, Field(max_length=254)] | None = Field(description="the new address; null: none")
+
+
+class TokenRequest(Strict):
+    token: Annotated[str, Field(min_length=1, max_length=200)] = Field(description="the token of the link")
+
+
+class ForgotRequest(Strict):
+    email: Annotated[str, Field(min_length=1, max_length=254)]
+
+
+class ResetRequest(Strict):
+    token: Annotated[str, Field(min_length=1, max_length=200)]
+    password: Password
+
+
+class PasswordRequest(Strict):
+    password: Password | None = Field(default=None, description="the current password, if any")
+    new_password: Password
+
+
+class DeleteRequest(Strict):
+    password: Password | None = Field(default=None, description="the password, if the account has one")
+    confirm_name: NameField | None = Field(default=None, description="without a password: the user name")
+
+
+class EmailOut(BaseModel):
+    email: str | None
+    verification_sent: bool
+
+
+@router.post("/api/account/email", response_model=EmailOut, responses=ERRORS)
+async def change_email(request: Request, body: EmailRequest) -> dict[str, Any]:
+    """Give the account a new e-mail address (or none): unverified until the link mailed to it is
+    opened (when the server sends mail)."""
+    signed_in = await require_session(request)
+    accounts = accounts_of(request)
+    sent = await accounts.change_email(signed_in.account, body.email, _address(request), _base_url(request))
+    current = await asyncio.to_thread(accounts.store.get, signed_in.account.id)
+    return {"email": None if current is None else current.email, "verification_sent": sent}
+
+
+@router.post("/api/account/email/send", status_code=202, responses=ERRORS)
+async def resend_verification(request: Request) -> dict[str, bool]:
+    """Mail the verification link of the account's unverified address again (503 `mail_disabled`
+    when the server sends no mail)."""
+    signed_in = await require_session(request)
+    await accounts_of(request).resend_verification(signed_in.account, _address(request), _base_url(request))
+    return {"sent": True}
+
+
+@router.post("/api/account/email/verify", responses=ERRORS)
+async def verify_email(request: Request, body: TokenRequest) -> dict[str, bool]:
+    """Confirm an address with the token of its link (no sign-in needed: the link may be opened on
+    another device). 410 `link_expired` for a used or expired link."""
+    await accounts_of(request).verify_email(body.token)
+    return {"verified": True}
+
+
+@router.post("/api/account/password/forgot", status_code=202, responses=ERRORS)
+async def forgot_password(request: Request, body: ForgotRequest) -> dict[str, bool]:
+    """Mail a password reset link to this address if an account has verified it. The answer is
+    the same whether or not one has."""
+    await accounts_of(request).forgot_password(body.email, _address(request), _base_url(request))
+    return {"accepted": True}
+
+
+@router.post("/api/account/password/reset", response_model=AccountOut, responses=ERRORS)
+async def reset_password(request: Request, response: Response, body: ResetRequest) -> dict[str, Any]:
+    """Choose a new password with the token of a reset link: every session of the account ends and
+    this browser is signed in anew."""
+    account, session_id = await accounts_of(request).reset_password(body.token, body.password)
+    return await signed_in_answer(request, response, account, session_id)
+
+
+@router.post("/api/account/password", status_code=204, responses=ERRORS)
+async def change_password(request: Request, body: PasswordRequest) -> Response:
+    """A new password, the current one given again; the account's other sessions end."""
+    signed_in = await require_session(request)
+    await accounts_of(request).change_password(signed_in, body.password, body.new_password, _address(request))
+    return Response(status_code=204)
+
+
+@router.post("/api/account/signout-everywhere", status_code=204, responses=ERRORS)
+async def sign_out_everywhere(request: Request) -> Response:
+    """End every session of the account, on every device (this one included)."""
+    signed_in = await require_session(request)
+    await asyncio.to_thread(accounts_of(request).store.close_sessions, signed_in.account.id)
+    response = Response(status_code=204)
+    clear_session_cookie(request, response)
+    return response
+
+
+@router.delete("/api/account", status_code=204, responses=ERRORS)
+async def delete_account(request: Request, body: DeleteRequest) -> Response:
+    """Delete the account (its password again, or, without one, its user name). Its games keep
+    their moves; its seats show "Deleted player"; every session ends."""
+    signed_in = await require_session(request)
+    account = signed_in.account
+    await accounts_of(request).delete(account, body.password, body.confirm_name, _address(request))
+    manager = getattr(request.app.state, "manager", None)
+    for live in getattr(manager, "games", {}).values():  # the games held in memory show it at once
+        for seat in live.seats:
+            if seat.account_id == account.id:
+                seat.name = DELETED_NAME
+    response = Response(status_code=204)
+    clear_session_cookie(request, response)
+    return response
+
+
+@router.get("/account", include_in_schema=False)
+@router.get("/account/{view}", include_in_schema=False)
+async def account_page(view: str = "") -> HTMLResponse:
+    """The account page: sign in or up, or the signed-in account's settings; /account/verify and
+    /account/reset take the token of a mailed link (in the fragment, never sent to the server)."""
+    return HTMLResponse(page_html("account"))

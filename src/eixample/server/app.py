@@ -25,7 +25,7 @@ from sqlalchemy.engine import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from eixample.server import bots, views
+from eixample.server import bots, profiles, ratings, views
 from eixample.server.accounts import Accounts, CsrfGuard
 from eixample.server.accounts import router as accounts_router
 from eixample.server.cluster import DEFAULT_LEASE_SECONDS, Cluster
@@ -42,6 +42,7 @@ from eixample.server.manager import WEB_DIR, GameManager
 from eixample.server.migrations import SchemaTooNewError
 from eixample.server.notice_routes import attach as attach_notices
 from eixample.server.pages import page_html
+from eixample.server.passkeys import router as passkeys_router
 from eixample.server.schemas import (
     CLIENT_MESSAGE,
     HELLO,
@@ -188,6 +189,7 @@ def create_app(
     store = Store(url, exclusive=exclusive)
     cluster = Cluster(store, lease_seconds=bot_lease_seconds) if store.is_postgres else None
     manager = GameManager(store, bot_delay=bot_delay, limits=limits, cluster=cluster)
+    store.on_finish.append(ratings.rate_finished)
     table = TableService(manager, store)
     manager.table = table
     rates = RateLimits(limits)
@@ -255,6 +257,7 @@ def create_app(
 
 
     app.include_router(accounts_router)
+    app.include_router(passkeys_router)
     notice_service = attach_notices(app, manager, store, limits, data_dir, accounts.mailer)
 
     # -- REST ---------------------------------------------------------------------------------
@@ -665,6 +668,8 @@ def create_app(
             conn.send({**reply, "request_id": message.request_id})
             return
         conn.send({"type": "ack", "request_id": message.request_id, "move_number": live.move_number})
+
+    app.include_router(profiles.router(store))
 
     # -- pages --------------------------------------------------------------------------------
 

@@ -44,6 +44,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     create_engine,
     delete,
@@ -52,6 +53,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -92,6 +94,7 @@ class GameRow(Base):
     seed_shown: Mapped[bool] = mapped_column(Boolean, default=False)
     creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     hints_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
+    rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class SeatRow(Base):
@@ -157,6 +160,8 @@ class GameData:
     creator_hash: str | None = None
     hints_allowed: bool = False
     """Created with hints allowed: every seat may ask the server's bot for advice."""
+    rated: bool = True
+    """Its end updates the players' ratings (server/ratings.py), if they are rated players."""
 
 
 class AccountRow(Base):
@@ -190,6 +195,38 @@ class SessionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountTokenRow(Base):
+    """A single-use token sent to a player (e-mail verification, password reset) or held by a
+    browser during a passkey ceremony: its SHA-256 digest only, with what it is for and until when."""
+
+    __tablename__ = "account_tokens"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[str | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    data: Mapped[str | None] = mapped_column(String(1024), nullable=True)
+    """The address being verified, or the ceremony's challenge."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PasskeyRow(Base):
+    """A passkey (WebAuthn credential) of an account: its id (base64url), public key and counter."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    transports: Mapped[list[str]] = mapped_column(JSON)
+    name: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class BotLeaseRow(Base):
@@ -297,6 +334,8 @@ class Store:
         """Called in each move's transaction with (connection, game id, move number after it, the
         seat that moved, the seat to move, the game's status): what they write commits with the
         move or not at all (server/notices.py)."""
+        self.on_finish: list[Callable[[Connection, str], Any]] = []
+        """Called in the transaction that stores a game's last move (the ratings: server/ratings.py)."""
         try:
             self._migrate()
         except BaseException:
@@ -391,6 +430,7 @@ class Store:
                     seed_shown=data.seed_shown,
                     creator_hash=data.creator_hash,
                     hints_allowed=data.hints_allowed,
+                    rated=data.rated,
                 )
             )
             session.flush()
@@ -450,8 +490,11 @@ class Store:
             if joined_seat is not None:
                 joined = update(seats).where(seats.c.game_id == game_id, seats.c.seat == joined_seat)
                 connection.execute(joined.values(joined=True))
-            for hook in self.move_hooks:
-                hook(connection, game_id, idx + 1, seat, to_move, status)
+            for on_move in self.move_hooks:
+                on_move(connection, game_id, idx + 1, seat, to_move, status)
+            if status == "finished":
+                for hook in self.on_finish:
+                    hook(connection, game_id)
             self._notify(connection, game_id, idx + 1)
 
         return self.writer.submit(write)
@@ -753,6 +796,7 @@ def _game_data(row: GameRow) -> GameData:
         seed_shown=bool(row.seed_shown),
         creator_hash=row.creator_hash,
         hints_allowed=bool(row.hints_allowed),
+        rated=bool(row.rated),
     )
 
 

@@ -107,6 +107,9 @@ class ServerLimits:
     signin_failures_per_account_hour: int = 20
     """Failed sign-ins for one user name, from all addresses together (whether or not the name
     exists); then every sign-in with that name is refused with 429 for a while."""
+    account_mails_per_address_hour: int = 10
+    """Mails (verification links, password resets) asked for from one client address; each
+    e-mail address also gets at most 3 an hour, whoever asks."""
     session_days: int = 30
     """A sign-in lasts this long (then the browser signs in again)."""
     password_hashes_at_once: int = 2

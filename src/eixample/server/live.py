@@ -124,6 +124,7 @@ class LiveGame:
     seed_shown: bool = False
     creator_hash: str | None = None
     hints_allowed: bool = False
+    rated: bool = True
     address: str = ""
     """The client address that created the game while this server holds it ("" for a game loaded
     from the database): its bots' searches take their turn with that address's other searches."""

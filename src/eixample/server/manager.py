@@ -341,6 +341,7 @@ class GameManager:
             seed_shown=request.seed_shown,
             creator_hash=token_digest(creator_token),
             hints_allowed=request.hints_allowed,
+            rated=request.rated,
         )
         await self._db(self.store.create_game, data)
         live = self._live(data, game, state, [views.public_scores(state)])
@@ -370,6 +371,7 @@ class GameManager:
             seed_shown=data.seed_shown,
             creator_hash=data.creator_hash,
             hints_allowed=data.hints_allowed,
+            rated=data.rated,
         )
 
     def _rebuild(self, data: GameData) -> LiveGame:

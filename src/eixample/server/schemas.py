@@ -98,6 +98,11 @@ class CreateGame(Strict):
         description="every seat may ask the server's bot for hints (its top three choices with their "
         "win probability); the lobby and every seat's page say so. Never in a game created without it",
     )
+    rated: bool = Field(
+        default=True,
+        description="the game's end updates its players' ratings (when every person's seat belongs to "
+        "a signed-in account: see docs/ratings.md); false for a friendly game",
+    )
 
     @model_validator(mode="after")
     def _one_kind_of_clock(self) -> CreateGame:
@@ -240,6 +245,7 @@ class GameSummaryOut(BaseModel):
     seed_shown: bool = False
     seed: int | None = None
     hints_allowed: bool = False
+    rated: bool = True
     links: dict[str, str | None]
 
 

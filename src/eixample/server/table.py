@@ -508,6 +508,7 @@ class TableService:
                     clock_seconds=table.clock_seconds,
                     hints_allowed=live.hints_allowed,
                     **turns.pace_of(table),
+                    rated=live.rated,
                 )
                 new, _tokens, _creator = await self.manager.create(request)
                 for s in people:

@@ -262,6 +262,7 @@ def game_summary(data: GameData, game: Game | None, resigned: frozenset[int] = f
         "seed_shown": data.seed_shown,
         "seed": data.seed if data.seed_shown else None,
         "hints_allowed": data.hints_allowed,
+        "rated": data.rated,
         "links": {
             "watch": f"/play/{data.id}",
             "replay": f"/replay/{data.id}" if data.status == "finished" else None,

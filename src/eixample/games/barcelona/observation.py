@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import numpy.typing as npt
 
 from eixample.core.observation import ObservationSpec, SpecBuilder
@@ -79,6 +80,23 @@ SEAT_AXES = {
 }
 """The parts by seat, and the axis of their seats (the sidewalk's last row, the starting
 cobblestones, is no seat's)."""
+TURN_PARTS = (
+    "decision", "decision_seat", "decision_arguments", "turn_player", "first_player", "flags", "turns"
+)
+CITY_PARTS = ("crossing_citizens", "intersections", "street_tiles", "passengers_on_board", "trams")
+BUILDING_PARTS = ("street_actions", "buildings", "building_markers", "row_bonus", "tracks")
+CARD_PARTS = (
+    "cerda_scoring",
+    "cerda_scored",
+    "modernisme_offer",
+    "modernisme_discard",
+    "public_services",
+    "services_built",
+    "sagrada_offer",
+    "sagrada_tiles",
+    "modernisme_projects",
+)
+"""The parts each group of the encoder writes (the seat and the hand are the observer's own)."""
 OVER = len(DECISION_NAMES)
 """The index of "the game is over" among the decision kinds."""
 
@@ -215,22 +233,22 @@ class Encoder:
         ]
         self.spec: ObservationSpec = b.build()
         self.seats = list(range(n))  # the groups write for seat 0; `GroupedWriter` turns it
-        self.player_dest = self._player_dest(self.seats)
-        self.counts_dest = list(range(self.o_counts, self.o_counts + len(COUNTS) + t.services_in_play))
+        self.player_dest = np.array(self._player_dest(self.seats), np.intp)
+        self.counts_dest = np.arange(self.o_counts, self.o_counts + len(COUNTS) + t.services_in_play)
         self.writer = GroupedWriter(self.spec, n, self._groups(), self._own)
 
     def _groups(self) -> list[Group]:
         groups = [
-            Group(_turn_key, self._write_turn),
-            Group(_players_key, self._write_players),
-            Group(_counts_key, self._write_counts),
-            Group(_city_key, self._write_city),
-            Group(_buildings_key, self._write_buildings),
-            Group(_cards_key, self._write_cards),
-            Group(_sidewalk_key, self._write_sidewalk),
+            Group(TURN_PARTS, _turn_key, self._write_turn),
+            Group(("players", "score_breakdown", "stacks_left"), _players_key, self._write_players),
+            Group(("counts", "services_left"), _counts_key, self._write_counts),
+            Group(CITY_PARTS, _city_key, self._write_city),
+            Group(BUILDING_PARTS, _buildings_key, self._write_buildings),
+            Group(CARD_PARTS, _cards_key, self._write_cards),
+            Group(("sidewalk",), _sidewalk_key, self._write_sidewalk),
         ]
         if self.solo:
-            groups.append(Group(_solo_key, self._write_solo))
+            groups.append(Group(("solo_drawn",), _solo_key, self._write_solo))
         return groups
 
     def _player_dest(self, rel: list[int]) -> list[int]:
@@ -387,21 +405,21 @@ def _turn_key(s: BarcelonaState) -> tuple[Any, ...]:
 
 
 def _players_key(s: BarcelonaState) -> list[int]:
-    return (
-        s.vp
-        + s.coins
-        + s.cloth
-        + s.cobbles
-        + s.inters
-        + s.passengers
-        + s.cerda
-        + s.sagrada
-        + [len(hand) for hand in s.hands]
-        + s.vp_src
-        + s.narrow_left
-        + s.wide_left
-        + s.markers_left
-    )
+    return [
+        *s.vp,
+        *s.coins,
+        *s.cloth,
+        *s.cobbles,
+        *s.inters,
+        *s.passengers,
+        *s.cerda,
+        *s.sagrada,
+        *map(len, s.hands),
+        *s.vp_src,
+        *s.narrow_left,
+        *s.wide_left,
+        *s.markers_left,
+    ]
 
 
 def _counts_key(s: BarcelonaState) -> list[int]:

@@ -557,15 +557,28 @@ def _streets_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) 
     return True
 
 
-def _intersection_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) -> bool:
-    if s.inters[AUTOMA] >= len(s.t.intersection_cost):
-        return False
+def _nearest_free(s: BarcelonaState, placed: int, supply: int, free: list[int],
+                  rank: Callable[[int, Any, int], tuple[Any, ...]]) -> int | None:
+    """Where the Automa puts its next piece of a kind: none when its `supply` is spent (`placed`
+    of it) or no place is `free`; else the free place ranked first by `rank(meeple's crossing,
+    its point, place)`."""
+    if placed >= supply or not free:
+        return None
     meeple = s.solo_meeple
-    free = [x for x in range(len(board.CROSSINGS)) if s.cross_owner[x] < 0]
-    if not free:
-        return False
     origin = CROSSING_POINT[meeple]
-    x = min(free, key=lambda y: (DISTANCE[meeple][y], sweep_key(origin, CROSSING_POINT[y], direction(s))))
+    return min(free, key=lambda place: rank(meeple, origin, place))
+
+
+def _intersection_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool) -> bool:
+    x = _nearest_free(
+        s,
+        s.inters[AUTOMA],
+        len(s.t.intersection_cost),
+        [x for x in range(len(board.CROSSINGS)) if s.cross_owner[x] < 0],
+        lambda meeple, origin, y: (DISTANCE[meeple][y], sweep_key(origin, CROSSING_POINT[y], direction(s))),
+    )
+    if x is None:
+        return False
     s.inters[AUTOMA] += 1
     s.cross_owner[x] = AUTOMA
     _say(s, "intersection", crossing=board.CROSSINGS[x])
@@ -647,21 +660,19 @@ def _passenger_action(s: BarcelonaState, depth: int, coins: bool, anywhere: bool
     """A Passenger (never the Tram) on the nearest street space without one, its own Street tile
     first; then that street's action, for free."""
     t = s.t
-    if s.passengers[AUTOMA] >= len(t.passenger_cost):
-        return False
-    meeple = s.solo_meeple
-    spaces = [sp for sp in range(len(board.SPACES)) if s.space_passenger[sp] < 0]
-    if not spaces:
-        return False
-    origin = CROSSING_POINT[meeple]
-    sp = min(
-        spaces,
-        key=lambda x: (
+    sp = _nearest_free(
+        s,
+        s.passengers[AUTOMA],
+        len(t.passenger_cost),
+        [sp for sp in range(len(board.SPACES)) if s.space_passenger[sp] < 0],
+        lambda meeple, origin, x: (
             _space_distance(meeple, x),
             s.space_owner[x] != AUTOMA,
             sweep_key(origin, SPACE_POINT[x], direction(s)),
         ),
     )
+    if sp is None:
+        return False
     s.passengers[AUTOMA] += 1
     s.space_passenger[sp] = AUTOMA
     _say(s, "passenger", space=board.SPACES[sp])

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import numpy.typing as npt
 
 from eixample.core.observation import ObservationSpec, SpecBuilder
@@ -26,6 +27,10 @@ from eixample.games.rose_of_fire.state import DECISION_NAMES, DROP, KEEP, NSRC, 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
+TURN_PARTS = (
+    "phase", "decision", "decision_seat", "first_player", "flags", "events_fired", "strike_in_front"
+)
+"""The parts the encoder's turn group writes."""
 PLAYER_NUMBERS = (
     "vp",
     "prestige",
@@ -165,21 +170,21 @@ class Encoder:
         self.spec: ObservationSpec = b.build()
         self.seats = list(range(n))  # the groups write for seat 0; `GroupedWriter` turns it
         width = len(PLAYER_NUMBERS)
-        self.player_dest = [self.o_players + p * width + j for p in range(n) for j in range(width)] + [
-            self.o_breakdown + p * NSRC + j for p in range(n) for j in range(NSRC)
-        ]
-        self.counts_dest = list(range(self.o_counts, self.o_counts + len(COUNTS) + PHASES))
+        player_rows = [self.o_players + p * width + j for p in range(n) for j in range(width)]
+        breakdown = [self.o_breakdown + p * NSRC + j for p in range(n) for j in range(NSRC)]
+        self.player_dest = np.array(player_rows + breakdown, np.intp)
+        self.counts_dest = np.arange(self.o_counts, self.o_counts + len(COUNTS) + PHASES)
         self.writer = GroupedWriter(
             self.spec,
             n,
             [
-                Group(_turn_key, self._write_turn),
-                Group(_players_key, self._write_players),
-                Group(_counts_key, self._write_counts),
-                Group(_tiles_key, self._write_tiles),
-                Group(_houses_key, self._write_houses),
-                Group(_blocks_key, self._write_blocks),
-                Group(_cards_key, self._write_cards),
+                Group(TURN_PARTS, _turn_key, self._write_turn),
+                Group(("players", "score_breakdown"), _players_key, self._write_players),
+                Group(("counts", "round_track"), _counts_key, self._write_counts),
+                Group(("tiles",), _tiles_key, self._write_tiles),
+                Group(("house_owner", "house_type"), _houses_key, self._write_houses),
+                Group(("block_of_space", "obelisk_blocks"), _blocks_key, self._write_blocks),
+                Group(("influence_cards", "discarded", "conviction", "table"), _cards_key, self._write_cards),
             ],
             self._own,
         )
@@ -293,18 +298,18 @@ def _turn_key(s: RoseState) -> tuple[Any, ...]:
 
 
 def _players_key(s: RoseState) -> list[Any]:
-    return (
-        s.vp
-        + s.prestige
-        + s.houses_left
-        + s.supply
-        + s.raval
-        + s.barricade
-        + s.bag
-        + s.tokens
-        + s.vp_src
-        + s.hands
-    )
+    return [
+        *s.vp,
+        *s.prestige,
+        *s.houses_left,
+        *s.supply,
+        *s.raval,
+        *s.barricade,
+        *s.bag,
+        *s.tokens,
+        *s.vp_src,
+        *s.hands,
+    ]
 
 
 def _counts_key(s: RoseState) -> list[int]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from alembic import context
 
 from eixample.server.db import Base
+from eixample.server.ratings import RatingsBase
 from eixample.server.table import TableBase
 
-target_metadata = [Base.metadata, TableBase.metadata]
+target_metadata = [Base.metadata, TableBase.metadata, RatingsBase.metadata]
 """Every table the code maps: what `draft` compares the newest revision with."""
 
 

@@ -3,11 +3,14 @@
 import { hasKey, t } from "./i18n.js";
 
 export class ApiError extends Error {
-  // retryAfter: the seconds a refusal (429, 503) asks the client to wait, or null.
-  constructor(status, message, { retryAfter = null } = {}) {
+  // retryAfter: the seconds a refusal (429, 503) asks the client to wait, or null; code and args:
+  // the server's error code and its values (docs/api.md), or null and {}.
+  constructor(status, message, { retryAfter = null, code = null, args = {} } = {}) {
     super(message);
     this.status = status;
     this.retryAfter = retryAfter;
+    this.code = code;
+    this.args = args;
   }
 }
 
@@ -80,6 +83,8 @@ export async function api(path, { method = "GET", body, token } = {}) {
   if (!response.ok) {
     throw new ApiError(response.status, errorText(data, response.status), {
       retryAfter: retryAfter(response),
+      code: data && typeof data.code === "string" ? data.code : null,
+      args: data && data.args && typeof data.args === "object" ? data.args : {},
     });
   }
   return data;

@@ -316,6 +316,7 @@ async function onCreate(event) {
     body.time_out = $("time-out-select").value;
   } else if ($("clock-select").value) body.clock_seconds = Number($("clock-select").value);
   if ($("hints-allowed").checked) body.hints_allowed = true;
+  if (!$("rated").checked) body.rated = false;
   $("create").disabled = true;
   try {
     const created = await api("/api/games", { method: "POST", body });
@@ -468,6 +469,7 @@ async function refreshList() {
         el("strong", {}, game.title),
         game.seed_shown ? el("span", { class: "muted seed-shown" }, t("lobby.seedShown", { seed: game.seed })) : null,
         game.hints_allowed ? el("span", { class: "hints-allowed", title: t("coach.hintsAllowed") }, t("coach.lobbyHints")) : null,
+        game.rated === false ? el("span", { class: "muted unrated" }, t("ratings.unrated")) : null,
         el("span", { class: "seats-inline" }, seats),
         result,
         el(

@@ -4,7 +4,7 @@ waiting to be sent.
 Existing games are real time, as before; no notice is owed for a turn that began before.
 
 Revision ID: 0007
-Revises: 0003
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0003"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
