@@ -70,8 +70,22 @@ def text_of(message: EmailMessage) -> str:
     return str(body.get_content())
 
 
+def is_turn_mail(message: EmailMessage) -> bool:
+    """A "your turn" mail (every one has an unsubscribe link; the accounts' own mails have none)."""
+    return message["List-Unsubscribe"] is not None
+
+
 def mails_to(messages: list[EmailMessage], address: str) -> list[EmailMessage]:
-    return [message for message in messages if address in str(message["To"])]
+    """The "your turn" mails sent to `address`."""
+    return [message for message in messages if address in str(message["To"]) and is_turn_mail(message)]
+
+
+def turn_mail(mailbox: Any, address: str, timeout: float = 30) -> EmailMessage:
+    """The first "your turn" mail to `address` (received or to come)."""
+    message: EmailMessage = mailbox.wait_for(
+        lambda message: address in str(message["To"]) and is_turn_mail(message), timeout
+    )
+    return message
 
 
 def server_with_mail(folder: Path, smtp_env: dict[str, str], **options: Any) -> ServerProcess:

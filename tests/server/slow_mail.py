@@ -1,6 +1,6 @@
-"""Loaded into a test's server process: every mail waits a while before it is handed to the SMTP
-server, after leaving a file `mail-sending` in the process's folder, so that a test can kill the
-process while it is sending."""
+"""Loaded into a test's server process: every "your turn" mail (one with an unsubscribe link)
+waits a while before it is handed to the SMTP server, after leaving a file `mail-sending` in the
+process's folder, so that a test can kill the process while it is sending."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ _send = Mailer._send
 
 
 def _slow_send(self: Mailer, message: EmailMessage) -> None:
-    Path("mail-sending").write_text(str(message["To"]))
-    time.sleep(PAUSE_SECONDS)
+    if message["List-Unsubscribe"] is not None:
+        Path("mail-sending").write_text(str(message["To"]))
+        time.sleep(PAUSE_SECONDS)
     _send(self, message)
 
 

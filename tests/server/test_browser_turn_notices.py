@@ -15,7 +15,7 @@ import pytest
 
 from tests.server.browser import TIMEOUT_MS
 from tests.server.harness import ServerProcess, wait_for
-from tests.server.notices import NOTICE_LIMITS, own_seat, run_sql, text_of, verify_email
+from tests.server.notices import NOTICE_LIMITS, own_seat, run_sql, text_of, turn_mail, verify_email
 from tests.server.signin import PASSWORD, unique_name
 from tests.server.smtp import SmtpServer, smtp  # noqa: F401  (the fixture)
 
@@ -83,7 +83,7 @@ def test_a_turn_based_game_mails_the_player_away_and_their_time_runs_out_as_chos
         ana_page.locator("svg#board .target").first.click()
         ana_page.wait_for_selector("body[data-move-number='1']")
 
-        mail = smtp.mailbox.to("biel@example.test")
+        mail = turn_mail(smtp.mailbox, "biel@example.test")
         body = text_of(mail)
         assert mail["Subject"] == "Your turn in Tic-tac-toe against Ana"
         link = re.search(r"(http://127\.0\.0\.1:\d+/play/[\w-]+)", body)

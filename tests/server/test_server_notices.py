@@ -18,6 +18,7 @@ from tests.server.notices import (
     own_seat,
     server_with_mail,
     text_of,
+    turn_mail,
     verify_email,
 )
 from tests.server.signin import sign_up
@@ -45,7 +46,7 @@ def test_a_player_away_gets_one_mail_per_turn_in_their_language_and_none_while_o
             with WsClient(f"{server.ws_url}/ws/games/{game_id}?lang=fr", ana_token) as page:
                 page.state()
                 move(api, game_id, ana_token, "mark 4", 0)
-            mail = smtp.mailbox.to(BIEL)
+            mail = turn_mail(smtp.mailbox, BIEL)
             assert mail["Subject"] == "Your turn in Tic-tac-toe against Ana"
             body = text_of(mail)
             assert f"{PUBLIC_URL}/play/{game_id}" in body and "Hello " + biel.name in body
@@ -58,7 +59,7 @@ def test_a_player_away_gets_one_mail_per_turn_in_their_language_and_none_while_o
             with WsClient(f"{server.ws_url}/ws/games/{game_id}", biel_token) as page:
                 page.state()
                 move(api, game_id, biel_token, "mark 0", 1)
-                french = smtp.mailbox.to(ANA)
+                french = turn_mail(smtp.mailbox, ANA)
                 assert french["Subject"] == "À vous de jouer : Tic-tac-toe contre Biel"
                 assert f"{PUBLIC_URL}/play/{game_id}" in text_of(french)
                 move(api, game_id, ana_token, "mark 8", 2)
@@ -91,7 +92,7 @@ def test_several_waiting_games_make_one_digest_and_the_unsubscribe_link_needs_no
                 own_seat(server, game["game_id"], 1, biel.account["id"])
             for game in games[:2]:
                 move(api, game["game_id"], game["seats"][0]["token"], "mark 4", 0)
-            digest = smtp.mailbox.to(BIEL)
+            digest = turn_mail(smtp.mailbox, BIEL)
             assert digest["Subject"] == "Your turn in 2 games"
             body = text_of(digest)
             for game in games[:2]:

@@ -15,10 +15,12 @@ from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 from tests.server.notices import (
     NOTICE_LIMITS,
     PUBLIC_URL,
+    is_turn_mail,
     move,
     notices_of,
     own_seat,
     text_of,
+    turn_mail,
     verify_email,
 )
 from tests.server.postgres import PostgresCluster
@@ -53,6 +55,10 @@ def servers_on(folder: Path, database: str, smtp_env: dict[str, str], count: int
     return made
 
 
+def turn_mails(smtp: SmtpServer) -> list[object]:  # noqa: F811
+    return [message for message in smtp.messages if is_turn_mail(message)]
+
+
 def game_links(body: str) -> list[str]:
     return re.findall(re.escape(PUBLIC_URL) + r"/play/([\w-]+)", body)
 
@@ -85,7 +91,8 @@ def test_two_processes_send_each_turn_s_notice_once(
                 move(api, game["game_id"], game["seats"][1]["token"], "mark 0", 1)
             wait_for(lambda: all(notices_of(first, g["game_id"])[-1] == (0, 2, "sent", None) for g in games),
                      timeout=30, what="every second turn's notice sent")
-        told = Counter(gid for message in smtp.messages for gid in game_links(text_of(message)))
+        told = Counter(gid for message in smtp.messages if is_turn_mail(message)
+                       for gid in game_links(text_of(message)))
         assert told == Counter({game["game_id"]: 2 for game in games})  # once per game and turn
         for player in players:
             player.close()
@@ -109,15 +116,15 @@ def test_a_process_killed_while_sending_leaves_its_notice_to_be_sent_after_resta
         sending = first.data_dir / "mail-sending"
         wait_for(sending.exists, timeout=20, what="the first process to be sending the mail")
         first.kill9()
-        assert smtp.messages == [] and notices_of(second, game["game_id"]) == [(1, 1, "waiting", None)]
+        assert turn_mails(smtp) == [] and notices_of(second, game["game_id"]) == [(1, 1, "waiting", None)]
         first.preload = ()  # restarted as it is, and a second process too: whichever wins sends it
         second.preload = ()
         first.start()
         second.start()
-        mail = smtp.mailbox.to("biel@example.test", timeout=30)
+        mail = turn_mail(smtp.mailbox, "biel@example.test")
         assert game_links(text_of(mail)) == [game["game_id"]]
         wait_for(lambda: notices_of(first, game["game_id"]) == [(1, 1, "sent", None)], what="marked sent")
-        assert len(smtp.messages) == 1
+        assert len(turn_mails(smtp)) == 1
         biel.close()
     finally:
         first.stop()
