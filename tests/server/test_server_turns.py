@@ -50,7 +50,7 @@ def test_a_turn_based_game_keeps_its_days_and_a_bot_plays_on_when_time_runs_out(
             server.kill9()
             server.start()
             wait_for(lambda: table_of(api, game_id)["stand_ins"] == [{"seat": 0, "why": "clock"}],
-                     timeout=15, what="the seat's time to run out after the restart")
+                     timeout=45, what="the seat's time to run out after the restart")
             assert [line["text"] for line in table_of(api, game_id)["lines"]] == ["clock"]
             wait_for(lambda: api.get(f"/api/games/{game_id}").json()["move_number"] >= 1,
                      what="the stand-in's move")
@@ -67,10 +67,10 @@ def test_a_seat_out_of_time_loses_when_the_game_was_created_so(tmp_path: Path) -
             game_id = created["game_id"]
             assert table_of(api, game_id)["time_out"] == "lose"
             wait_for(lambda: table_of(api, game_id)["stand_ins"] == [{"seat": 0, "why": "resigned"}],
-                     timeout=15, what="the seat to lose on time")
+                     timeout=45, what="the seat to lose on time")
             assert [line["text"] for line in table_of(api, game_id)["lines"]] == ["timeout"]
             wait_for(lambda: api.get(f"/api/games/{game_id}").json()["status"] == "finished",
-                     timeout=30, what="the stand-in and the bot to finish the game")
+                     timeout=60, what="the stand-in and the bot to finish the game")
             result = api.get(f"/api/games/{game_id}").json()["result"]
             assert 0 not in result["winners"]
             taken_back = api.post(f"/api/games/{game_id}/take-back",
@@ -116,15 +116,16 @@ def test_with_two_servers_on_postgresql_a_turn_runs_out_once_even_when_its_serve
         with first.client() as api, second.client() as other:
             both = create_claimed_game(api, "tictactoe", PEOPLE, turn_days=1)
             wait_for(lambda: table_of(other, both["game_id"])["stand_ins"] == [{"seat": 0, "why": "clock"}],
-                     timeout=20, what="the time to run out with both servers running")
-            wait_for(lambda: bool(table_of(other, both["game_id"])["lines"]), what="the table event")
+                     timeout=45, what="the time to run out with both servers running")
+            wait_for(lambda: bool(table_of(other, both["game_id"])["lines"]), timeout=30,
+                     what="the table event")
             lines = [line["text"] for line in table_of(api, both["game_id"])["lines"]]
             assert lines == ["clock"]  # handed over once, whichever server's clock rang first
             orphan = create_claimed_game(api, "tictactoe", PEOPLE, turn_days=1, time_out="lose")
             first.kill9()
             # read from the database, not through the other server (which would load the game)
             wait_for(lambda: stored_stand_ins(database, orphan["game_id"]) == {"0": "resigned"},
-                     timeout=20, what="the other server to find the run-out turn")
+                     timeout=45, what="the other server to find the run-out turn")
             texts = lambda: [line["text"] for line in table_of(other, orphan["game_id"])["lines"]]  # noqa: E731
             wait_for(lambda: texts() == ["timeout"], what="the table event")
     finally:
