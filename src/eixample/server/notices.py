@@ -138,20 +138,29 @@ Channel = Callable[[Recipient], Awaitable[bool]]
 the notices are to be tried again later."""
 
 
+GAMES_REMEMBERED = 10_000
+"""Games whose notified seats the move hook keeps in memory (then it forgets them all)."""
+
+
 def turn_passed(grace_seconds: float) -> Callable[..., None]:
-    """The move hook (Store.move_hooks) that writes a turn's notice in the move's transaction."""
+    """The move hook (Store.move_hooks) that writes a turn's notice in the move's transaction.
+    Whether a game is turn-based and which of its seats are people's never changes: read once
+    per game (the hook runs in the one writer thread)."""
+    notified: dict[str, frozenset[int]] = {}
 
     def write(connection: Connection, game_id: str, move: int, mover: int, to_move: int, status: str) -> None:
         if mover == to_move or status == "finished" or to_move < 0:
             return
-        wanted = connection.execute(
-            text(
-                "SELECT 1 FROM game_tables t JOIN seats s ON s.game_id = t.game_id AND s.seat = :seat "
-                "WHERE t.game_id = :game_id AND t.turn_days IS NOT NULL AND s.kind = 'person'"
-            ),
-            {"game_id": game_id, "seat": to_move},
-        ).first()
-        if wanted is None:
+        if game_id not in notified:
+            if len(notified) >= GAMES_REMEMBERED:
+                notified.clear()
+            rows = connection.execute(
+                text("SELECT s.seat FROM game_tables t JOIN seats s ON s.game_id = t.game_id "
+                     "WHERE t.game_id = :game_id AND t.turn_days IS NOT NULL AND s.kind = 'person'"),
+                {"game_id": game_id},
+            )
+            notified[game_id] = frozenset(row[0] for row in rows)
+        if to_move not in notified[game_id]:
             return
         stamp = now()
         dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
