@@ -30,7 +30,9 @@ def test_a_turn_is_pushed_encrypted_to_the_account_s_browsers_and_an_expired_one
             good, good_keys = push.endpoint("good")
             gone, gone_keys = push.endpoint("gone")
             push.gone.add("gone")
-            for endpoint, keys in ((good, good_keys), (gone, gone_keys)):
+            _, local_keys = push.endpoint("local")
+            local = f"https://localhost:{push.port}/push/local"  # a name for a machine around the server
+            for endpoint, keys in ((good, good_keys), (gone, gone_keys), (local, local_keys)):
                 answer = biel.post("/api/push/subscriptions", json={"endpoint": endpoint, "keys": keys})
                 assert answer.status_code == 201, answer.text
             game = create_claimed_game(api, "tictactoe", PEOPLE, turn_days=7)
@@ -43,9 +45,9 @@ def test_a_turn_is_pushed_encrypted_to_the_account_s_browsers_and_an_expired_one
             assert message["payload"]["body"] == "Tic-tac-toe against Ana"
             wait_for(lambda: notices_of(server, game["game_id"]) == [(1, 1, "sent", None)],
                      what="the notice marked sent")
-            assert sorted(push.calls) == ["gone", "good"]
-            left = run_sql(server, "SELECT endpoint FROM push_subscriptions")
-            assert left == [(good,)]  # the expired one is dropped
+            assert sorted(push.calls) == ["gone", "good"]  # never to the host that is not on the internet
+            left = run_sql(server, "SELECT endpoint FROM push_subscriptions ORDER BY id")
+            assert left == [(good,), (local,)]  # the expired one is dropped
         server.stop()
         server.start()
         assert httpx.get(f"{server.url}/api/push/key").json()["key"] == key  # kept across restarts
@@ -60,7 +62,7 @@ def test_subscriptions_are_checked_and_need_a_signed_in_account(tmp_path: Path) 
     try:
         with PushService() as push, sign_up(server) as ana:
             endpoint, keys = push.endpoint("one")
-            https = endpoint.replace("http://", "https://")
+            https = "https://push.example.test/subscription/one"
             subscription = {"endpoint": https, "keys": keys}
             anonymous = httpx.post(f"{server.url}/api/push/subscriptions", json=subscription)
             assert anonymous.status_code == 401
@@ -70,6 +72,9 @@ def test_subscriptions_are_checked_and_need_a_signed_in_account(tmp_path: Path) 
             elsewhere = "https://push.example.test/x"
             for body, status in (
                 ({"endpoint": endpoint, "keys": keys}, 422),  # plain http, loopback not allowed here
+                ({"endpoint": endpoint.replace("http://", "https://"), "keys": keys}, 422),  # loopback
+                ({"endpoint": "https://10.1.2.3/x", "keys": keys}, 422),  # a private address
+                ({"endpoint": "https://[::1]:8443/x", "keys": keys}, 422),
                 ({"endpoint": elsewhere, "keys": {**keys, "p256dh": keys["auth"]}}, 422),
                 ({"endpoint": elsewhere, "keys": {**keys, "auth": keys["p256dh"][:40]}}, 422),
                 ({"endpoint": "https://push.example.test/" + "x" * 1100, "keys": keys}, 422),

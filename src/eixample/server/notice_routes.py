@@ -244,7 +244,7 @@ def attach(
     contact = os.environ.get(PUSH_CONTACT_ENV, "").strip() or f"mailto:{mailer.settings.sender}"
     public_url = os.environ.get(PUBLIC_URL_ENV, "").strip().rstrip("/") or None
     service = NoticeService(
-        pusher=Pusher(keys, PushStore(store), contact),
+        pusher=Pusher(keys, PushStore(store), contact, loopback_http=limits.push_to_loopback),
         mailer=mailer,
         unsubscribe_key=unsubscribe_key(data_dir),
         public_url=public_url,

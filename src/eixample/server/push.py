@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import ipaddress
 import json
 import logging
 import os
 import secrets
+import socket
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -103,14 +105,51 @@ class PushSubscriptionRow(TableBase):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-def check_subscription(endpoint: str, p256dh: str, auth: str, *, loopback_http: bool = False) -> None:
-    """Refuse (400) a subscription that is not one a browser's push service gives: an https
-    address (http only to 127.0.0.1 when `loopback_http`, for tests), a P-256 public key and a
-    16-byte secret."""
+def _loopback_test_endpoint(endpoint: str, loopback_http: bool) -> bool:
     parts = urlsplit(endpoint)
-    loopback = loopback_http and parts.scheme == "http" and parts.hostname == "127.0.0.1"
+    return loopback_http and parts.scheme == "http" and parts.hostname == "127.0.0.1"
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
+
+
+def public_address(host: str) -> bool:
+    """An IP address on the internet (not loopback, private, link-local, multicast or reserved)."""
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0]).is_global
+    except ValueError:
+        return False
+
+
+def reaches_public_hosts(endpoint: str, loopback_http: bool = False) -> bool:
+    """Whether every address the endpoint's host name resolves to is a public one (the server
+    must not be made to post to the machines around it), or it is the tests' loopback service."""
+    if _loopback_test_endpoint(endpoint, loopback_http):
+        return True
+    parts = urlsplit(endpoint)
+    try:
+        found = socket.getaddrinfo(parts.hostname or "", parts.port or 443, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return False
+    return bool(found) and all(public_address(str(entry[4][0])) for entry in found)
+
+
+def check_subscription(endpoint: str, p256dh: str, auth: str, *, loopback_http: bool = False) -> None:
+    """Refuse (422) a subscription that is not one a browser's push service gives: an https
+    address (http only to 127.0.0.1 when `loopback_http`, for tests) whose host, when written as an
+    address, is a public one; a P-256 public key and a 16-byte secret."""
+    parts = urlsplit(endpoint)
+    loopback = _loopback_test_endpoint(endpoint, loopback_http)
     if not (parts.scheme == "https" or loopback) or not parts.hostname or parts.username or parts.password:
         raise bad_request("endpoint: a push service's https address")
+    host = parts.hostname.strip("[]")
+    if not loopback and _is_address(host) and not public_address(host):
+        raise bad_request("endpoint: a push service's address on the internet")
     try:
         key, secret = b64url_decode(p256dh), b64url_decode(auth)
     except (ValueError, TypeError):
@@ -167,8 +206,11 @@ class PushStore:
 class Pusher:
     """Sends one encrypted message to each of an account's subscriptions."""
 
-    def __init__(self, keys: PushKeys, store: PushStore, contact: str) -> None:
+    def __init__(
+        self, keys: PushKeys, store: PushStore, contact: str, *, loopback_http: bool = False
+    ) -> None:
         self.keys = keys
+        self.loopback_http = loopback_http
         self.store = store
         self.contact = contact
         """The `sub` claim of the VAPID token: a mailto: or https: address push services may use."""
@@ -184,6 +226,9 @@ class Pusher:
         return taken
 
     def _send_one(self, row: PushSubscriptionRow, data: str) -> bool:
+        if not reaches_public_hosts(row.endpoint, self.loopback_http):
+            log.warning("a push subscription's host is not on the internet: not sent")
+            return False
         info = {"endpoint": row.endpoint, "keys": {"p256dh": row.p256dh, "auth": row.auth}}
         try:
             webpush(info, data, vapid_private_key=self.keys.vapid, vapid_claims={"sub": self.contact},
