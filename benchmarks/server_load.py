@@ -8,7 +8,10 @@ then runs `--games` two-person games at once: each game has a driver that plays 
 REST (each decision a random one of the legal actions the server's last answer listed, from a
 seeded generator) and one spectator WebSocket that follows the game as the web page does (the
 whole state, then every patch parsed and applied in order; a gap asks for the whole state again).
-A finished game is replaced by a new one. After a warm-up, for `--seconds` it counts moves and
+A finished game is replaced by a new one. With `--signed-in` each seat is a signed-in player (an
+account made before the games start): its game names the two accounts for the seats, and every
+request goes with the account's session cookie (and CSRF token), without a seat token, as a page
+signed in on another device plays. After a warm-up, for `--seconds` it counts moves and
 times each move's round trip (POST until the answer is read), and prints moves/s and the
 round-trip percentiles, with `/api/health` round trips measured in the same run as the reference,
 the server's and the client's CPU time per move (the server's from /proc: the figures least
@@ -18,10 +21,6 @@ way a fast client would be: aiohttp (its HTTP parser in C) and orjson.
 
 The server stores its games in SQLite in the fresh data folder, or in the database that
 `--database-url` names (an empty PostgreSQL database, to measure the move path there).
-
-With `--signed-in` each table's driver first makes an account and plays signed in: every request
-carries the session cookie, and every move its CSRF token (the server looks the session up and
-checks the token on each of them), as a signed-in page does.
 
 The server runs with the per-address limits raised: every client here has the address 127.0.0.1.
 """
@@ -65,6 +64,7 @@ LIMITS = {
     "connections_per_address": 10_000,
     "signups_per_address_hour": 1_000_000,
 }
+PASSWORD = "a benchmark's password"
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -157,24 +157,42 @@ class Api:
     """REST requests of the benchmark's clients: one aiohttp session (keep-alive connections,
     its HTTP parser in C), JSON encoded and decoded with orjson, as a fast client would."""
 
-    def __init__(self, session: aiohttp.ClientSession, csrf: str | None = None) -> None:
+    def __init__(self, session: aiohttp.ClientSession) -> None:
         self.session = session
-        self.csrf = csrf
-        """The session's CSRF token, sent with every POST (signed in)."""
 
-    async def get(self, path: str, token: str | None = None) -> tuple[int, bytes]:
-        headers = {"X-Seat-Token": token} if token else {}
+    async def get(
+        self, path: str, token: str | None = None, auth: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        headers = {"X-Seat-Token": token} if token else dict(auth or {})
         async with self.session.get(path, headers=headers) as response:
             return response.status, await response.read()
 
-    async def post(self, path: str, body: dict[str, Any], token: str | None = None) -> tuple[int, bytes]:
-        headers = {"Content-Type": "application/json"}
-        if self.csrf:
-            headers["X-CSRF-Token"] = self.csrf
+    async def post(
+        self, path: str, body: dict[str, Any], token: str | None = None, auth: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        headers = {"Content-Type": "application/json", **(auth or {})}
         if token:
             headers["X-Seat-Token"] = token
         async with self.session.post(path, data=orjson.dumps(body), headers=headers) as response:
             return response.status, await response.read()
+
+
+async def sign_up(api: Api, name: str) -> tuple[str, dict[str, str]]:
+    """A new account: its name, and the headers of its requests (session cookie, CSRF token)."""
+    async with api.session.post("/api/account/signup", json={"name": name, "password": PASSWORD}) as response:
+        if response.status != 201:
+            raise SystemExit(f"cannot sign up: {response.status} {(await response.read())[:200]!r}")
+        session_id = response.cookies["eixample_session"].value
+        csrf = (await response.json())["csrf"]
+    return name, {"Cookie": f"eixample_session={session_id}", "X-CSRF-Token": csrf}
+
+
+class Seat:
+    """How one seat's requests say who they are: a seat token, or an account's session."""
+
+    def __init__(self, token: str | None = None, auth: dict[str, str] | None = None) -> None:
+        self.token = token
+        self.auth = auth
 
 
 async def claim(api: Api, gid: str, invitation: str) -> str:
@@ -186,32 +204,48 @@ async def claim(api: Api, gid: str, invitation: str) -> str:
     return token
 
 
-async def play_games(api: Api, ws_url: str, game: str, seed: int, tally: Tally, stop: asyncio.Event) -> None:
-    """One table: games played one after the other by two random seats, each with a spectator.
-    A seat decides from the state the server sent it last: a random one of its legal actions."""
+async def new_game(api: Api, game: str, accounts: Accounts | None) -> tuple[str, list[Seat]]:
+    """A new two-person game: its id and its seats' credentials (claimed tokens, or accounts)."""
+    people: list[dict[str, Any]] = [{"account": name} for name, _ in accounts] if accounts else [{}, {}]
+    auth = accounts[0][1] if accounts else None
+    status, text = await api.post("/api/games", {"game": game, "seats": people}, auth=auth)
+    if status != 201:
+        raise SystemExit(f"cannot create a game: {status} {text[:200]!r}")
+    body = orjson.loads(text)
+    gid: str = body["game_id"]
+    if accounts:
+        return gid, [Seat(auth=headers) for _, headers in accounts]
+    return gid, [Seat(token=await claim(api, gid, seat["token"])) for seat in body["seats"]]
+
+
+Accounts = list[tuple[str, dict[str, str]]]
+
+
+async def play_games(
+    api: Api, ws_url: str, game: str, seed: int, tally: Tally, stop: asyncio.Event, accounts: Accounts | None
+) -> None:
+    """One table: games played one after the other by two random seats (with `accounts`: theirs),
+    each with a spectator. A seat decides from the state the server sent it last: a random one of
+    its legal actions."""
     rng = random.Random(seed)
     while not stop.is_set():
-        status, text = await api.post("/api/games", {"game": game, "seats": [{}, {}]})
-        if status != 201:
-            raise SystemExit(f"cannot create a game: {status} {text[:200]!r}")
-        body = orjson.loads(text)
-        gid = body["game_id"]
-        tokens = [await claim(api, gid, seat["token"]) for seat in body["seats"]]
+        gid, seats = await new_game(api, game, accounts)
         watcher = asyncio.create_task(spectate(ws_url, gid, tally, stop))
-        state = orjson.loads((await api.get(f"/api/games/{gid}/state", tokens[0]))[1])
+        state = orjson.loads((await api.get(f"/api/games/{gid}/state", seats[0].token, seats[0].auth))[1])
         while not stop.is_set() and state["status"] != "finished":
             if not state["your_turn"]:
-                _status, text = await api.get(f"/api/games/{gid}/state", tokens[state["current_player"]])
+                other = seats[state["current_player"]]
+                _status, text = await api.get(f"/api/games/{gid}/state", other.token, other.auth)
                 state = orjson.loads(text)
                 continue
             move = {"action": rng.choice(state["legal_actions"]), "expected_move": state["move_number"]}
-            token = tokens[state["seat"]]
+            seat = seats[state["seat"]]
             start = time.perf_counter()
-            status, text = await api.post(f"/api/games/{gid}/moves", move, token)
+            status, text = await api.post(f"/api/games/{gid}/moves", move, seat.token, seat.auth)
             elapsed = time.perf_counter() - start
             if status != 200:
                 tally.errors.append(text[:200].decode(errors="replace"))
-                state = orjson.loads((await api.get(f"/api/games/{gid}/state", token))[1])
+                state = orjson.loads((await api.get(f"/api/games/{gid}/state", seat.token, seat.auth))[1])
                 continue
             state = orjson.loads(text)
             if tally.measuring:
@@ -239,20 +273,6 @@ def percentile(samples: list[float], p: float) -> float:
     return statistics.quantiles(samples, n=100, method="inclusive")[int(p) - 1]
 
 
-async def signed_in_api(url: str, table: int) -> Api:
-    """A client of its own (its own cookie jar) signed in as a new account."""
-    session = aiohttp.ClientSession(
-        base_url=url, cookie_jar=aiohttp.CookieJar(unsafe=True), timeout=aiohttp.ClientTimeout(total=60)
-    )
-    api = Api(session)
-    body = {"name": f"load{table}-{random.randrange(10**9)}", "password": "a load test password"}
-    status, text = await api.post("/api/account/signup", body)
-    if status != 201:
-        raise SystemExit(f"cannot sign up: {status} {text[:200]!r}")
-    api.csrf = orjson.loads(text)["csrf"]
-    return api
-
-
 async def measure(
     url: str, pid: int, games: int, seconds: float, warmup: float, game: str, signed_in: bool = False
 ) -> Tally:
@@ -261,7 +281,9 @@ async def measure(
     ws_url = url.replace("http://", "ws://")
     connector = aiohttp.TCPConnector(limit=games + 4)
     timeout = aiohttp.ClientTimeout(total=30)
-    async with aiohttp.ClientSession(base_url=url, connector=connector, timeout=timeout) as session:
+    jar = aiohttp.DummyCookieJar()  # each seat sends its own account's cookie
+    session = aiohttp.ClientSession(base_url=url, connector=connector, timeout=timeout, cookie_jar=jar)
+    async with session:
         api = Api(session)
         idle: list[float] = []
         reference = asyncio.create_task(health_reference(api, idle, stop))
@@ -269,9 +291,11 @@ async def measure(
         stop.set()
         await reference
         stop.clear()
-        drivers = [await signed_in_api(url, seed) for seed in range(games)] if signed_in else [api] * games
+        # the accounts are made before the games start (a password hash is slow on purpose)
+        accounts = [[await sign_up(api, f"load{seed}x{seat}") for seat in range(2)] if signed_in else None
+                    for seed in range(games)]
         tables = [
-            asyncio.create_task(play_games(drivers[seed], ws_url, game, seed, tally, stop))
+            asyncio.create_task(play_games(api, ws_url, game, seed, tally, stop, accounts[seed]))
             for seed in range(games)
         ]
         busy: list[float] = []
@@ -288,9 +312,6 @@ async def measure(
             tally.server_cpu = cpu_end - cpu_start
         stop.set()
         await asyncio.gather(*tables, reference, return_exceptions=True)
-        for driver in drivers:
-            if driver is not api:
-                await driver.session.close()
     print(f"reference /api/health round trip: idle p50 {percentile(idle, 50) * 1000:.1f} ms, "
           f"under load p50 {percentile(busy, 50) * 1000:.1f} ms, p99 {percentile(busy, 99) * 1000:.1f} ms")
     return tally
@@ -303,16 +324,16 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--game", default="barcelona")
     parser.add_argument("--database-url", default=None, help="the server's DATABASE_URL (default: SQLite)")
-    parser.add_argument("--signed-in", action="store_true", help="each table plays signed in to an account")
+    parser.add_argument("--signed-in", action="store_true",
+                        help="seats of signed-in players: session cookies instead of seat tokens")
     args = parser.parse_args()
     if not 1 <= args.games <= 200 or not 1 <= args.seconds <= 300:
         raise SystemExit("--games must be 1..200 and --seconds 1..300")
     with tempfile.TemporaryDirectory(prefix="eixample-load-") as folder:
         process, url = start_server(Path(folder), args.database_url)
         try:
-            tally = asyncio.run(
-                measure(url, process.pid, args.games, args.seconds, args.warmup, args.game, args.signed_in)
-            )
+            tally = asyncio.run(measure(url, process.pid, args.games, args.seconds, args.warmup, args.game,
+                                        args.signed_in))
         finally:
             process.terminate()
             process.wait(timeout=10)
@@ -322,9 +343,9 @@ def main() -> None:
 def report(args: argparse.Namespace, tally: Tally) -> None:
     seconds = args.seconds
     database = "PostgreSQL" if args.database_url else "SQLite"
-    who = ", signed in (cookie and CSRF token)" if args.signed_in else ""
-    print(f"{args.games} {args.game} games, 2 people (REST) + 1 spectator (WebSocket) each, {seconds:g} s, "
-          f"{database}{who}")
+    people = "signed-in people (session cookies)" if args.signed_in else "people (seat tokens)"
+    print(f"{args.games} {args.game} games, 2 {people} (REST) + 1 spectator (WebSocket) each, {seconds:g} s, "
+          f"{database}")
     rate = tally.moves / seconds
     print(f"moves: {tally.moves} = {rate:.1f} moves/s; games finished: {tally.games_finished}")
     trips = [trip * 1000 for trip in tally.round_trips]

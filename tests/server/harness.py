@@ -183,8 +183,10 @@ class WsClient:
     """A WebSocket client of one game. It keeps every text it received; messages not yet asked
     for wait in `pending`, so a test can look for them in any order."""
 
-    def __init__(self, url: str, token: str | None, *, patches: bool = False) -> None:
-        self._context = connect(url, open_timeout=10)
+    def __init__(
+        self, url: str, token: str | None, *, patches: bool = False, headers: dict[str, str] | None = None
+    ) -> None:
+        self._context = connect(url, open_timeout=10, additional_headers=headers)
         self.connection: ClientConnection = self._context.__enter__()
         self.received: list[str] = []
         self.received_at: list[float] = []

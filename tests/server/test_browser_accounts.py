@@ -14,6 +14,8 @@ import pytest
 from tests.server.browser import TIMEOUT_MS, screenshot
 from tests.server.harness import ServerProcess
 from tests.server.signin import PASSWORD, sign_up, unique_name
+from tests.server.smtp import SmtpServer
+from tests.server.test_server_account_mail import LINK
 
 pytestmark = pytest.mark.browser
 
@@ -272,3 +274,37 @@ def test_a_passkey_added_to_a_password_account_signs_it_in(browser: Any, server:
         assert not tab.problems, tab.problems
     finally:
         tab.context.close()
+
+
+def test_mailed_links_open_in_the_account_page(browser: Any, tmp_path: Path) -> None:
+    with SmtpServer() as smtp:
+        server = ServerProcess(tmp_path, env=smtp.env()).start()
+        tab = new_tab(browser, PHONE)
+        try:
+            name, address = unique_name(), f"{unique_name()}@example.test"
+            sign_up_by_page(tab, server, name, email=address)
+            assert "not verified yet" in tab.locator("#settings-email").inner_text()
+            link = LINK.search(smtp.mailbox.to(address).get_content())
+            assert link is not None
+            tab.goto(link[0])
+            tab.wait_for_selector("#account-note:text('Your e-mail address is verified.')")
+            assert "#token" not in tab.url  # the token leaves the address bar
+            assert "(verified)" in tab.locator("#settings-email").inner_text()
+            tab.click("#sign-out")
+            tab.wait_for_selector("#signin-panel:not([hidden])")
+            tab.click("#forgot summary")
+            tab.fill("#forgot-email", address)
+            tab.click("#forgot-form button[type='submit']")
+            tab.wait_for_selector("#forgot-result:text('If an account has verified this address')")
+            reset = smtp.mailbox.wait_for(lambda m: "password" in str(m["Subject"]))
+            link = LINK.search(reset.get_content())
+            assert link is not None and link[2] == "reset"
+            tab.goto(link[0])
+            tab.wait_for_selector("#reset-panel:not([hidden])")
+            tab.fill("#reset-password", "a brand new password")
+            tab.click("#reset-form button[type='submit']")
+            tab.wait_for_selector(f"body[data-account='{name}']")
+            assert not tab.problems, tab.problems
+        finally:
+            tab.context.close()
+            server.stop()

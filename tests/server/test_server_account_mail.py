@@ -110,7 +110,10 @@ def test_a_password_reset_link_sets_a_new_password_and_ends_every_session(
         assert again.status_code == 410 and again.json()["code"] == "link_expired"
         old = client.post("/api/account/signin", json={"name": player.name, "password": PASSWORD})
         assert old.status_code == 401
-    sign_in(server_with_mail, player.name, "a new password!").close()
+    with sign_in(server_with_mail, player.name, "a new password!") as again:
+        log = server_with_mail.log()
+        for secret in (token, again.session_id, again.csrf, "a new password!", PASSWORD):
+            assert secret not in log  # nothing secret reaches the server's log
 
 
 def test_a_reset_for_an_unknown_or_unverified_address_answers_alike_and_sends_nothing(

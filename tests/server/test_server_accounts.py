@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import httpx
 import pytest
-from fastapi import Depends
+from fastapi import Depends, WebSocket
 from fastapi.testclient import TestClient
 
 from eixample.server.accounts import (
@@ -188,6 +188,8 @@ def test_an_expired_session_is_not_accepted(tmp_path: Path) -> None:
         accounts.open_session(account.id, "b" * 64, "csrf", timedelta(seconds=-1))
         assert accounts.session("a" * 64) is not None
         assert accounts.session("b" * 64) is None
+        accounts.open_session(account.id, "c" * 64, "csrf", timedelta(days=1))
+        assert {row["id_hash"][0] for row in store.dump()["sessions"]} == {"a", "c"}  # the expired one went
         assert accounts.close_sessions(account.id) == 2
         assert accounts.session("a" * 64) is None
     finally:
@@ -323,6 +325,13 @@ def test_current_and_required_account_dependencies(tmp_path: Path) -> None:
     async def who(account: Annotated[Account | None, Depends(current_account)]) -> dict[str, Any]:
         return {"name": None if account is None else account.name}
 
+    @app.websocket("/ws/test/who")
+    async def who_socket(websocket: WebSocket,
+                         account: Annotated[Account | None, Depends(current_account)]) -> None:
+        await websocket.accept()
+        await websocket.send_json({"name": None if account is None else account.name})
+        await websocket.close()
+
     @app.post("/api/test/mine")
     async def mine(account: Annotated[Account, Depends(require_account)]) -> dict[str, Any]:
         return {"id": account.id}
@@ -337,6 +346,8 @@ def test_current_and_required_account_dependencies(tmp_path: Path) -> None:
         assert "secure" in set_cookie_of(answer).lower()  # https: the cookie travels only over https
         csrf = answer.json()["csrf"]
         assert client.get("/api/test/who").json() == {"name": "Dependent"}
+        with client.websocket_connect("wss://testserver/ws/test/who") as socket:  # the cookie goes too
+            assert socket.receive_json() == {"name": "Dependent"}
         assert client.post("/api/test/mine").json()["code"] == "csrf"
         mine_answer = client.post("/api/test/mine", headers={"X-CSRF-Token": csrf})
         assert mine_answer.json() == {"id": answer.json()["id"]}
@@ -374,3 +385,31 @@ def test_the_status_says_who_is_signed_in_without_an_error_for_guests(server: Se
         status = player.get("/api/account/status").json()
         assert status["signed_in"] is True and status["account"]["name"] == player.name
         assert status["account"]["csrf"] == player.csrf
+
+
+def test_an_unknown_name_costs_the_same_password_check_as_a_known_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argon2 import PasswordHasher
+
+    checked: list[str] = []
+    verify = PasswordHasher.verify
+
+    def counted(self: PasswordHasher, digest: str, password: str) -> bool:
+        checked.append(digest)
+        return verify(self, digest, password)
+
+    monkeypatch.setattr(PasswordHasher, "verify", counted)
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", allowed_hosts=frozenset({"testserver"}),
+                     exclusive=False)
+    with TestClient(app) as client:
+        made = client.post("/api/account/signup", json={"name": "Known", "password": PASSWORD})
+        assert made.status_code == 201
+        client.cookies.clear()
+        answers = [client.post("/api/account/signin", json={"name": name, "password": "wrong password"})
+                   for name in ("Known", "Unknown")]
+    assert [answer.status_code for answer in answers] == [401, 401]
+    assert answers[0].content == answers[1].content
+    known, unknown = checked
+    assert known.startswith("$argon2id$") and unknown.startswith("$argon2id$") and known != unknown
+    assert known.split("$")[3] == unknown.split("$")[3]  # the same cost parameters: m, t, p

@@ -211,8 +211,10 @@ class AccountStore:
             return None if row is None or row.deleted_at is not None else _account(row)
 
     def open_session(self, account_id: str, session_hash: str, csrf: str, lifetime: timedelta) -> None:
+        """A new session; the expired ones of every account are cleared meanwhile."""
         stamp = now()
         with self._sessions() as session, session.begin():
+            session.execute(delete(SessionRow).where(SessionRow.expires_at < stamp))
             session.add(SessionRow(
                 id_hash=session_hash, account_id=account_id, csrf=csrf, created_at=stamp, seen_at=stamp,
                 expires_at=stamp + lifetime,

@@ -71,6 +71,8 @@ from eixample.server.schemas import (
     WsSeatChange,
     WsUndo,
 )
+from eixample.server.seats import RATING_HELP, SPEED, SPEED_HELP, Seats
+from eixample.server.seats import router as seats_router
 from eixample.server.table import TableService
 from eixample.server.turns import TurnWatch
 
@@ -197,6 +199,7 @@ def create_app(
     curves = Curves(manager.bot_pool, limits)
     turn_watch = TurnWatch(manager, store, limits)
     accounts = Accounts(store, limits, mailer)
+    seat_owners = Seats(manager, store, limits, rates)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -222,6 +225,7 @@ def create_app(
     app.state.manager = manager
     app.state.store = store
     app.state.accounts = accounts
+    app.state.seats = seat_owners
     app.add_middleware(CsrfGuard, accounts=accounts)  # inside the Guard: hosts and sizes come first
     app.add_middleware(
         Guard,
@@ -258,6 +262,7 @@ def create_app(
 
     app.include_router(accounts_router)
     app.include_router(passkeys_router)
+    app.include_router(seats_router)
     notice_service = attach_notices(app, manager, store, limits, data_dir, accounts.mailer)
 
     # -- REST ---------------------------------------------------------------------------------
@@ -274,9 +279,19 @@ def create_app(
     @app.get("/api/games", response_model=GameListOut, tags=["lobby"])
     async def list_games(
         status: Annotated[Literal["open", "running", "finished"] | None, Query()] = None,
+        game: Annotated[str | None, Query(max_length=64, description="only games of this name")] = None,
+        players: Annotated[int | None, Query(ge=1, le=8, description="only games of so many seats")] = None,
+        speed: Annotated[str | None, Query(pattern=SPEED, description=SPEED_HELP)] = None,
+        min_rating: Annotated[int | None, Query(ge=0, le=10_000, description=RATING_HELP)] = None,
+        max_rating: Annotated[int | None, Query(ge=0, le=10_000, description=RATING_HELP)] = None,
     ) -> dict[str, Any]:
-        """Games, most recently changed first: open (a person's seat not yet taken), running, finished."""
-        return {"games": await manager.list_games(status)}
+        """Games, most recently changed first: open (a person's seat not yet taken), running, finished;
+        with filters, only those that match them."""
+        ratings = (min_rating, max_rating)
+        if game is None and players is None and speed is None and ratings == (None, None):
+            return {"games": await manager.list_games(status)}
+        games = await seat_owners.filtered_games(status, game, players, speed, limits.lobby_size, ratings)
+        return {"games": games}
 
     @app.post("/api/games", status_code=201, response_model=CreatedOut, responses=ERRORS, tags=["lobby"])
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
@@ -285,7 +300,8 @@ def create_app(
         address = _address(request)
         rates.hit("create", address)
         _check_search_bots(body, address)
-        live, tokens, creator_token = await manager.create(body)
+        owners = await seat_owners.owners_for(body, request, address)
+        live, tokens, creator_token = await manager.create(body, owners)
         live.address = address
         base = str(request.base_url).rstrip("/")
         seats = []
@@ -315,6 +331,8 @@ def create_app(
         live = await manager.get(game_id)
         await _refresh_seats(_address(request), live, token)
         seat = _authenticate(_address(request), live, token)
+        if token is None:
+            seat = await seat_owners.account_seat(request, live)
         if seat is not None:
             await manager.join(live, seat)
         return _state_response(views.seat_message(live, seat))
@@ -380,6 +398,7 @@ def create_app(
             if error.status == 403:
                 rates.hit("token", address)
             raise
+        await seat_owners.give_to_signed_in(request, live, seat)
         return {"seat": seat, "token": private}
 
     @app.post(
@@ -398,6 +417,7 @@ def create_app(
             if error.status in (403, 409):
                 rates.hit("token", address)
             raise
+        await seat_owners.give_to_signed_in(request, live, number)
         return {"seat": number, "token": private}
 
     @app.post("/api/games/{game_id}/seats/{seat}/release", responses=ERRORS, tags=["play"])
@@ -522,11 +542,17 @@ def create_app(
     async def _table_seat(request: Request, game_id: str, token: str | None) -> tuple[LiveGame, int]:
         address = _address(request)
         live = await manager.get(game_id)
-        if token is None:
-            raise unauthorized("this request needs the seat's token in the X-Seat-Token header")
-        seat = _authenticate(address, live, token)
+        seat = await _account_seat(request, live) if token is None else _authenticate(address, live, token)
         assert seat is not None
         return live, seat
+
+    async def _account_seat(request: Request, live: LiveGame) -> int:
+        """Without a seat token: the seat of the signed-in account (server/seats.py)."""
+        seat = await seat_owners.account_seat(request, live)
+        if seat is None:
+            raise unauthorized("this request needs the seat's token in the X-Seat-Token header, "
+                               "or the session of the account the seat belongs to")
+        return seat
 
     def _authenticate(address: str, live: LiveGame, token: str | None) -> int | None:
         """The token's seat; wrong tokens count against the address (429 once too many)."""
@@ -553,7 +579,7 @@ def create_app(
         rates.hit(kind, address)
         live = await manager.get(game_id)
         if token is None:
-            raise unauthorized("this request needs the seat's token in the X-Seat-Token header")
+            return live, await _account_seat(request, live)
         await _refresh_seats(address, live, token)
         seat = _authenticate(address, live, token)
         assert seat is not None
@@ -587,6 +613,8 @@ def create_app(
             live = await manager.get(game_id)
             await _refresh_seats(address, live, hello.token)
             seat = _authenticate(address, live, hello.token)
+            if hello.token is None:
+                seat = await seat_owners.account_seat(websocket, live)
             conn = await manager.connect(live, websocket, seat, address, patches=hello.patches)
             notice_service.heard(live, seat, websocket)
             greeting = table.greeting(live)

@@ -259,9 +259,12 @@ class GameManager:
             out.append(views.game_summary(data, game, resigned.get(data.id, frozenset())))
         return out
 
-    async def create(self, request: CreateGame) -> tuple[LiveGame, list[str | None], str]:
+    async def create(
+        self, request: CreateGame, owners: dict[int, tuple[str, str]] | None = None
+    ) -> tuple[LiveGame, list[str | None], str]:
         """Validate and store a new game; return it with the plain seat tokens (persons only)
-        and the creator's token."""
+        and the creator's token. `owners`: seat -> (account id, name) of the seats that belong
+        to accounts (server/seats.py): those have no token."""
         try:
             game = get_game(request.game)
         except KeyError as error:
@@ -310,6 +313,11 @@ class GameManager:
                 bot = specs[index]
                 tokens.append(None)
                 seats.append(SeatData(index, "bot", spec.name or f"Bot {letter}", bot, None, True))
+            elif owners and index in owners:
+                account_id, account_name = owners[index]
+                tokens.append(None)
+                name = spec.name or account_name
+                seats.append(SeatData(index, "person", name, None, None, account_id=account_id))
             else:
                 token = secrets.token_urlsafe(24)
                 tokens.append(token)

@@ -38,12 +38,20 @@ class SeatSpec(Strict):
         "(POST /api/games/{id}/seats/{seat}/join); otherwise only its invitation link takes it",
     )
 
+    account: Annotated[str, Field(min_length=1, max_length=64)] | None = Field(
+        default=None,
+        description="a person's seat for the account of this user name (the creator's own or another "
+        "player's; the creator must be signed in): it is that account's at once, with no invitation link",
+    )
+
     @model_validator(mode="after")
     def _bot_only_for_bots(self) -> SeatSpec:
         if self.kind == "person" and self.bot is not None:
             raise ValueError("a person's seat takes no bot spec")
-        if self.kind == "bot" and self.open:
-            raise ValueError("only a person's seat is open to anyone")
+        if self.kind == "bot" and (self.open or self.account is not None):
+            raise ValueError("only a person's seat is open to anyone or names an account")
+        if self.open and self.account is not None:
+            raise ValueError("a seat that names an account is not open to anyone")
         return self
 
 

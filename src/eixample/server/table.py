@@ -510,7 +510,8 @@ class TableService:
                     **turns.pace_of(table),
                     rated=live.rated,
                 )
-                new, _tokens, _creator = await self.manager.create(request)
+                owners = {s.seat: (s.account_id, s.name) for s in people if s.account_id is not None}
+                new, _tokens, _creator = await self.manager.create(request, owners)  # accounts keep seats
                 for s in people:
                     if s.kind == "person":
                         private = _rematch_token(key, new.id, s.seat)

@@ -21,11 +21,14 @@ function retryAfter(response) {
 
 // A server error ({error, code, args}) in the page's language: the catalog's message for its code
 // (errors.code.<code>) when there is one, else the server's own words.
+// A feature's own error codes are in its section of the catalogs (invite.code.<code>).
 export function errorText(data, status = 0) {
-  if (data && typeof data.code === "string" && hasKey(`errors.code.${data.code}`)) {
+  const code = data && typeof data.code === "string" ? data.code : null;
+  const key = code === null ? null : [`errors.code.${code}`, `invite.code.${code}`].find(hasKey);
+  if (key) {
     const args = data.args && typeof data.args === "object" ? data.args : {};
     const problems = Array.isArray(args.problems) ? args.problems.map(problemText).join("; ") : "";
-    return t(`errors.code.${data.code}`, { ...args, problems });
+    return t(key, { ...args, problems });
   }
   return (data && data.error) || t("errors.status", { status });
 }
@@ -149,8 +152,44 @@ export async function seatToken(gameId, seat, invitation) {
     localStorage.setItem(key, claimed.token);
     return claimed.token;
   } catch {
-    return invitation;
+    // signed in, the account's own seat needs no token (another device of the account claimed it)
+    return (await accountStatus()).signed_in ? null : invitation;
   }
+}
+
+// The seat tokens this browser keeps ({game_id, token}), one per seat it claimed or joined.
+const SEAT_KEY = /^eixample\.seat\.(.+)\.(\d+)$/;
+
+function heldSeats() {
+  const held = [];
+  for (let index = 0; index < localStorage.length; index += 1) {
+    const key = localStorage.key(index);
+    const match = key && SEAT_KEY.exec(key);
+    const token = match && localStorage.getItem(key);
+    if (token) held.push({ game_id: match[1], token });
+  }
+  return held;
+}
+
+// Signed in, the seats this browser held as a guest become the account's: their tokens are sent
+// once per account (POST /api/me/seats, at most 50 a page), the server giving only the seats each
+// token proves.
+export async function handOverSeats() {
+  const known = await accountStatus();
+  if (!known.signed_in) return [];
+  const doneKey = `eixample.handedOver.${known.account.id}`;
+  let done;
+  try {
+    done = new Set(JSON.parse(localStorage.getItem(doneKey) || "[]"));
+  } catch {
+    done = new Set();
+  }
+  const fresh = heldSeats().filter((entry) => !done.has(`${entry.game_id}:${entry.token}`)).slice(0, 50);
+  if (!fresh.length) return [];
+  const answer = await api("/api/me/seats", { method: "POST", body: { seats: fresh } });
+  for (const entry of fresh) done.add(`${entry.game_id}:${entry.token}`);
+  localStorage.setItem(doneKey, JSON.stringify(Array.from(done).slice(-500)));
+  return answer.given;
 }
 
 export function wsUrl(path) {

@@ -5,7 +5,7 @@
 // Seats of kind "automa" are played by the game itself (a solo game's opponent): their log lines
 // are marked, and the lines of a turn they played appear one after the other.
 
-import { clear, el, errorText, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
+import { clear, el, errorText, gameIdFromPath, handOverSeats, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
 import { markLastMoves, pointsAt, pointsAtPlaces } from "./draw.js";
 import { renderScoreChart } from "./chart.js";
@@ -486,6 +486,7 @@ async function start() {
     hints.learn();
     connect();
     if (!token) setConnection(t("connection.watching"), "good");
+    handOverSeats().catch(() => []); // signed in: the seats this browser held as a guest become the account's
   }
 }
 

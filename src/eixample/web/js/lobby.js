@@ -4,18 +4,20 @@
 // plays itself) in the catalog; with one seat the lobby shows them and offers the `difficulty`
 // option, which is only sent for a one-seat game.
 
-import { api, clear, el, forgetGame, myGames, rememberGame } from "./api.js";
+import { accountStatus, api, clear, el, forgetGame, handOverSeats, myGames, rememberGame } from "./api.js";
 import { hasKey, languageMenu, setupI18n, t } from "./i18n.js";
 import { botLevel, namedSeats, seatBadge, seatName, seatStyle } from "./players.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = { games: [], bots: [] };
 let listStatus = "open";
+let account = null; // the signed-in account ({id, name, ...}), null for a guest
 const optionValues = {}; // kept while options come and go with the number of seats
 
 async function start() {
   await setupI18n();
   $("language-slot").replaceWith(languageMenu());
+  account = (await accountStatus()).account;
   try {
     catalog = await api("/api/catalog");
   } catch (error) {
@@ -53,10 +55,77 @@ async function start() {
       refreshList();
     });
   }
+  setUpFilters();
   onGameChange();
   renderMyGames();
   refreshList();
-  setInterval(refreshList, 5000);
+  if (account) {
+    $("account-games").hidden = false;
+    // the seats this browser held before signing in become the account's, then the list shows them
+    handOverSeats().catch(() => []).then(refreshAccountGames);
+  }
+  setInterval(() => {
+    refreshList();
+    if (account) refreshAccountGames();
+  }, 5000);
+}
+
+// The filters of the games list: game, number of players, speed (turn clock), the table's rating.
+function setUpFilters() {
+  for (const game of catalog.games) $("filter-game").append(el("option", { value: game.name }, game.title));
+  const most = Math.max(1, ...catalog.games.map((game) => game.max_players));
+  for (let n = 1; n <= most; n += 1) $("filter-players").append(el("option", { value: String(n) }, String(n)));
+  for (const id of ["filter-game", "filter-players", "filter-speed", "filter-min-rating", "filter-max-rating"]) {
+    $(id).addEventListener("change", refreshList);
+  }
+  $("lobby-filters").addEventListener("submit", (event) => event.preventDefault());
+}
+
+function filterQuery() {
+  const query = new URLSearchParams({ status: listStatus });
+  for (const [name, id] of [["game", "filter-game"], ["players", "filter-players"], ["speed", "filter-speed"]]) {
+    if ($(id).value) query.set(name, $(id).value);
+  }
+  for (const [name, id] of [["min_rating", "filter-min-rating"], ["max_rating", "filter-max-rating"]]) {
+    const value = $(id).valueAsNumber;  // NaN when empty or not a number: no bound
+    if (Number.isInteger(value) && value >= 0 && value <= 10000) query.set(name, String(value));
+  }
+  return query.toString();
+}
+
+// "My games" of the signed-in account, from the server: those waiting for the account's decision
+// first, then the others in play, then the finished ones.
+async function refreshAccountGames() {
+  let data;
+  try {
+    data = await api("/api/me/games");
+  } catch (error) {
+    clear($("account-game-list")).append(el("li", { class: "error" }, error.message));
+    return;
+  }
+  const list = clear($("account-game-list"));
+  if (!data.games.length) list.append(el("li", { class: "muted" }, t("myGames.empty")));
+  for (const game of data.games) {
+    game.seats = namedSeats(game.seats);
+    const others = game.seats.filter((seat) => seat.seat !== game.seat && seat.kind !== "automa").map((seat) => seat.name);
+    const state = game.your_turn ? "yourTurn" : game.status;
+    list.append(
+      el(
+        "li",
+        { class: `game-line account-game${game.your_turn ? " your-turn" : ""}`, dataset: { gameId: game.game_id, state } },
+        el("strong", {}, game.title),
+        el("span", { class: `game-state state-${state}` }, t(`myGames.${state}`)),
+        el("span", { class: "muted" }, t("myGames.against", { names: others.join(", ") || "—" })),
+        game.status === "finished" ? outcome(game) : null,
+        el(
+          "span",
+          { class: "links" },
+          el("a", { href: game.links.play, class: "play-mine" }, game.status === "finished" ? t("lobby.finalPosition") : t("myGames.play")),
+          game.links.replay ? el("a", { href: game.links.replay }, t("lobby.replay")) : null,
+        ),
+      ),
+    );
+  }
 }
 
 function currentGame() {
@@ -171,14 +240,19 @@ function renderSeatRows() {
   clear(rows).append(el("legend", {}, t("lobby.seats")));
   const count = Number($("player-count").value);
   for (let seat = 0; seat < count; seat += 1) {
-    const before = existing[seat] || { kind: seat === 0 ? "person" : "bot", name: "", level: DEFAULT_LEVEL, bot: "", open: false };
+    const first = seat === 0 ? (account ? "me" : "person") : "bot";
+    const before = existing[seat] || { kind: first, name: "", level: DEFAULT_LEVEL, bot: "", open: false };
+    // signed in, a seat may be the creator's own or another player's, by user name
     const kind = el(
       "select",
       { class: "seat-kind", "aria-label": t("lobby.seatKindLabel", { letter: seatStyle(seat).letter }), dataset: { seat: String(seat) } },
+      account ? el("option", { value: "me" }, t("invite.kindMe", { name: account.name })) : null,
       el("option", { value: "person" }, t("lobby.person")),
+      account ? el("option", { value: "account" }, t("invite.kindAccount")) : null,
       el("option", { value: "bot" }, t("lobby.bot")),
     );
-    kind.value = before.kind;
+    kind.value = before.kind === "me" && !account ? "person" : before.kind;
+    if (!kind.value) kind.value = "person";
     const name = el("input", {
       class: "seat-name-input",
       type: "text",
@@ -206,12 +280,18 @@ function renderSeatRows() {
     open.checked = Boolean(before.open);
     const openLabel = el("label", { class: "check seat-open-label" }, open, " ", t("lobby.seatOpen"));
     const row = el("div", { class: "seat-row", dataset: { seat: String(seat) } }, seatBadge(seat), kind, name, level, bot, openLabel);
+    const letter = seatStyle(seat).letter;
     const sync = () => {
       const custom = level.value === CUSTOM_LEVEL;
       if (!custom) bot.value = specOf(level.value);
       level.hidden = kind.value !== "bot";
       bot.hidden = kind.value !== "bot" || !custom;
       openLabel.hidden = kind.value !== "person";
+      name.hidden = kind.value === "me";
+      const byName = kind.value === "account";
+      name.placeholder = byName ? t("invite.accountPlaceholder") : t("lobby.namePlaceholder");
+      name.setAttribute("aria-label", byName ? t("invite.accountLabel", { letter }) : t("lobby.seatNameLabel", { letter }));
+      name.classList.toggle("account-name", byName);
     };
     kind.addEventListener("change", sync);
     level.addEventListener("change", sync);
@@ -292,8 +372,15 @@ function showCreateError(message) {
 async function onCreate(event) {
   event.preventDefault();
   showCreateError("");
-  const seats = Array.from($("seat-rows").querySelectorAll(".seat-row:not(.automa-row)")).map((row) => {
-    const seat = readSeatRow(row);
+  const rows = Array.from($("seat-rows").querySelectorAll(".seat-row:not(.automa-row)")).map(readSeatRow);
+  const unnamed = rows.findIndex((seat) => seat.kind === "account" && !seat.name);
+  if (unnamed >= 0) {
+    showCreateError(t("invite.accountMissing", { letter: seatStyle(unnamed).letter }));
+    return;
+  }
+  const seats = rows.map((seat) => {
+    if (seat.kind === "me") return { kind: "person", account: account.name };
+    if (seat.kind === "account") return { kind: "person", account: seat.name };
     const spec = { kind: seat.kind };
     if (seat.name) spec.name = seat.name;
     if (seat.kind === "bot") spec.bot = seat.bot || "random";
@@ -326,7 +413,12 @@ async function onCreate(event) {
       title: currentGame() ? currentGame().title : created.game,
       created: new Date().toISOString(),
       spectator_link: created.spectator_link,
-      seats: created.seats.map((seat) => ({ seat: seat.seat, name: seat.name, kind: seat.kind, bot: seat.bot, level: seat.level, link: seat.link })),
+      // the creator's own seat opens at the account's seat on any device; a friend's is in their "My games"
+      seats: created.seats.map((seat) => ({
+        seat: seat.seat, name: seat.name, kind: seat.kind, bot: seat.bot, level: seat.level,
+        link: rows[seat.seat] && rows[seat.seat].kind === "me" ? `${location.origin}/play/${created.game_id}` : seat.link,
+        account: Boolean(rows[seat.seat] && rows[seat.seat].kind === "account"),
+      })),
       creator_token: created.creator_token,
       hints_allowed: Boolean(body.hints_allowed),
     };
@@ -334,6 +426,7 @@ async function onCreate(event) {
     showInvitations(entry);
     renderMyGames();
     refreshList();
+    if (account) refreshAccountGames();
   } catch (error) {
     showCreateError(error.message);
   } finally {
@@ -372,7 +465,7 @@ function showInvitations(entry) {
         ),
       );
     } else {
-      const note = seat.kind === "automa" ? t("lobby.playedByGame") : t("lobby.botNote", { bot: botLevel(seat) });
+      const note = seat.account ? t("invite.inTheirGames", { name: seat.name }) : seat.kind === "automa" ? t("lobby.playedByGame") : t("lobby.botNote", { bot: botLevel(seat) });
       list.append(el("li", { class: "invitation" }, seatBadge(seat.seat), el("span", { class: "seat-name" }, seat.name), el("span", { class: "muted" }, note)));
     }
   }
@@ -449,7 +542,7 @@ function outcome(game) {
 async function refreshList() {
   let data;
   try {
-    data = await api(`/api/games?status=${listStatus}`);
+    data = await api(`/api/games?${filterQuery()}`);
   } catch (error) {
     clear($("game-list")).append(el("li", { class: "error" }, error.message));
     return;
