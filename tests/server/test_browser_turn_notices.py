@@ -1,6 +1,7 @@
 """Turn-based games in a real browser (Debian's chromium, Playwright): two signed-in players start
 one from the lobby; the second is not on the page when the first moves, so a "your turn" mail
-reaches the local SMTP server; its link opens the game in another browser context; its
+reaches the local SMTP server; its link opens the game at Biel's decision in another browser
+context where he signs in; its
 unsubscribe link works without signing in; the seat whose time runs out loses, as chosen. The
 unsubscribe page reads in five languages and has no serious axe violation."""
 
@@ -15,7 +16,7 @@ import pytest
 
 from tests.server.browser import TIMEOUT_MS
 from tests.server.harness import ServerProcess, wait_for
-from tests.server.notices import NOTICE_LIMITS, own_seat, run_sql, text_of, turn_mail, verify_email
+from tests.server.notices import NOTICE_LIMITS, run_sql, text_of, turn_mail, verify_email
 from tests.server.signin import PASSWORD, unique_name
 from tests.server.smtp import SmtpServer, smtp  # noqa: F401  (the fixture)
 
@@ -73,12 +74,12 @@ def test_a_turn_based_game_mails_the_player_away_and_their_time_runs_out_as_chos
         biel_page.goto(biel_link)
         biel_page.wait_for_selector("body[data-busy='false']")
         biel_page.close()
-        own_seat(server, game_id, 0, ana["id"])
-        own_seat(server, game_id, 1, biel["id"])
-
         ana_page = ana_context.new_page()
         ana_page.goto(ana_link)
         ana_page.wait_for_selector(TURN)
+        query = "SELECT seat, account_id FROM seats WHERE game_id = ? ORDER BY seat"
+        owners = run_sql(server, query, (game_id,))
+        assert owners == [(0, ana["id"]), (1, biel["id"])]  # claimed while signed in: the accounts' seats
         assert "7" in ana_page.locator("#clock").inner_text()
         ana_page.locator("svg#board .target").first.click()
         ana_page.wait_for_selector("body[data-move-number='1']")
@@ -88,13 +89,16 @@ def test_a_turn_based_game_mails_the_player_away_and_their_time_runs_out_as_chos
         assert mail["Subject"] == "Your turn in Tic-tac-toe against Ana"
         link = re.search(r"(http://127\.0\.0\.1:\d+/play/[\w-]+)", body)
         assert link is not None and link.group(1) == f"{server.url}/play/{game_id}"
-        # the mail's link, opened in another browser context: the game at the pending decision
+        # the mail's link, opened in another browser context where Biel signs in: his seat, at the
+        # decision that waits for him
         elsewhere = browser.new_context(locale="en-US")
         contexts.append(elsewhere)
+        signed_in = elsewhere.request.post(f"{server.url}/api/account/signin",
+                                           data={"name": biel["name"], "password": PASSWORD})
+        assert signed_in.status == 200, signed_in.text()
         opened = elsewhere.new_page()
         opened.goto(link.group(1))
-        opened.wait_for_selector("body[data-move-number='1'][data-busy='false']")
-        assert "Biel" in opened.locator("#decision, .decision").first.inner_text()
+        opened.wait_for_selector(f"body[data-move-number='1']{TURN.removeprefix('body')}")
 
         # the unsubscribe link, in a browser that is signed in nowhere
         unsubscribe = re.search(r"(http://\S+/notices/unsubscribe\?\S+)", body)
