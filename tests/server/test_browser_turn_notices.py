@@ -1,9 +1,8 @@
 """Turn-based games in a real browser (Debian's chromium, Playwright): two signed-in players start
 one from the lobby; the second is not on the page when the first moves, so a "your turn" mail
-reaches the local SMTP server; its link opens the game at Biel's decision in another browser
-context where he signs in; its
-unsubscribe link works without signing in; the seat whose time runs out loses, as chosen. The
-unsubscribe page reads in five languages and has no serious axe violation."""
+reaches the local SMTP server; its link opens the game at his decision in another browser context
+where he signs in; its unsubscribe link works without signing in; the seat whose time runs out
+loses, as chosen. The unsubscribe page reads in five languages and has no serious axe violation."""
 
 from __future__ import annotations
 
