@@ -52,7 +52,7 @@ class TableRow(TableBase):
 
     game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     clock_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
     deadline_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     stand_ins: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     """seat (as text) -> why a bot plays it: "resigned", "left" or "clock"."""

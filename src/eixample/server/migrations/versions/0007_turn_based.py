@@ -21,6 +21,7 @@ depends_on = None
 def upgrade() -> None:
     op.add_column("game_tables", sa.Column("turn_days", sa.Integer, nullable=True))
     op.add_column("game_tables", sa.Column("time_out", sa.String(16), nullable=True))
+    op.create_index("ix_game_tables_deadline", "game_tables", ["deadline"])  # the run-out turns' scan
     op.create_table(
         "turn_notices",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
