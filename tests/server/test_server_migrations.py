@@ -22,6 +22,8 @@ from eixample.server import migrations
 from eixample.server.admin import AdminBase
 from eixample.server.db import SQLITE_FILE, Base, Store
 from eixample.server.migrations import SchemaTooNewError
+from eixample.server.notices import NoticeRow  # noqa: F401  (maps the notices' tables on TableBase)
+from eixample.server.push import PushSubscriptionRow  # noqa: F401  (and the push subscriptions')
 from eixample.server.ratings import RatingsBase
 from eixample.server.table import TableBase
 from tests.server.harness import free_port

@@ -116,8 +116,13 @@ I18N_ATTRIBUTE = re.compile(r'data-i18n"?\s*[=:]\s*"([^"]+)"')  # in HTML, or an
 I18N_ATTRIBUTES = re.compile(r'data-i18n-attr"?\s*[=:]\s*"([^"]+)"')
 
 
+SERVER_TEXTS = [SRC / "server" / "notice_mail.py"]
+"""Server modules that write the catalogs' texts themselves (the turn notices' mails and pushes)."""
+
+
 def sources() -> list[Path]:
-    return [path for path in WEB.rglob("*") if path.suffix in {".js", ".html"} and "vendor" not in path.parts]
+    web = [path for path in WEB.rglob("*") if path.suffix in {".js", ".html"} and "vendor" not in path.parts]
+    return web + SERVER_TEXTS
 
 
 def used_keys(namespaces: set[str]) -> tuple[set[str], set[str]]:

@@ -41,6 +41,7 @@ from eixample.server.live import Connection, LiveGame, encode
 from eixample.server.mail import Mailer
 from eixample.server.manager import WEB_DIR, GameManager
 from eixample.server.migrations import SchemaTooNewError
+from eixample.server.notice_routes import attach as attach_notices
 from eixample.server.pages import page_html
 from eixample.server.passkeys import router as passkeys_router
 from eixample.server.schemas import (
@@ -76,6 +77,7 @@ from eixample.server.seats import router as seats_router
 from eixample.server.settings import Settings, SettingsError
 from eixample.server.settings import load as load_settings
 from eixample.server.table import TableService
+from eixample.server.turns import TurnWatch
 
 log = logging.getLogger(__name__)
 
@@ -201,15 +203,20 @@ def create_app(
     rates = RateLimits(limits)
     hints = Hints(manager.bot_pool, limits)
     curves = Curves(manager.bot_pool, limits)
+    turn_watch = TurnWatch(manager, store, limits)
     accounts = Accounts(store, limits, mailer)
     seat_owners = Seats(manager, store, limits, rates)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await manager.startup()
+        turn_watch.start()
+        notice_service.notices.start()
         try:
             yield
         finally:
+            await notice_service.notices.stop()
+            await turn_watch.stop()
             hints.stop()
             await curves.stop()
             await manager.shutdown()
@@ -270,6 +277,7 @@ def create_app(
     app.include_router(passkeys_router)
     app.include_router(seats_router)
     app.include_router(admin.router(manager, moderation))
+    notice_service = attach_notices(app, manager, store, limits, data_dir, accounts.mailer)
 
     # -- REST ---------------------------------------------------------------------------------
 
@@ -622,6 +630,7 @@ def create_app(
             if hello.token is None:
                 seat = await seat_owners.account_seat(websocket, live)
             conn = await manager.connect(live, websocket, seat, address, patches=hello.patches)
+            notice_service.heard(live, seat, websocket)
             greeting = table.greeting(live)
             if greeting is not None:
                 conn.send(greeting)

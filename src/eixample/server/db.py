@@ -332,6 +332,10 @@ class Store:
         self.engine = _make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.writer = GroupWriter(self._sessions)
+        self.move_hooks: list[Callable[[Connection, str, int, int, int, str], None]] = []
+        """Called in each move's transaction with (connection, game id, move number after it, the
+        seat that moved, the seat to move, the game's status): what they write commits with the
+        move or not at all (server/notices.py)."""
         self.on_finish: list[Callable[[Connection, str], Any]] = []
         """Called in the transaction that stores a game's last move (the ratings: server/ratings.py)."""
         try:
@@ -488,6 +492,8 @@ class Store:
             if joined_seat is not None:
                 joined = update(seats).where(seats.c.game_id == game_id, seats.c.seat == joined_seat)
                 connection.execute(joined.values(joined=True))
+            for on_move in self.move_hooks:
+                on_move(connection, game_id, idx + 1, seat, to_move, status)
             if status == "finished":
                 for hook in self.on_finish:
                     hook(connection, game_id)

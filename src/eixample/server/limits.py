@@ -83,6 +83,22 @@ class ServerLimits:
     """Curves kept in memory while the server runs (the least recently asked for leave first)."""
     curves_queued: int = 16
     """Curves waiting or being computed at most; more requests are answered 503 for a while."""
+    turn_day_seconds: float = 86_400.0
+    """The length of one of a turn-based game's days per move (tests shorten it)."""
+    turn_scan_seconds: float = 30.0
+    """How often each server looks in the database for turns whose time has run out in games it
+    does not hold in memory (server/turns.py)."""
+    notice_grace_seconds: float = 120.0
+    """How long a "your turn" notice waits before it is sent: a player who moves or opens the
+    game meanwhile gets none (server/notices.py)."""
+    notice_poll_seconds: float = 5.0
+    """How often each server looks for notices due to be sent."""
+    push_to_loopback: bool = False
+    """Accept Web Push subscriptions to http://127.0.0.1 (the tests' push service); otherwise
+    a push service's address must be https."""
+    notice_lease_seconds: float = 120.0
+    """How long a server may take to send the notices it claimed before another may claim them
+    (a server that died while sending leaves them to the others, or to itself after a restart)."""
     signups_per_address_hour: int = 10
     """Accounts made from one client address."""
     signin_failures_per_address_minute: int = 10

@@ -356,7 +356,7 @@ class GameManager:
         self.games[game_id] = live
         self._evict_over_cap()
         if self.table is not None:
-            await self.table.created(live, request.clock_seconds)
+            await self.table.created(live, request.clock_seconds, request.turn_days, request.time_out)
         self._schedule_bot(live)
         return live, tokens, creator_token
 
@@ -960,6 +960,8 @@ class GameManager:
             live.pushed[seat] = message
             if arrived:
                 self._announce_presence(live)
+                if self.table is not None and seat is not None:
+                    self.table.seat_here(live, seat)
             live.connections.add(conn)
             live.touch()
         return conn

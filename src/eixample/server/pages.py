@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-PAGES = ("lobby", "game", "replay", "rules", "account", "profile", "leaderboard", "admin")
+PAGES = ("lobby", "game", "replay", "rules", "account", "profile", "leaderboard", "admin", "notices")
 _INCLUDE = re.compile(r"^<!-- include (\w+) -->\n", re.MULTILINE)
 
 

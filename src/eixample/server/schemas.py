@@ -89,6 +89,18 @@ class CreateGame(Strict):
             "until its player takes it back; none when omitted",
         ),
     ] = None
+    turn_days: Annotated[
+        Literal[1, 3, 7] | None,
+        Field(
+            description="a turn-based game: days per move (1, 3 or 7) instead of a real-time clock; "
+            "each player is told when it is their turn (e-mail, Web Push). None: real time",
+        ),
+    ] = None
+    time_out: Literal["bot", "lose"] = Field(
+        default="bot",
+        description="in a turn-based game, what a seat whose time runs out gets: a bot plays on until "
+        "its player takes the seat back (\"bot\"), or the seat loses as if its player resigned (\"lose\")",
+    )
     hints_allowed: bool = Field(
         default=False,
         description="every seat may ask the server's bot for hints (its top three choices with their "
@@ -99,6 +111,14 @@ class CreateGame(Strict):
         description="the game's end updates its players' ratings (when every person's seat belongs to "
         "a signed-in account: see docs/ratings.md); false for a friendly game",
     )
+
+    @model_validator(mode="after")
+    def _one_kind_of_clock(self) -> CreateGame:
+        if self.turn_days is not None and self.clock_seconds is not None:
+            raise ValueError("a game is either real time (clock_seconds) or turn-based (turn_days), not both")
+        if self.turn_days is None and "time_out" in self.model_fields_set:
+            raise ValueError("time_out is for a turn-based game (turn_days)")
+        return self
 
 
 class MoveRequest(Strict):
@@ -294,8 +314,8 @@ class ChatLineOut(BaseModel):
     letter: str
     name: str = Field(description="the seat's name")
     kind: Literal["chat", "event", "hidden"] = Field(
-        description='"event": resigned, left, clock, back or ended (by a moderator); "hidden": a line '
-        "a moderator hid (its text empty)"
+        description='"event": resigned, left, clock, timeout (a turn-based seat lost on time), back or '
+        'ended (by a moderator); "hidden": a line a moderator hid (its text empty)'
     )
     text: str
     at: str | None
@@ -310,6 +330,10 @@ class TableOut(BaseModel):
     type: Literal["table"]
     game_id: str
     clock_seconds: int | None
+    turn_days: int | None = Field(default=None, description="a turn-based game's days per move")
+    time_out: Literal["bot", "lose"] | None = Field(
+        default=None, description="a turn-based game: what a seat whose time runs out gets"
+    )
     deadline: str | None
     seconds_left: float | None
     stand_ins: list[StandInOut]

@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,7 @@ from sqlalchemy import JSON, DateTime, Integer, String, delete, func, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from eixample.core.versions import RULES_OPTION
-from eixample.server import bots
+from eixample.server import bots, turns
 from eixample.server.db import GameRow, Store, now, token_digest
 from eixample.server.errors import bad_request, conflict, forbidden, too_many
 from eixample.server.limits import TokenBuckets
@@ -53,12 +54,16 @@ class TableRow(TableBase):
 
     game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     clock_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
     deadline_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     stand_ins: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     """seat (as text) -> why a bot plays it: "resigned", "left" or "clock"."""
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    turn_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """A turn-based game's days per move (server/turns.py); None for a real-time one."""
+    time_out: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """What a turn-based seat's running out of time does: "bot" (a bot plays on) or "lose"."""
 
 
 class ChatRow(TableBase):
@@ -82,6 +87,8 @@ class Table:
     stand_ins: dict[int, str] = field(default_factory=dict)
     rematch: str | None = None
     rematch_key: str | None = None
+    turn_days: int | None = None
+    time_out: str | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
     line_count: int = 0
     ended: bool = False
@@ -113,7 +120,7 @@ class TableStore:
             row = session.get(TableRow, table.game_id, with_for_update=True)
             if row is None or row.deadline_move != move or str(seat) in (row.stand_ins or {}):
                 return False
-            table.stand_ins[seat] = "clock"
+            table.stand_ins[seat] = turns.stand_in_on_time(table)
             table.deadline = None
             table.deadline_move = None
             _fill(row, table)
@@ -139,6 +146,8 @@ class TableStore:
                 table.stand_ins = {int(seat): why for seat, why in (row.stand_ins or {}).items()}
                 table.rematch = row.rematch
                 table.rematch_key = row.rematch_key
+                table.turn_days = row.turn_days
+                table.time_out = row.time_out
             table.line_count = (
                 session.scalar(select(func.count()).select_from(ChatRow).where(ChatRow.game_id == game_id))
                 or 0
@@ -179,6 +188,8 @@ def _fill(row: TableRow, table: Table) -> None:
     row.stand_ins = {str(seat): why for seat, why in table.stand_ins.items()}
     row.rematch = table.rematch
     row.rematch_key = table.rematch_key
+    row.turn_days = table.turn_days
+    row.time_out = table.time_out
 
 
 def _session_lines(session: Session, game_id: str) -> list[ChatRow]:
@@ -208,17 +219,23 @@ class TableService:
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.chat_by_seat = TokenBuckets(self.limits.chat_per_minute)
         self.chat_by_address = TokenBuckets(self.limits.chat_per_address_minute)
+        self.on_present: Callable[[LiveGame, int], None] | None = None
+        """Called when a seat's player is on the page at their turn of a turn-based game."""
 
     async def _db(self, fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
 
     # -- hooks called by the manager ----------------------------------------------------------
 
-    async def created(self, live: LiveGame, clock_seconds: int | None) -> None:
-        table = Table(live.id, clock_seconds=clock_seconds)
+    async def created(
+        self, live: LiveGame, clock_seconds: int | None, turn_days: int | None = None,
+        time_out: str | None = None,
+    ) -> None:
+        table = Table(live.id, clock_seconds=clock_seconds, turn_days=turn_days,
+                      time_out=time_out if turn_days is not None else None)
         self.tables[live.id] = table
         live.table = table
-        if clock_seconds is not None:
+        if clock_seconds is not None or turn_days is not None:
             await self._db(self.db.save, table)
         self.changed(live)
 
@@ -242,7 +259,8 @@ class TableService:
     def changed(self, live: LiveGame) -> None:
         """After every change of the game: restart the clock when a new decision is pending."""
         table = self.tables.get(live.id)
-        if table is None or table.clock_seconds is None:
+        seconds = None if table is None else turns.seconds_per_move(table, self.limits)
+        if table is None or seconds is None:
             return
         seat = live.state.current_player()
         waiting = (
@@ -251,6 +269,8 @@ class TableService:
             and live.seats[seat].kind == "person"
             and seat not in table.stand_ins
         )
+        if waiting and table.turn_days is not None and live.seat_links.get(seat, 0) > 0:
+            self.seat_here(live, seat)
         if not waiting:
             if table.deadline is not None:
                 table.deadline = None
@@ -259,10 +279,19 @@ class TableService:
             self._cancel_timer(live.id)
             return
         if table.deadline is None or table.deadline_move != live.move_number:
-            table.deadline = now() + timedelta(seconds=table.clock_seconds)
+            table.deadline = now() + timedelta(seconds=seconds)
             table.deadline_move = live.move_number
             self._save_soon(table)
         self._arm(live.id, table.deadline, live.move_number)
+
+    def seat_here(self, live: LiveGame, seat: int) -> None:
+        """A seat's player has the game open here: tell `on_present` (the turn notices) when it
+        is that seat's turn in a turn-based game."""
+        table = self.tables.get(live.id)
+        if self.on_present is None or table is None or table.turn_days is None or live.finished:
+            return
+        if live.state.current_player() == seat:
+            self.on_present(live, seat)
 
     def forget(self, game_id: str) -> None:
         self._cancel_timer(game_id)
@@ -279,7 +308,7 @@ class TableService:
             rewritten = any(known.get(line["id"], line) != line for line in fresh.lines)  # hidden
             stand_ins_changed = fresh.stand_ins != table.stand_ins
             for name in ("clock_seconds", "deadline", "deadline_move", "stand_ins", "rematch",
-                         "rematch_key", "lines", "line_count", "ended"):
+                         "rematch_key", "turn_days", "time_out", "lines", "line_count", "ended"):
                 setattr(table, name, getattr(fresh, name))
             live.resigned = resigned_in(table.stand_ins)
         if rewritten:
@@ -331,7 +360,8 @@ class TableService:
             seat = live.state.current_player()
             in_play = 0 <= seat < len(live.seats) and seat not in table.stand_ins
             if in_play and await self._db(self.db.hand_over_on_time, table, seat, move):
-                await self._announce_hand_over(live, seat, "clock")
+                live.resigned = resigned_in(table.stand_ins)
+                await self._announce_hand_over(live, seat, turns.event_on_time(table))
 
     # -- resigning, leaving and coming back ---------------------------------------------------
 
@@ -471,6 +501,8 @@ class TableService:
             "type": "table",
             "game_id": live.id,
             "clock_seconds": table.clock_seconds,
+            "turn_days": table.turn_days,
+            "time_out": table.time_out,
             "deadline": table.deadline.isoformat() if table.deadline else None,
             "seconds_left": left,
             "stand_ins": [{"seat": seat, "why": why} for seat, why in sorted(table.stand_ins.items())],
@@ -484,7 +516,8 @@ class TableService:
         clock, no line, no stand-in, no rematch): then the client starts from an empty table and
         the others' traffic stays as it was."""
         table = self.table(live)
-        if table.clock_seconds is None and not table.lines and not table.stand_ins and table.rematch is None:
+        untimed = table.clock_seconds is None and table.turn_days is None
+        if untimed and not table.lines and not table.stand_ins and table.rematch is None:
             return None
         return self.message(live)
 
@@ -515,6 +548,7 @@ class TableService:
                     options={k: v for k, v in live.options.items() if k != RULES_OPTION},  # the newest rules
                     clock_seconds=table.clock_seconds,
                     hints_allowed=live.hints_allowed,
+                    **turns.pace_of(table),
                     rated=live.rated,
                 )
                 owners = {s.seat: (s.account_id, s.name) for s in people if s.account_id is not None}

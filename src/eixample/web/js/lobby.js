@@ -38,6 +38,14 @@ async function start() {
     renderOptions();
   });
   $("create-form").addEventListener("submit", onCreate);
+  // a turn-based game has days per move instead of the real-time clock
+  const pace = () => {
+    const turnBased = Boolean($("turn-select").value);
+    $("time-out-row").hidden = !turnBased;
+    $("clock-select").disabled = turnBased;
+  };
+  $("turn-select").addEventListener("change", pace);
+  pace();
   for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
     tab.addEventListener("click", () => {
       listStatus = tab.dataset.status;
@@ -390,7 +398,10 @@ async function onCreate(event) {
   const seed = $("seed").value.trim();
   // a chosen seed is shown to every seat and in the lobby (the server refuses a hidden one for two or more people)
   if (seed) Object.assign(body, { seed: Number(seed), seed_shown: true });
-  if ($("clock-select").value) body.clock_seconds = Number($("clock-select").value);
+  if ($("turn-select").value) {
+    body.turn_days = Number($("turn-select").value);
+    body.time_out = $("time-out-select").value;
+  } else if ($("clock-select").value) body.clock_seconds = Number($("clock-select").value);
   if ($("hints-allowed").checked) body.hints_allowed = true;
   if (!$("rated").checked) body.rated = false;
   $("create").disabled = true;

@@ -6,9 +6,11 @@
 import { api, clear, el } from "./api.js";
 import { t } from "./i18n.js";
 import { seatBadge } from "./players.js";
+import { offerPush } from "./push.js";
 
 const $ = (id) => document.getElementById(id);
 const EVENTS = new Set(["resigned", "left", "clock", "back"]);
+const TURN_BASED_EVENTS = new Set(["timeout"]); // texts under turnBased.event
 
 // A line's words: a player's own, the server's events in the page's language, or (a line a
 // moderator hid, or ended the game) the moderation's notice.
@@ -16,6 +18,7 @@ function lineWords(line) {
   if (line.kind === "hidden") return t("admin.hiddenLine");
   if (line.kind === "event" && line.text === "ended") return t("admin.ended");
   if (line.kind === "event" && EVENTS.has(line.text)) return t(`table.event.${line.text}`, { name: line.name });
+  if (line.kind === "event" && TURN_BASED_EVENTS.has(line.text)) return t(`turnBased.event.${line.text}`, { name: line.name });
   return line.text;
 }
 
@@ -84,6 +87,7 @@ export class TableUI {
     if (!this.state || !this.table) return;
     const seat = this.state.seat;
     const over = this.state.status === "finished";
+    offerPush(Boolean(this.table.turn_days) && !over, seat !== null);
     const person = seat !== null && this.state.seats[seat] && this.state.seats[seat].kind === "person";
     const why = person ? this.standIn(seat) : null;
     $("chat-form").hidden = seat === null;
@@ -106,12 +110,29 @@ export class TableUI {
     clearInterval(this.tick);
     const clock = $("clock");
     const table = this.table;
-    if (!table.clock_seconds || this.state.status === "finished") {
+    if ((!table.clock_seconds && !table.turn_days) || this.state.status === "finished") {
       clock.hidden = true;
       return;
     }
     clock.hidden = false;
     const deadline = table.deadline ? Date.now() + (table.seconds_left || 0) * 1000 : null;
+    if (table.turn_days) {
+      // a turn-based game: days per move, the time left in days and hours (refreshed each minute)
+      const key = table.time_out === "lose" ? "turnBased.perMoveLose" : "turnBased.perMoveBot";
+      const showDays = () => {
+        const pace = t(key, { count: table.turn_days });
+        if (deadline === null) {
+          clock.textContent = pace;
+          return;
+        }
+        const hours = Math.max(0, Math.floor((deadline - Date.now()) / 3600000));
+        clock.textContent = `${pace} · ${t("turnBased.left", { days: Math.floor(hours / 24), hours: hours % 24 })}`;
+      };
+      clock.dataset.urgent = "false";
+      showDays();
+      if (deadline !== null) this.tick = setInterval(showDays, 60000);
+      return;
+    }
     const show = () => {
       if (deadline === null) {
         clock.textContent = t("clock.perDecision", { time: formatSeconds(table.clock_seconds) });
