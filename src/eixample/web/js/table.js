@@ -160,12 +160,38 @@ export class TableUI {
           " ",
           line.kind === "chat" ? el("strong", {}, `${line.name}: `) : null,
           el("span", { class: "chat-text" }, words),
+          this.reportable(line) ? this.reportButton(line) : null,
         ),
       );
     }
     $("chat-empty").hidden = this.lines.length > 0;
     list.hidden = this.lines.length === 0; // an empty scrolling box is no target to tab to
     list.scrollTop = list.scrollHeight;
+  }
+
+  // A player reports another seat's chat line to the moderators (server/admin.py), with a reason.
+  reportable(line) {
+    const seat = this.state ? this.state.seat : null;
+    return line.kind === "chat" && seat !== null && seat !== undefined && line.seat !== seat;
+  }
+
+  reportButton(line) {
+    const label = t("report.lineLabel", { name: line.name });
+    const button = el("button", { type: "button", class: "chat-report", title: label, "aria-label": label }, t("report.button"));
+    button.addEventListener("click", async () => {
+      const reason = window.prompt(t("report.reason"), "");
+      if (reason === null || !reason.trim()) return;
+      try {
+        await api(`/api/games/${encodeURIComponent(this.gameId)}/reports`, {
+          method: "POST", token: this.getToken(), body: { line_id: line.id, reason: reason.trim().slice(0, 500) },
+        });
+        button.textContent = t("report.done");
+        button.disabled = true;
+      } catch (error) {
+        this.onError(error.message);
+      }
+    });
+    return button;
   }
 
   // The rematch: this seat's browser goes to its own seat of the new game (already claimed).
