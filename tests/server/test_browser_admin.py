@@ -62,7 +62,8 @@ def test_a_reported_chat_line_reaches_the_admins_page_and_is_hidden_there(
         created = create_game(client, "tictactoe", PEOPLE)
         gid = created["game_id"]
         ana, biel = (seat["token"] for seat in created["seats"])
-        said = client.post(f"/api/games/{gid}/chat", json={"text": "something rude"}, headers=seat_headers(biel))
+        said = client.post(f"/api/games/{gid}/chat", json={"text": "something rude"},
+                           headers=seat_headers(biel))
         assert said.status_code == 201, said.text
 
     player = new_tab(browser, PHONE)
