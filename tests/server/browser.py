@@ -7,11 +7,15 @@ A test module sets VIEWPORT to choose its window size.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -79,3 +83,81 @@ def untranslated_log_lines(page: Any) -> list[str]:
     lines = page.locator("#log li").all_inner_texts()
     assert lines, "the log is empty"
     return [line for line in lines if '{"' in line or re.match(r"[a-z]+\.[A-Za-z.]+(\s|$)", line)]
+
+
+# -- the set-up the browser tests share: a game made through the API, a seat's page opened --------
+
+READY = "body[data-status='finished'], body[data-your-turn='true'][data-busy='false']"
+"""The game page is waiting for the seat (or the game is over)."""
+BOARD = "svg#board"
+
+
+def seat_link(created: dict[str, Any], seat: int = 0, lang: str | None = None) -> str:
+    """The page of `seat` of a game made with `create_game`/`create_claimed_game`, in `lang`."""
+    link: str = created["seats"][seat]["link"]
+    if lang is None:
+        return link
+    base, _, fragment = link.partition("#")
+    return f"{base}?lang={lang}#{fragment}"
+
+
+@contextmanager
+def tab(browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US") -> Iterator[Any]:
+    """A page in a fresh context of the given size; page and console errors collected in
+    `tab.problems`."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            problems.append(f"console error: {message.text}")
+
+    page.on("console", console)
+    page.problems = problems
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def open_seat(page: Any, created: dict[str, Any], seat: int = 0, lang: str | None = None) -> None:
+    """Opens the seat's page and waits until it is the seat's turn or the game is over. The seat's
+    token (claimed already) is kept in the browser as the page keeps a claimed one, so the page
+    does not try to claim it again."""
+    key = f"eixample.seat.{created['game_id']}.{seat}"
+    token = json.dumps(created["seats"][seat]["token"])
+    page.add_init_script(f"localStorage.setItem({json.dumps(key)}, {token})")
+    page.goto(seat_link(created, seat, lang))
+    page.wait_for_selector(READY, timeout=60_000)
+
+
+def play_by_api(
+    server: Any, created: dict[str, Any], seat: int, until: Callable[[dict[str, Any]], bool],
+    choose: Callable[[list[str]], str] | None = None, limit: int = 400,
+) -> dict[str, Any]:
+    """Plays `seat`'s decisions through the API (the first legal action, or `choose`'s) until
+    `until(state)` holds on a state where it is the seat's turn; returns that state."""
+    token = created["seats"][seat]["token"]
+    headers = {"X-Seat-Token": token}
+    game_id = created["game_id"]
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for _ in range(limit):
+            state: dict[str, Any] = {}
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                state = client.get(f"/api/games/{game_id}/state", headers=headers).json()
+                if state["your_turn"] or state["status"] == "finished":
+                    break
+                time.sleep(0.05)
+            assert state.get("your_turn"), f"the seat never got its turn: {state.get('status')}"
+            if until(state):
+                return state
+            actions = state["legal_actions"]
+            action = choose(actions) if choose else actions[0]
+            answer = client.post(f"/api/games/{game_id}/moves", headers=headers,
+                                 json={"action": action, "expected_move": state["move_number"]})
+            assert answer.status_code == 200, answer.text
+    raise AssertionError("the state asked for never came")

@@ -86,8 +86,8 @@ def check_targets(page: Any, actions: list[str]) -> None:
         "buttons => buttons.map((b) => [b.dataset.action, b.textContent])"
     )
     for action, words in buttons:
-        shown = re.sub(r"^\d+\s*", "", words.strip())
-        assert shown and shown != action, f"the button of {action!r} shows the raw text"
+        label = re.sub(r"^\d+\s*", "", words.strip())
+        assert label and label != action, f"the button of {action!r} shows the raw text"
     for action, title, tabindex in targets:
         assert title and title != action, f"{action!r} has no tooltip in words"
         assert tabindex == "0", f"{action!r} cannot be reached by keyboard"

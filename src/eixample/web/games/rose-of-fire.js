@@ -553,7 +553,7 @@ function drawInfluenceCards(ctx, g) {
   cards.forEach((card, k) => {
     const x = 8 + k * (w + 4);
     const y = SUPPLY_Y + 14;
-    const node = group(g, { class: `influence-card status-${typeof card.status === "number" ? "owned" : card.status}`, "data-influence": card.id });
+    const node = group(g, { class: `influence-card status-${typeof card.status === "number" ? "owned" : card.status}`, "data-influence": card.id, "data-card": card.id });
     svg("rect", { x, y, width: w, height: 100, rx: 6, class: "influence-face" }, node);
     svg("rect", { x, y, width: w, height: 18, rx: 6, fill: SYMBOL_FILL[card.symbol] }, node);
     text(node, x + 6, y + 13, `${card.id} · ${symbolName(card.symbol)}`, { class: "influence-head" });

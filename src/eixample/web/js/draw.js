@@ -87,11 +87,29 @@ export function revealTargets(root, selector = "[data-action], [data-step]") {
 }
 
 // Shows on the board where `action` is played while a choice naming it (a button, a hint...) is
-// hovered or focused: its targets get the class "pointed" until `on` is false.
+// hovered or focused: its targets get the class "pointed" until `on` is false. An action with no
+// target of its own shows the step that opens it (the tile or the space of a two-step choice),
+// else the places its words name ("use C02+C12": crossings C02 and C12).
 export function pointAt(root, action, on) {
   if (!root || !action) return;
+  for (const node of actionPlaces(root, action)) node.classList.toggle("pointed", on);
+}
+
+// The board elements that show where `action` is played (see pointAt).
+export function actionPlaces(root, action) {
   const escaped = typeof CSS !== "undefined" && CSS.escape ? CSS.escape(action) : action.replace(/["\\]/g, "\\$&");
-  for (const node of root.querySelectorAll(`[data-action="${escaped}"]`)) node.classList.toggle("pointed", on);
+  const targets = Array.from(root.querySelectorAll(`[data-action="${escaped}"]`));
+  if (targets.length) return targets;
+  const words = String(action).split(/[\s+]+/).filter((word) => /^[\w.-]{1,40}$/.test(word));
+  const steps = Array.from(root.querySelectorAll("[data-step]")).filter((node) =>
+    Object.entries(node.dataset).some(([name, value]) => name !== "step" && words.includes(value)));
+  if (steps.length) return steps;
+  const places = [];
+  // only names like "C02" or "V4.1" (a letter and a digit): "keep 1" names no place
+  for (const word of words.slice(1).filter((w) => /[A-Za-z]/.test(w) && /\d/.test(w))) {
+    for (const name of PLACE_ARGUMENTS) places.push(...root.querySelectorAll(`[data-${name}="${word}"]`));
+  }
+  return places;
 }
 
 // The places a structured message names in its arguments ({crossing: "C33"}, {space: "B10"}...),
@@ -110,26 +128,51 @@ export function pointAtPlaces(root, args, on, mark = "pointed") {
   return found;
 }
 
-// What the others did since the viewer's last decision: the places named by each other player's
-// latest log line get the class "last-move" (lines name seats "P1", "P2"...).
+// What the others did since the viewer's last decision: the places named by every line of each
+// other player since then get the class "last-move" (lines name seats "P1", "P2"...); a player
+// whose moves name no place on the board (tokens kept, an event played...) has their own board
+// marked ("last-move-seat", on the element with their data-seat).
 export function markLastMoves(root, log, viewer) {
   if (!root || !Array.isArray(log) || typeof viewer !== "number") return;
   const mine = `P${viewer + 1}`;
-  const marked = new Set();
+  const found = new Map();
   for (let k = log.length - 1; k >= 0; k -= 1) {
-    const player = log[k] && log[k].args ? log[k].args.player : null;
-    if (typeof player !== "string") continue;
+    const args = log[k] && log[k].args;
+    const player = args ? args.player : null;
+    if (typeof player !== "string" || !/^P\d{1,2}$/.test(player)) continue;
     if (player === mine) break;
-    if (!marked.has(player) && pointAtPlaces(root, log[k].args, true, "last-move")) marked.add(player);
+    found.set(player, (found.get(player) || 0) + pointAtPlaces(root, args, true, "last-move"));
+  }
+  for (const [player, count] of found) {
+    if (count) continue;
+    for (const node of root.querySelectorAll(`[data-seat="${Number(player.slice(1)) - 1}"]`)) node.classList.add("last-move-seat");
   }
 }
 
-const PLACE_ARGUMENTS = new Set(["crossing", "space", "street", "sidewalk", "block", "project", "tile"]);
+const PLACE_ARGUMENTS = new Set(["crossing", "space", "street", "sidewalk", "block", "project", "tile", "card"]);
+
+// `pointAtPlaces` wired to an element showing whatever message `current()` returns now (the
+// decision text, redrawn at each state): hovering or focusing it shows the places it names.
+export function pointsAtCurrentPlaces(element, root, current) {
+  const show = (on) => {
+    const entry = current();
+    pointAtPlaces(root, entry && typeof entry === "object" ? entry.args : null, on);
+  };
+  for (const type of ["mouseenter", "focus"]) element.addEventListener(type, () => show(true));
+  for (const type of ["mouseleave", "blur"]) element.addEventListener(type, () => show(false));
+  return element;
+}
+
+// Whether a message names a place of the board in its arguments.
+export function namesPlace(entry) {
+  const args = entry && typeof entry === "object" ? entry.args : null;
+  return Boolean(args && Object.keys(args).some((name) => PLACE_ARGUMENTS.has(name) && typeof args[name] === "string"));
+}
 
 // `pointAtPlaces` wired to a log line: hovering or focusing it shows the places it names.
 export function pointsAtPlaces(element, root, entry) {
   const args = entry && typeof entry === "object" ? entry.args : null;
-  if (!args || !Object.keys(args).some((name) => PLACE_ARGUMENTS.has(name))) return element;
+  if (!namesPlace(entry)) return element;
   element.tabIndex = 0;
   element.classList.add("names-place");
   for (const type of ["mouseenter", "focus"]) element.addEventListener(type, () => pointAtPlaces(root, args, true));

@@ -7,7 +7,7 @@
 
 import { clear, el, errorText, gameIdFromPath, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
-import { markLastMoves, pointsAt, pointsAtPlaces } from "./draw.js";
+import { markLastMoves, namesPlace, pointsAt, pointsAtCurrentPlaces, pointsAtPlaces } from "./draw.js";
 import { renderScoreChart } from "./chart.js";
 import { HintBox, mountCharts, WinGraph } from "./coach.js";
 import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
@@ -65,6 +65,9 @@ let alerts = null;
 let table = null;
 let hints = null;
 let winGraph = null;
+
+// hovering or focusing the decision shows the places it names ("crossing C32") on the board
+pointsAtCurrentPlaces(dom.decision, dom.board, () => state && state.decision);
 
 function setConnection(text, kind) {
   dom.connection.textContent = text;
@@ -178,6 +181,9 @@ async function render() {
 
   renderSeats();
   dom.decision.textContent = namedMessage(state.decision, state.seats);
+  dom.decision.classList.toggle("names-place", namesPlace(state.decision));
+  if (namesPlace(state.decision)) dom.decision.tabIndex = 0;
+  else dom.decision.removeAttribute("tabindex");
   dom.decision.classList.toggle("your-turn", state.your_turn);
   dom.decision.dataset.yourTurn = t("game.yourTurn");
   const help = state.your_turn ? decisionHelp() : null;
