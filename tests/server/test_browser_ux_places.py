@@ -195,3 +195,42 @@ def test_each_other_players_moves_since_my_last_decision_are_marked(
         if game == "rose-of-fire":
             assert seen_quiet, "no turn without a place"
         assert not page.problems, page.problems
+
+
+def test_a_two_step_choice_brings_its_second_step_into_view_on_a_phone(
+    browser: Any, places_server: ServerProcess
+) -> None:
+    """Played on a phone: the Modernisme offer is shown, a tile is picked, and its project spaces
+    (on the player's board, another region of the board's viewport) must come into view."""
+    with places_server.client() as api:
+        seats = [{"name": "Ana"}, {"kind": "bot", "bot": "random"}]
+        created = create_claimed_game(api, "barcelona", seats, seed=6, seed_shown=True)
+    rng = random.Random(4)
+
+    def towards_modernisme(actions: list[str]) -> str:
+        wanted = [a for a in actions if a.startswith(("act V2", "act H2", "take", "place C2", "place C1"))]
+        return rng.choice(wanted or actions)
+
+    def several_spaces(state: dict[str, Any]) -> bool:
+        legal = state["legal_actions"]
+        tiles = {action.split()[1] for action in legal}
+        return state["decision"].get("key") == "bcn.ask.take" and len(tiles) < len(legal)
+
+    state = play_by_api(places_server, created, 0, several_spaces, towards_modernisme)
+    tile = state["legal_actions"][0].split()[1]
+    with tab(browser, 390, 844) as page:
+        open_seat(page, created)
+        page.locator(f'{BOARD} [data-take="{tile}"]').click()
+        space = page.locator(f'{BOARD} [data-action^="take {tile} into"]').first
+        space.wait_for()
+        box = space.bounding_box()
+        frame = page.locator(BOARD).evaluate(
+            "n => { const r = n.parentElement.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom]; }")
+        assert box is not None
+        centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        assert frame[0] <= centre[0] <= frame[2] and frame[1] <= centre[1] <= frame[3], (box, frame)
+        assert 0 <= centre[0] <= 390 and 0 <= centre[1] <= 844, box
+        space.click(timeout=5000)
+        page.wait_for_selector(f"body:not([data-move-number='{state['move_number']}'])")
+        assert not page.problems, page.problems

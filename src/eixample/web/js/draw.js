@@ -68,7 +68,8 @@ export function focusFirst(root, selector) {
 // hand, a player board below the fold). Left alone while any target shows.
 export function revealTargets(root, selector = "[data-action], [data-step]") {
   if (!root || typeof window === "undefined") return;
-  const targets = Array.from(root.querySelectorAll(selector)).filter((node) => {
+  const nodes = typeof selector === "string" ? root.querySelectorAll(selector) : selector;
+  const targets = Array.from(nodes).filter((node) => {
     const r = node.getBoundingClientRect();
     return r.width > 0 || r.height > 0;
   });
@@ -260,10 +261,16 @@ export class TwoStepChoice {
   redraw() {
     if (!this.lastCall) return;
     const [root, view, options] = this.lastCall;
+    const before = new Set(Array.from(root.querySelectorAll("[data-action]"), (node) => node.dataset.action));
     while (root.firstChild) root.removeChild(root.firstChild);
     this.render(root, view, options);
-    // the second step's targets (a project space for the tile chosen...) may be far from the first
-    if (this.open) revealTargets(root, "[data-action]");
+    if (!this.open) return;
+    // the second step's targets (a project space for the tile chosen...) may be far from the
+    // first, even in another region of the board's viewport: the viewport is told which they are
+    const opened = Array.from(root.querySelectorAll("[data-action]")).filter((node) => !before.has(node.dataset.action));
+    const targets = opened.length ? opened : Array.from(root.querySelectorAll("[data-action]"));
+    if (typeof CustomEvent !== "undefined") root.dispatchEvent(new CustomEvent("choice-opened", { detail: targets }));
+    revealTargets(root, targets);
   }
 
   // The page's onAction, dropping the half-made choice first.

@@ -36,6 +36,7 @@ export class BoardViewport {
     this.pinch = null;
     this.shownKey = null;
     new MutationObserver(() => this.keepRegion()).observe(svgRoot, { attributes: true, attributeFilter: ["viewBox"] });
+    svgRoot.addEventListener("choice-opened", (event) => this.followChoice(event.detail || []));
     this.box.addEventListener("wheel", (event) => this.onWheel(event), { passive: false });
     this.box.addEventListener("pointerdown", (event) => this.onPointer(event));
     this.box.addEventListener("pointermove", (event) => this.onPointer(event));
@@ -84,6 +85,19 @@ export class BoardViewport {
         if (!link.sheet) link.addEventListener("load", () => this.zoomChosen || this.autoZoom(), { once: true });
       }
     }
+  }
+
+  // A two-step choice opened (a Modernisme tile picked, its project space next): when none of its
+  // targets lies in the region shown, the region holding them opens (the whole table if none).
+  followChoice(targets) {
+    if (!this.regions.length || !targets.length || targets.some((node) => this.insideRegion(node))) return;
+    const holder = this.regions.find((region) => targets.some((node) => this.insideRegion(node, region.id)));
+    this.region = holder ? holder.id : null;
+    this.chosen = false;
+    this.shownKey = this.shownNow();
+    this.keepRegion();
+    this.renderToolbar();
+    if (!this.zoomChosen) this.autoZoom();
   }
 
   // What the viewport shows: the region, the first clickable target, the screen's class.
