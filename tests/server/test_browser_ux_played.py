@@ -1,0 +1,81 @@
+"""What a new player tripped over while playing whole games (issue 37), each checked where it
+was found: the end of a 3-player game of The Rose of Fire with bots, on a laptop and a phone.
+
+- Every player's column of the score table fits its panel on a laptop (bots' long names wrap).
+- Score sources read as the catalog writes them (no Title Case, which Czech does not use).
+- On a phone the decision sheet gives the screen back once the game is over: it no longer
+  covers the score table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.browser import ARTIFACTS, tab
+from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+
+pytestmark = pytest.mark.browser
+
+CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
+
+
+@pytest.fixture(scope="module")
+def finished_rose(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The spectator's link of a finished 3-player Rose of Fire game of bots."""
+    process = ServerProcess(tmp_path_factory.mktemp("played-data")).start()
+    try:
+        with process.client() as client:
+            bots = [{"kind": "bot", "bot": "random"} for _ in range(3)]
+            game = create_claimed_game(client, "rose-of-fire", bots, seed=5, seed_shown=True)
+            wait_for(
+                lambda: client.get(f"/api/games/{game['game_id']}").json()["status"] == "finished",
+                90, "a bot game to end",
+            )
+        yield str(game["spectator_link"])
+    finally:
+        process.stop()
+
+
+def with_lang(link: str, lang: str) -> str:
+    base, _, fragment = link.partition("#")
+    return f"{base}?lang={lang}" + (f"#{fragment}" if fragment else "")
+
+
+@pytest.mark.parametrize(
+    "width,height,lang", [(1280, 800, "cs"), (390, 844, "en")], ids=["1280-cs", "390-en"]
+)
+def test_the_end_screen_of_three_players(
+    browser: Any, finished_rose: str, width: int, height: int, lang: str
+) -> None:
+    sources = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))["source"]
+    with tab(browser, width, height) as page:
+        page.goto(with_lang(finished_rose, lang))
+        page.wait_for_selector("body[data-status='finished'] #final:not([hidden])")
+        final = page.locator("#final")
+        final.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        rows = page.locator("#final-scores tbody tr[data-source]")
+        for k in range(rows.count()):
+            row = rows.nth(k)
+            source = row.get_attribute("data-source")
+            assert row.locator("th").inner_text() == sources[source], source
+        if width >= 1280:
+            table = page.locator("#final-scores").bounding_box()
+            panel = page.locator("#final .table-scroll").bounding_box()
+            assert table and panel
+            assert table["x"] + table["width"] <= panel["x"] + panel["width"] + 0.5, (table, panel)
+        total = page.locator("#final-scores tr.total")
+        total.scroll_into_view_if_needed()
+        covered = total.evaluate(
+            "row => { const r = row.getBoundingClientRect();"
+            " const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+            " return hit && !row.contains(hit) ? (hit.id || hit.className || hit.tagName) : null; }")
+        assert covered is None, f"the score table's total is covered by {covered}"
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"ux-played-final-{width}.png"))
+        assert not page.problems, page.problems
