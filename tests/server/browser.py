@@ -161,3 +161,45 @@ def play_by_api(
                                  json={"action": action, "expected_move": state["move_number"]})
             assert answer.status_code == 200, answer.text
     raise AssertionError("the state asked for never came")
+
+
+# Where the decision is made shows without scrolling: some clickable target of the board lies in
+# the window and in the board's own box (the page moves there by itself after each choice).
+TARGET_IN_VIEW = """() => {
+  const board = document.querySelector('svg#board');
+  if (!board) return true;
+  const frame = board.parentElement.getBoundingClientRect();
+  const nodes = board.querySelectorAll('[data-action], [data-step]');
+  if (!nodes.length) return true;
+  return Array.from(nodes).some((node) => {
+    const r = node.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return r.width > 0 && x >= Math.max(0, frame.left) && x <= Math.min(innerWidth, frame.right)
+      && y >= Math.max(0, frame.top) && y <= Math.min(innerHeight, frame.bottom);
+  });
+}"""
+
+
+WHERE_TARGETS = """() => {
+  const board = document.querySelector('svg#board');
+  const box = board.parentElement;
+  const f = box.getBoundingClientRect();
+  const targets = [...board.querySelectorAll('[data-action], [data-step]')].slice(0, 6).map((n) => {
+    const r = n.getBoundingClientRect();
+    return `${n.dataset.action || 'step'} @${Math.round(r.left)},${Math.round(r.top)}`;
+  });
+  return `window ${innerWidth}x${innerHeight} scrolled ${Math.round(scrollY)}; board box`
+    + ` ${Math.round(f.left)},${Math.round(f.top)}-${Math.round(f.right)},${Math.round(f.bottom)}`
+    + ` scrolled ${box.scrollLeft},${box.scrollTop} zoom ${box.dataset.zoom} region ${board.dataset.region};`
+    + ` targets ${targets.join('; ')}`;
+}"""
+
+
+def assert_target_in_view(page: Any, what: str) -> None:
+    """Fails, with a screenshot, when none of the decision's board targets shows."""
+    try:
+        page.wait_for_function(TARGET_IN_VIEW, timeout=3000)
+    except Exception as error:  # playwright's TimeoutError
+        screenshot(page, f"off-screen-{re.sub(r'[^a-z0-9]+', '-', what.lower())[:40]}.png")
+        where = page.evaluate(WHERE_TARGETS)
+        raise AssertionError(f"no target of the decision shows on screen: {what}\n{where}") from error

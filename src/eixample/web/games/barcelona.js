@@ -105,15 +105,6 @@ const CONDITIONS = new Proxy({}, {
   },
 });
 
-const SERVICE_NAMES = {
-  market: ["Sant Antoni", "Market"],
-  station: ["Estació", "de França"],
-  hospital: ["Hospital", "de Sant Pau"],
-  passeig: ["Passeig Lluís", "Companys"],
-  university: ["Universitat", "de Barcelona"],
-  museum: ["Museu del", "Modernisme"],
-  operations: ["Pavelló", "d'Operacions"],
-};
 
 const SERVICE_SHORT = new Proxy({}, {
   get(_, id) {
@@ -411,7 +402,9 @@ function catalogueTile(view, kind, id) {
 
 function describe(view, names) {
   const scores = (view.scores || []).map((vp, seat) => `${names[seat] || seatStyle(seat).letter} (${seatStyle(seat).letter}) ${vp} ${t("bcn.vp")}`);
-  return t("bcn.describe", { round: view.round, scores: scores.join(", "), decision: view.decision || "" });
+  // the decision itself is read from the page (#decision), in the page's language: the view's
+  // own text of it is the engine's English
+  return t("bcn.describe", { round: view.round, scores: scores.join(", "), decision: "" }).trim();
 }
 
 function drawDefs(root) {
@@ -936,9 +929,15 @@ function drawModernismeTile(parent, x, y, w, h, tile) {
   wrapText(parent, x + 4, y + 24, CONDITIONS[tile.condition] || tile.text || "", chars, Math.floor((h - 16) / 10), "tile-text");
 }
 
+// A Public Service's name in the page's language (the printed name where the catalog has none).
+function serviceTitle(service) {
+  const key = `bcn.service.${service.id}`;
+  return hasKey(key) ? t(key) : String(service.name || service.id);
+}
+
+// The name on two lines, for the service's tile.
 function serviceName(service) {
-  if (SERVICE_NAMES[service.id]) return SERVICE_NAMES[service.id];
-  const words = String(service.name || service.id).split(" ");
+  const words = serviceTitle(service).split(" ");
   const half = Math.ceil(words.length / 2);
   return [words.slice(0, half).join(" "), words.slice(half).join(" ")];
 }
@@ -952,7 +951,7 @@ function drawServices(ctx, g) {
     const sx = x + 8 + k * 77;
     const sy = y + 18;
     const s = tip(group(g, { class: "service", "data-service": service.id }), [
-      `${service.name}: ${SERVICE_EFFECTS[service.effect] || service.effect}`,
+      `${serviceTitle(service)}: ${SERVICE_EFFECTS[service.effect] || service.effect}`,
       t("bcn.tip.serviceLeft", { count: service.left }),
       service.left ? t("bcn.tip.serviceNext", { price: priceText(service.next_cost), vp: service.next_vp }) : "",
       service.built_by && service.built_by.length ? t("bcn.tip.builtBy", { letters: service.built_by.map((p) => seatStyle(p).letter).join(", ") }) : "",
@@ -972,7 +971,7 @@ function drawServices(ctx, g) {
       text(s, sx + 36.5, sy + 54, t("bcn.noneLeft"), { class: "tiny-text", "text-anchor": "middle" });
     }
     (service.built_by || []).forEach((seat, j) => seatToken(s, seat, sx + 9 + j * 15, sy + 64, 5));
-    target(ctx, g, `service ${service.id}`, "rect", { x: sx - 2, y: sy - 2, width: 77, height: 74, rx: 6 }, t("bcn.tip.serviceBuy", { service: service.name, price: priceText(service.next_cost), vp: service.next_vp }));
+    target(ctx, g, `service ${service.id}`, "rect", { x: sx - 2, y: sy - 2, width: 77, height: 74, rx: 6 }, t("bcn.tip.serviceBuy", { service: serviceTitle(service), price: priceText(service.next_cost), vp: service.next_vp }));
   });
 }
 
@@ -1390,7 +1389,7 @@ function drawBuiltServices(ctx, g, player) {
     const sx = x + 54 + (k % 3) * 40;
     const sy = y + 4 + Math.floor(k / 3) * 15;
     const service = known.get(id) || { id, name: id };
-    const s = tip(group(g, {}), service.name || id);
+    const s = tip(group(g, {}), serviceTitle(service));
     svg("rect", { x: sx, y: sy, width: 38, height: 13, rx: 3, fill: "#cfe4d6", stroke: "#4f7a5c" }, s);
     text(s, sx + 19, sy + 9.5, SERVICE_SHORT[id] || clip(id, 8), { class: "board-tiny", "text-anchor": "middle" });
   });

@@ -105,7 +105,7 @@ export function seatNameBox(seat, tag = "span") {
   const box = document.createElement(tag);
   box.className = "seat-name";
   box.textContent = seat.name;
-  box.title = seat.kind === "bot" && seat.bot ? `${seat.name} — ${seat.bot}` : seat.name;
+  box.title = seat.name; // a bot's name already says its level in words; its settings are not for players
   box.addEventListener("click", () => box.classList.toggle("open"));
   return box;
 }
