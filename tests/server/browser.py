@@ -85,7 +85,43 @@ def untranslated_log_lines(page: Any) -> list[str]:
     return [line for line in lines if '{"' in line or re.match(r"[a-z]+\.[A-Za-z.]+(\s|$)", line)]
 
 
-# -- the set-up the browser tests share: a game made through the API, a seat's page opened --------
+# -- the set-up the browser tests share: a server, a game made through the API, a page opened -----
+
+CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
+LOCALES = {"en": "en-US", "fr": "fr-FR", "de": "de-DE", "ja": "ja-JP", "cs": "cs-CZ"}
+
+
+@pytest.fixture(scope="module")
+def module_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A server for one test module's browser tests; the module's SERVER_OPTIONS (bot_delay,
+    limits) are given to it."""
+    from tests.server.harness import ServerProcess
+
+    options = getattr(request.module, "SERVER_OPTIONS", {})
+    data = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+    process = ServerProcess(data, **options).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def catalog(lang: str) -> dict[str, Any]:
+    """The web app's message catalog of `lang`, as its JSON."""
+    data: dict[str, Any] = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def css_string(value: str) -> str:
+    """`value` inside a CSS attribute selector's double quotes."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def with_lang(url: str, lang: str) -> str:
+    """A page's address asking for `lang` (before the fragment that carries a seat's token)."""
+    base, _, fragment = url.partition("#")
+    joined = f"{base}{'&' if '?' in base else '?'}lang={lang}"
+    return f"{joined}#{fragment}" if fragment else joined
 
 READY = "body[data-status='finished'], body[data-your-turn='true'][data-busy='false']"
 """The game page is waiting for the seat (or the game is over)."""

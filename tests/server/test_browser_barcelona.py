@@ -21,7 +21,14 @@ from eixample.ai.specs import make_bot
 from eixample.games import barcelona
 from eixample.games.barcelona.house_rules import balanced_seats_vp
 from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP, MAX_TURN_ORDER_VP
-from tests.server.browser import ARTIFACTS, assert_target_in_view, screenshot, tab, untranslated_log_lines
+from tests.server.browser import (
+    ARTIFACTS,
+    assert_target_in_view,
+    css_string,
+    screenshot,
+    tab,
+    untranslated_log_lines,
+)
 from tests.server.harness import ServerProcess, create_game
 
 pytestmark = pytest.mark.browser
@@ -34,10 +41,6 @@ BOARD = "svg#board"
 
 
 VIEWPORT = {"width": 1400, "height": 900}
-
-
-def css_string(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 # The centroid of a polygon (a triangle's bounding-box centre lies on its edge), relative to the

@@ -14,11 +14,9 @@ finds no serious or critical violation on the game page and the replay page at 1
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,7 +24,16 @@ import pytest
 
 from eixample.core.records import replay
 from eixample.core.registry import get_game
-from tests.server.browser import TIMEOUT_MS, assert_target_in_view, screenshot, tab, untranslated_log_lines
+from tests.server.browser import (
+    LOCALES,
+    TIMEOUT_MS,
+    assert_target_in_view,
+    catalog,
+    css_string,
+    screenshot,
+    tab,
+    untranslated_log_lines,
+)
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
@@ -38,12 +45,6 @@ VIEWPORT = {"width": 1280, "height": 800}
 BOARD_VERBS = {"card", "event", "both", "discard", "tile", "house", "keep", "drop", "block", "buy"}
 BOARD_ACTIONS = {"reward personalities", "extra colonies"}
 GAME = get_game("rose-of-fire")
-CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
-LOCALES = {"en": "en-US", "fr": "fr-FR", "de": "de-DE", "ja": "ja-JP", "cs": "cs-CZ"}
-
-
-def css_string(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def on_board(action: str) -> bool:
@@ -208,7 +209,7 @@ def play_a_whole_game(
         "rows => rows.map((r) => r.dataset.source)"
     )
     assert set(sources) == set(engine.score_breakdown()[0])
-    blocks = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))["source"]["blocks"]
+    blocks = catalog(lang)["source"]["blocks"]
     assert page.locator("#final-scores tr[data-source='blocks'] th").inner_text() == blocks
     assert played["board"] > played["button"] > 0
     assert {"card", "tile", "house"} <= verbs

@@ -57,13 +57,6 @@ ON_THE_BOARD = """(root, names) => names.filter((n) => root.querySelector(
    [data-tile='${n}'], [data-card='${n}']`))"""
 
 
-@pytest.fixture(scope="module")
-def places_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    process = ServerProcess(tmp_path_factory.mktemp("places-data")).start()
-    yield process
-    process.stop()
-
-
 View = tuple[dict[str, Any], list[str], int]
 
 
@@ -94,11 +87,11 @@ def spectator_page(page: Any, server: ServerProcess, game: str) -> None:
 
 @pytest.mark.parametrize("game", ["barcelona", "rose-of-fire"])
 def test_every_choice_with_a_place_points_at_it(
-    browser: Any, places_server: ServerProcess, game: str
+    browser: Any, module_server: ServerProcess, game: str
 ) -> None:
     module = GAMES[game]
     with tab(browser) as page:
-        spectator_page(page, places_server, game)
+        spectator_page(page, module_server, game)
         kinds: dict[str, tuple[dict[str, Any], list[str]]] = {
             kind: (view, legal) for kind, (view, legal) in module.find_views().items()
         }
@@ -127,12 +120,12 @@ def decision_with_a_place(game: str) -> tuple[str, Any]:
 
 @pytest.mark.parametrize("game", ["barcelona", "rose-of-fire"])
 def test_the_decision_shows_the_places_it_names(
-    browser: Any, places_server: ServerProcess, game: str
+    browser: Any, module_server: ServerProcess, game: str
 ) -> None:
     key, choose = decision_with_a_place(game)
-    with places_server.client() as api:
+    with module_server.client() as api:
         created = create_claimed_game(api, game, [{"name": "Ana"}, {"kind": "bot", "bot": "random"}], seed=4)
-    state = play_by_api(places_server, created, 0, lambda s: s["decision"].get("key") == key, choose)
+    state = play_by_api(module_server, created, 0, lambda s: s["decision"].get("key") == key, choose)
     place = {name: value for name, value in state["decision"]["args"].items() if name in PLACE_ARGUMENTS}
     (name, value), = place.items()
     with tab(browser) as page:
@@ -173,11 +166,11 @@ def expected_last_moves(log: list[dict[str, Any]], viewer: int) -> tuple[dict[st
 
 @pytest.mark.parametrize("game,players", [("barcelona", 3), ("rose-of-fire", 3)])
 def test_each_other_players_moves_since_my_last_decision_are_marked(
-    browser: Any, places_server: ServerProcess, game: str, players: int
+    browser: Any, module_server: ServerProcess, game: str, players: int
 ) -> None:
     module = GAMES[game]
     with tab(browser) as page:
-        spectator_page(page, places_server, game)
+        spectator_page(page, module_server, game)
         seen_quiet = seen_several = 0
         for view, legal, seat in played_views(game, players, 8, 5)[:40]:
             page.evaluate(module.RENDER, [view, legal])
@@ -198,11 +191,11 @@ def test_each_other_players_moves_since_my_last_decision_are_marked(
 
 
 def test_a_two_step_choice_brings_its_second_step_into_view_on_a_phone(
-    browser: Any, places_server: ServerProcess
+    browser: Any, module_server: ServerProcess
 ) -> None:
     """Played on a phone: the Modernisme offer is shown, a tile is picked, and its project spaces
     (on the player's board, another region of the board's viewport) must come into view."""
-    with places_server.client() as api:
+    with module_server.client() as api:
         seats = [{"name": "Ana"}, {"kind": "bot", "bot": "random"}]
         created = create_claimed_game(api, "barcelona", seats, seed=6, seed_shown=True)
     rng = random.Random(4)
@@ -216,7 +209,7 @@ def test_a_two_step_choice_brings_its_second_step_into_view_on_a_phone(
         tiles = {action.split()[1] for action in legal}
         return state["decision"].get("key") == "bcn.ask.take" and len(tiles) < len(legal)
 
-    state = play_by_api(places_server, created, 0, several_spaces, towards_modernisme)
+    state = play_by_api(module_server, created, 0, several_spaces, towards_modernisme)
     tile = state["legal_actions"][0].split()[1]
     with tab(browser, 390, 844) as page:
         open_seat(page, created)

@@ -9,19 +9,16 @@ was found: the end of a 3-player game of The Rose of Fire with bots, on a laptop
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server.browser import ARTIFACTS, tab
+from tests.server.browser import ARTIFACTS, catalog, tab, with_lang
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
 
-CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
 
 
 @pytest.fixture(scope="module")
@@ -41,18 +38,13 @@ def finished_rose(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process.stop()
 
 
-def with_lang(link: str, lang: str) -> str:
-    base, _, fragment = link.partition("#")
-    return f"{base}?lang={lang}" + (f"#{fragment}" if fragment else "")
-
-
 @pytest.mark.parametrize(
     "width,height,lang", [(1280, 800, "cs"), (390, 844, "en")], ids=["1280-cs", "390-en"]
 )
 def test_the_end_screen_of_three_players(
     browser: Any, finished_rose: str, width: int, height: int, lang: str
 ) -> None:
-    sources = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))["source"]
+    sources = catalog(lang)["source"]
     with tab(browser, width, height) as page:
         page.goto(with_lang(finished_rose, lang))
         page.wait_for_selector("body[data-status='finished'] #final:not([hidden])")

@@ -9,20 +9,17 @@ English word may show at all (names of people, places and cards aside, which are
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server.browser import READY, tab
+from tests.server.browser import READY, catalog, tab, with_lang
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
 
-CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
 LANGUAGES = ("fr", "de", "ja", "cs")
 PLACEHOLDER = re.compile(r"\{\{[^}]*\}\}|<[^>]+>|\$t\([^)]*\)")
 
@@ -49,14 +46,14 @@ def flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, str]:
     return out
 
 
-def catalog(lang: str) -> dict[str, str]:
-    return flatten(json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8")))
+def texts(lang: str) -> dict[str, str]:
+    return flatten(catalog(lang))
 
 
 def english_sentences(lang: str) -> set[str]:
     """Stretches of English catalog texts (between their placeholders) that `lang` words
     otherwise: at least three words, so that a shared name or term does not count."""
-    english, other = catalog("en"), catalog(lang)
+    english, other = texts("en"), texts(lang)
     found: set[str] = set()
     for key, text in english.items():
         if other.get(key, "") == text:
@@ -106,12 +103,6 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[
         }
     finally:
         process.stop()
-
-
-def with_lang(url: str, lang: str) -> str:
-    base, _, fragment = url.partition("#")
-    joined = f"{base}{'&' if '?' in base else '?'}lang={lang}"
-    return f"{joined}#{fragment}" if fragment else joined
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -23,7 +23,7 @@
 // yellow W, sky-blue M and black U discs, always lettered.
 
 import { hasKey, t } from "../js/i18n.js";
-import { actionTarget, activate, addTo, boardOrder, focusFirst, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice } from "../js/draw.js";
+import { actionTarget, activate, addTo, boardFrame, boardOrder, focusFirst, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice, viewerOf } from "../js/draw.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
 import { actionWords, decisionHelp as helpFor, groupWords } from "./barcelona-words.js";
 
@@ -314,7 +314,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
   if (buildSpace && !legal.build.has(buildSpace)) buildSpace = null;
 
   const players = view.player_list || [];
-  const viewer = Number.isInteger(view.viewer) ? view.viewer : Number.isInteger(seat) ? seat : null;
+  const viewer = viewerOf(view, seat);
   const ctx = {
     view,
     legal,
@@ -333,14 +333,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
   const rows = Math.ceil(players.length / 2);
   const boardsY = BOARDS_Y + (view.solo ? 78 : 0);
   const height = boardsY + rows * (BOARD_H + 8) + 4;
-  root.setAttribute("viewBox", `0 0 ${W} ${height}`);
-  root.setAttribute("preserveAspectRatio", "xMidYMin meet");
-  root.classList.add("bcn-board", "tall-board");
-  root.setAttribute("aria-label", describe(view, ctx.names));
-
-  drawDefs(root);
-  const background = svg("rect", { x: 0, y: 0, width: W, height, class: "bcn-table" }, root);
-  choice.closeOnClick(background);
+  boardFrame(root, choice, { prefix: "bcn", width: W, height, label: describe(view, ctx.names), defs: drawDefs });
   drawCity(ctx, group(root, { class: "bcn-city" }));
   drawInfo(ctx, group(root, { class: "bcn-info" }));
   drawCerdaTrack(ctx, group(root, { class: "bcn-cerda" }));
@@ -365,7 +358,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
 // board, the Citizen tracks and each player board, the viewer's first.
 export function regions(view, { seat = null, seats = [] } = {}) {
   const players = view.player_list || [];
-  const viewer = Number.isInteger(view.viewer) ? view.viewer : Number.isInteger(seat) ? seat : null;
+  const viewer = viewerOf(view, seat);
   const boardsY = BOARDS_Y + (view.solo ? 78 : 0);
   const names = seatNames(view, seats);
   const list = [

@@ -34,6 +34,27 @@ export function boardOrder(n, viewer) {
   return order;
 }
 
+// The frame every board drawing starts with: its size, classes (`<prefix>-board`) and words for
+// screen readers, the renderer's own definitions (`defs(root)`), and the table under everything,
+// where a click closes an open two-step choice. Returns the table.
+export function boardFrame(root, choice, { prefix, width, height, label, defs }) {
+  root.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  root.setAttribute("preserveAspectRatio", "xMidYMin meet");
+  root.classList.add(`${prefix}-board`, "tall-board");
+  root.setAttribute("aria-label", label);
+  defs(root);
+  const table = svg("rect", { x: 0, y: 0, width, height, class: `${prefix}-table` }, root);
+  choice.closeOnClick(table);
+  return table;
+}
+
+// The seat the board is drawn for: the view's own viewer, else the page's seat (one of the
+// view's players), else none (a spectator).
+export function viewerOf(view, seat) {
+  if (Number.isInteger(view.viewer)) return view.viewer;
+  return Number.isInteger(seat) && seat >= 0 && seat < (view.player_list || []).length ? seat : null;
+}
+
 // An SVG group under `parent`.
 export function group(parent, attrs = {}) {
   return svg("g", attrs, parent);
