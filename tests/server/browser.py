@@ -159,13 +159,18 @@ def tab(browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US
         context.close()
 
 
-def open_seat(page: Any, created: dict[str, Any], seat: int = 0, lang: str | None = None) -> None:
-    """Opens the seat's page and waits until it is the seat's turn or the game is over. The seat's
-    token (claimed already) is kept in the browser as the page keeps a claimed one, so the page
-    does not try to claim it again."""
+def keep_seat_token(page: Any, created: dict[str, Any], seat: int = 0) -> None:
+    """The seat's token (claimed already) kept in the page's browser as the page keeps a claimed
+    one, so that opening the seat's link does not try to claim it again."""
     key = f"eixample.seat.{created['game_id']}.{seat}"
     token = json.dumps(created["seats"][seat]["token"])
     page.add_init_script(f"localStorage.setItem({json.dumps(key)}, {token})")
+
+
+def open_seat(page: Any, created: dict[str, Any], seat: int = 0, lang: str | None = None) -> None:
+    """Opens the seat's page (see keep_seat_token) and waits until it is the seat's turn or the
+    game is over."""
+    keep_seat_token(page, created, seat)
     page.goto(seat_link(created, seat, lang))
     page.wait_for_selector(READY, timeout=60_000)
 

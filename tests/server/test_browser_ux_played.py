@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import ARTIFACTS, catalog, tab, with_lang
+from tests.server.browser import ARTIFACTS, catalog, open_seat, tab, with_lang
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
@@ -70,4 +70,19 @@ def test_the_end_screen_of_three_players(
         assert covered is None, f"the score table's total is covered by {covered}"
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"ux-played-final-{width}.png"))
+        assert not page.problems, page.problems
+
+
+def test_the_solo_opponent_goes_by_its_name_in_the_page_language(browser: Any, module_server: Any) -> None:
+    """In a Czech solo game the Assistant was "Gaudí's Assistant" in the seats, the region tabs
+    and the end screen's columns, while the result said "Gaudího asistent"."""
+    with module_server.client() as client:
+        created = create_claimed_game(client, "barcelona", [{"kind": "person", "name": "Ana"}], seed=3)
+    names = catalog("cs")["bcn"]["solo"]["assistant"], catalog("en")["bcn"]["solo"]["assistant"]
+    with tab(browser, 1280, 800) as page:
+        open_seat(page, created, lang="cs")
+        seats = page.locator("#seats").inner_text()
+        tabs = page.locator("#board-toolbar").inner_text()
+        assert names[0] in seats and names[0] in tabs
+        assert names[1] not in seats and names[1] not in tabs
         assert not page.problems, page.problems

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import READY, catalog, tab, with_lang
+from tests.server.browser import READY, catalog, keep_seat_token, tab, with_lang
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
@@ -76,6 +76,10 @@ def english_words_in_japanese(text: str) -> list[str]:
     return sorted({word for word in words if word not in JAPANESE_ALLOWED})
 
 
+PLAYED: list[dict[str, Any]] = []
+"""The games whose seat pages are read (their tokens are kept in the browser, as once claimed)."""
+
+
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[str, str]]]:
     """Each page's address (without its language) and the selector that says it is ready."""
@@ -92,6 +96,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[
                 90, "a bot game to end",
             )
         url = process.url
+        PLAYED.extend([bcn, rof])
         yield {
             "lobby": (f"{url}/", "#game-select option"),
             "barcelona": (bcn["seats"][0]["link"], READY),
@@ -112,6 +117,8 @@ def test_no_page_shows_english_in_another_language(
     sentences = english_sentences(lang)
     found: dict[str, list[str]] = {}
     with tab(browser, 1280, 800) as page:
+        for created in PLAYED:
+            keep_seat_token(page, created)
         for name, (url, ready) in pages.items():
             page.goto(with_lang(url, lang))
             page.wait_for_selector(ready, state="attached", timeout=30_000)

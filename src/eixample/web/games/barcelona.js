@@ -610,7 +610,7 @@ function drawCity(ctx, g) {
         height: w,
         rx: 5,
         transform: `rotate(${geometry.angle} ${geometry.x} ${geometry.y})`,
-      }, `${space.wide ? "wide" : "narrow"} street space, printed ${benefitText(space.benefit)}`);
+      }, `${t(space.wide ? "bcn.tip.wideSpace" : "bcn.tip.narrowSpace", { space: space.id })}, ${t("bcn.tip.printedBenefit", { benefit: benefitText(space.benefit) })}`);
     }
   }
   for (const [space, types] of legal.build) {
@@ -618,10 +618,10 @@ function drawCity(ctx, g) {
     if (!points) continue;
     const pointList = points.map((p) => p.join(",")).join(" ");
     if (types.length === 1) {
-      target(ctx, targets, `build ${types[0]} ${space}`, "polygon", { points: pointList }, `${BUILDINGS[types[0]] ? BUILDINGS[types[0]].label : types[0]} building`);
+      target(ctx, targets, `build ${types[0]} ${space}`, "polygon", { points: pointList }, t("bcn.tip.building", { space, type: buildingLabel(types[0]) }));
     } else {
       for (const type of types) ctx.handled.add(`build ${type} ${space}`);
-      const node = stepTarget(ctx, targets, "polygon", { points: pointList, "data-build-space": space }, `build on ${space}: ${types.join(", ")}`, ctx.buildSpace === space, () => {
+      const node = stepTarget(ctx, targets, "polygon", { points: pointList, "data-build-space": space }, `${t("bcn.buildOn", { space })} ${types.map(buildingLabel).join(", ")}`, ctx.buildSpace === space, () => {
         local.take = null;
         choice.choose("buildSpace", local.buildSpace === space ? null : space);
         focusFirst(choice.root, ".bcn-choice .bcn-target");
@@ -694,7 +694,7 @@ function drawSpace(parent, space, city) {
     }, g);
     seatToken(g, space.tile, geometry.x, geometry.y, space.wide ? 8 : 6, { stroke: "#fff" });
   } else if (space.benefit) {
-    label.push(`printed ${benefitText(space.benefit)}`);
+    label.push(t("bcn.tip.printedBenefit", { benefit: benefitText(space.benefit) }));
     drawBenefit(g, geometry.x, geometry.y, space.benefit, geometry.angle === 90 && !space.wide ? 0.85 : 0.95);
   }
   if (space.passenger !== null && space.passenger !== undefined) {
@@ -920,6 +920,11 @@ function drawModernismeTile(parent, x, y, w, h, tile) {
   text(parent, x + w - 4, y + 11, tile.id, { class: "tile-id", "text-anchor": "end" });
   const chars = Math.floor(w / 4.6);
   wrapText(parent, x + 4, y + 24, CONDITIONS[tile.condition] || tile.text || "", chars, Math.floor((h - 16) / 10), "tile-text");
+}
+
+// A Building type's name in words ("L1" stays "L1" where the catalog has none).
+function buildingLabel(type) {
+  return BUILDINGS[type] ? BUILDINGS[type].label : type;
 }
 
 // A Public Service's name in the page's language (the printed name where the catalog has none).

@@ -1,6 +1,6 @@
 // Small SVG drawing helpers shared by the game boards (web/games/*.js).
 
-import { seatStyle, svg } from "./players.js";
+import { seatName, seatStyle, svg } from "./players.js";
 
 // Adds a board's stylesheet to the page once (renderers call it with their own CSS file's URL).
 export function addStylesheet(href) {
@@ -209,13 +209,14 @@ export function pointsAt(element, root, action) {
   return element;
 }
 
-// Each seat's name: the one the view gives (Barcelona's automa), else the player's at the
-// table, else the seat's letter.
+// Each seat's name: the automa's (the only player a view names: Barcelona's Assistant) in the
+// page's language, else the player's at the table, else the seat's letter.
 export function seatNames(view, seats) {
   const names = [];
   (view.player_list || []).forEach((player, index) => {
     const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === index) : null;
-    names[index] = player.name || (entry && entry.name) || seatStyle(index).letter;
+    if (player.name) names[index] = seatName({ kind: "automa", name: player.name });
+    else names[index] = (entry && entry.name) || seatStyle(index).letter;
   });
   return names;
 }
