@@ -137,26 +137,35 @@ def seat_link(created: dict[str, Any], seat: int = 0, lang: str | None = None) -
     return f"{base}?lang={lang}#{fragment}"
 
 
-@contextmanager
-def tab(browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US") -> Iterator[Any]:
-    """A page in a fresh context of the given size; page and console errors collected in
-    `tab.problems`."""
+def new_tab(
+    browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US", *, console: bool = False
+) -> Any:
+    """A page in a fresh context of the given size and language; its page errors (and, with
+    `console`, the console's errors) collected in `problems`. The caller closes `page.context`."""
     context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
 
-    def console(message: Any) -> None:
+    def on_console(message: Any) -> None:
         if message.type == "error":
             problems.append(f"console error: {message.text}")
 
-    page.on("console", console)
+    if console:
+        page.on("console", on_console)
     page.problems = problems
+    return page
+
+
+@contextmanager
+def tab(browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US") -> Iterator[Any]:
+    """`new_tab` with the console's errors too, closed on leaving."""
+    page = new_tab(browser, width, height, locale, console=True)
     try:
         yield page
     finally:
-        context.close()
+        page.context.close()
 
 
 def keep_seat_token(page: Any, created: dict[str, Any], seat: int = 0) -> None:

@@ -18,21 +18,12 @@ from typing import Any
 import pytest
 
 from eixample.games import barcelona
-from tests.server.browser import ARTIFACTS, TIMEOUT_MS
+from tests.server.browser import ARTIFACTS, new_tab
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
 
 RAW_SEAT = re.compile(r"\bP[1-4]\b")
-
-
-def new_tab(browser: Any, width: int = 1280, height: int = 800) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    tab.problems = []
-    tab.on("pageerror", lambda error: tab.problems.append(str(error)))
-    return tab
 
 
 def test_rules_page_from_the_game_page(browser: Any, module_server: ServerProcess) -> None:

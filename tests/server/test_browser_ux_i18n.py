@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from eixample.core.messages import english, render
-from tests.server.browser import ARTIFACTS, TIMEOUT_MS, catalog
+from tests.server.browser import ARTIFACTS, catalog, new_tab
 from tests.server.harness import ServerProcess, create_claimed_game, seat_headers
 
 pytestmark = pytest.mark.browser
@@ -30,15 +30,6 @@ def text(lang: str, key: str, **args: object) -> str:
         node = node.replace("{{" + name + "}}", str(value))
     assert isinstance(node, str)
     return node
-
-
-def new_tab(browser: Any, locale: str = "en-US") -> Any:
-    context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    tab.problems = []
-    tab.on("pageerror", lambda error: tab.problems.append(str(error)))
-    return tab
 
 
 def lobby_ready(tab: Any) -> None:
