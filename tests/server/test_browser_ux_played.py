@@ -9,11 +9,13 @@ was found: the end of a 3-player game of The Rose of Fire with bots, on a laptop
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from eixample.games import barcelona
 from tests.server.browser import ARTIFACTS, catalog, open_seat, tab, with_lang
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
@@ -85,4 +87,45 @@ def test_the_solo_opponent_goes_by_its_name_in_the_page_language(browser: Any, m
         tabs = page.locator("#board-toolbar").inner_text()
         assert names[0] in seats and names[0] in tabs
         assert names[1] not in seats and names[1] not in tabs
+        assert not page.problems, page.problems
+
+
+LABEL = """async ([action, view, seat]) => {
+  const module = await import('/static/games/barcelona.js');
+  return module.actionLabel(action, {view, seat, seats: []});
+}"""
+
+
+def benefits_decision() -> tuple[dict[str, Any], list[str], int]:
+    """A Barcelona view where the seat deciding chooses among its Intersections' benefits."""
+    for seed in range(1, 60):
+        state = barcelona.new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if any(action.startswith("benefits ") and action != "benefits none" for action in legal):
+                seat = state.current_player()
+                return state.view(seat), legal, seat
+            state.apply(rng.choice(legal))
+    raise AssertionError("no benefits decision found")
+
+
+def test_intersection_benefits_are_said_with_what_they_give(browser: Any, module_server: Any) -> None:
+    """The choice read "Take the benefits of Intersections 1": it now says what slot 1 gives."""
+    view, legal, seat = benefits_decision()
+    slots = view["player_list"][seat]["intersections"]
+    with module_server.client() as client:
+        created = create_claimed_game(client, "barcelona", [{"kind": "person", "name": "Ana"}], seed=3)
+    with tab(browser) as page:
+        page.goto(created["spectator_link"])
+        page.wait_for_selector("svg#board.bcn-board")
+        for action in legal:
+            if not action.startswith("benefits ") or action == "benefits none":
+                continue
+            label = page.evaluate(LABEL, [action, view, seat])
+            numbers = [int(n) for n in action.split()[1].split("+")]
+            assert label.startswith("Take ") and "(Intersections " in label, label
+            for n in numbers:
+                count = next(iter(slots[n - 1]["benefit"].values()))
+                assert str(count) in label, (label, slots[n - 1])
         assert not page.problems, page.problems

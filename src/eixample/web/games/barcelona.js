@@ -375,8 +375,21 @@ export function regions(view, { seat = null, seats = [] } = {}) {
 }
 
 // The page's words for an action text, a group of buttons and the pending decision.
-export function actionLabel(action) {
-  return actionWords(action) || action;
+export function actionLabel(action, context = {}) {
+  return benefitsLabel(action, context) || actionWords(action) || action;
+}
+
+// "benefits 1+3" names the chooser's Intersection slots: said with the benefits printed there.
+function benefitsLabel(action, { view = null, seat = null } = {}) {
+  const match = /^benefits ([\d+]+)$/.exec(action);
+  if (!match || !view) return null;
+  const viewer = viewerOf(view, seat);
+  const slots = viewer === null ? null : ((view.player_list || [])[viewer] || {}).intersections;
+  if (!Array.isArray(slots)) return null;
+  const numbers = match[1].split("+");
+  const benefits = numbers.map((n) => slots[Number(n) - 1]).filter(Boolean).map((slot) => benefitText(slot.benefit));
+  if (benefits.length !== numbers.length) return null;
+  return t("bcn.do.benefitsOf", { benefits: benefits.join("; "), list: numbers.join(", ") });
 }
 
 export function groupLabel(word) {
