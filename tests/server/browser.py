@@ -7,11 +7,15 @@ A test module sets VIEWPORT to choose its window size.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -79,3 +83,173 @@ def untranslated_log_lines(page: Any) -> list[str]:
     lines = page.locator("#log li").all_inner_texts()
     assert lines, "the log is empty"
     return [line for line in lines if '{"' in line or re.match(r"[a-z]+\.[A-Za-z.]+(\s|$)", line)]
+
+
+# -- the set-up the browser tests share: a server, a game made through the API, a page opened -----
+
+CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
+LOCALES = {"en": "en-US", "fr": "fr-FR", "de": "de-DE", "ja": "ja-JP", "cs": "cs-CZ"}
+
+
+@pytest.fixture(scope="module")
+def module_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A server for one test module's browser tests; the module's SERVER_OPTIONS (bot_delay,
+    limits) are given to it."""
+    from tests.server.harness import ServerProcess
+
+    options = getattr(request.module, "SERVER_OPTIONS", {})
+    data = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+    process = ServerProcess(data, **options).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def catalog(lang: str) -> dict[str, Any]:
+    """The web app's message catalog of `lang`, as its JSON."""
+    data: dict[str, Any] = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def css_string(value: str) -> str:
+    """`value` inside a CSS attribute selector's double quotes."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def with_lang(url: str, lang: str) -> str:
+    """A page's address asking for `lang` (before the fragment that carries a seat's token)."""
+    base, _, fragment = url.partition("#")
+    joined = f"{base}{'&' if '?' in base else '?'}lang={lang}"
+    return f"{joined}#{fragment}" if fragment else joined
+
+READY = "body[data-status='finished'], body[data-your-turn='true'][data-busy='false']"
+"""The game page is waiting for the seat (or the game is over)."""
+BOARD = "svg#board"
+
+
+def seat_link(created: dict[str, Any], seat: int = 0, lang: str | None = None) -> str:
+    """The page of `seat` of a game made with `create_game`/`create_claimed_game`, in `lang`."""
+    link: str = created["seats"][seat]["link"]
+    if lang is None:
+        return link
+    base, _, fragment = link.partition("#")
+    return f"{base}?lang={lang}#{fragment}"
+
+
+def new_tab(
+    browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US", *, console: bool = False
+) -> Any:
+    """A page in a fresh context of the given size and language; its page errors (and, with
+    `console`, the console's errors) collected in `problems`. The caller closes `page.context`."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+
+    def on_console(message: Any) -> None:
+        if message.type == "error":
+            problems.append(f"console error: {message.text}")
+
+    if console:
+        page.on("console", on_console)
+    page.problems = problems
+    return page
+
+
+@contextmanager
+def tab(browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US") -> Iterator[Any]:
+    """`new_tab` with the console's errors too, closed on leaving."""
+    page = new_tab(browser, width, height, locale, console=True)
+    try:
+        yield page
+    finally:
+        page.context.close()
+
+
+def keep_seat_token(page: Any, created: dict[str, Any], seat: int = 0) -> None:
+    """The seat's token (claimed already) kept in the page's browser as the page keeps a claimed
+    one, so that opening the seat's link does not try to claim it again."""
+    key = f"eixample.seat.{created['game_id']}.{seat}"
+    token = json.dumps(created["seats"][seat]["token"])
+    page.add_init_script(f"localStorage.setItem({json.dumps(key)}, {token})")
+
+
+def open_seat(page: Any, created: dict[str, Any], seat: int = 0, lang: str | None = None) -> None:
+    """Opens the seat's page (see keep_seat_token) and waits until it is the seat's turn or the
+    game is over."""
+    keep_seat_token(page, created, seat)
+    page.goto(seat_link(created, seat, lang))
+    page.wait_for_selector(READY, timeout=60_000)
+
+
+def play_by_api(
+    server: Any, created: dict[str, Any], seat: int, until: Callable[[dict[str, Any]], bool],
+    choose: Callable[[list[str]], str] | None = None, limit: int = 400,
+) -> dict[str, Any]:
+    """Plays `seat`'s decisions through the API (the first legal action, or `choose`'s) until
+    `until(state)` holds on a state where it is the seat's turn; returns that state."""
+    token = created["seats"][seat]["token"]
+    headers = {"X-Seat-Token": token}
+    game_id = created["game_id"]
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for _ in range(limit):
+            state: dict[str, Any] = {}
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                state = client.get(f"/api/games/{game_id}/state", headers=headers).json()
+                if state["your_turn"] or state["status"] == "finished":
+                    break
+                time.sleep(0.05)
+            assert state.get("your_turn"), f"the seat never got its turn: {state.get('status')}"
+            if until(state):
+                return state
+            actions = state["legal_actions"]
+            action = choose(actions) if choose else actions[0]
+            answer = client.post(f"/api/games/{game_id}/moves", headers=headers,
+                                 json={"action": action, "expected_move": state["move_number"]})
+            assert answer.status_code == 200, answer.text
+    raise AssertionError("the state asked for never came")
+
+
+# Where the decision is made shows without scrolling: some clickable target of the board lies in
+# the window and in the board's own box (the page moves there by itself after each choice).
+TARGET_IN_VIEW = """() => {
+  const board = document.querySelector('svg#board');
+  if (!board) return true;
+  const frame = board.parentElement.getBoundingClientRect();
+  const nodes = board.querySelectorAll('[data-action], [data-step]');
+  if (!nodes.length) return true;
+  return Array.from(nodes).some((node) => {
+    const r = node.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return r.width > 0 && x >= Math.max(0, frame.left) && x <= Math.min(innerWidth, frame.right)
+      && y >= Math.max(0, frame.top) && y <= Math.min(innerHeight, frame.bottom);
+  });
+}"""
+
+
+WHERE_TARGETS = """() => {
+  const board = document.querySelector('svg#board');
+  const box = board.parentElement;
+  const f = box.getBoundingClientRect();
+  const targets = [...board.querySelectorAll('[data-action], [data-step]')].slice(0, 6).map((n) => {
+    const r = n.getBoundingClientRect();
+    return `${n.dataset.action || 'step'} @${Math.round(r.left)},${Math.round(r.top)}`;
+  });
+  return `window ${innerWidth}x${innerHeight} scrolled ${Math.round(scrollY)}; board box`
+    + ` ${Math.round(f.left)},${Math.round(f.top)}-${Math.round(f.right)},${Math.round(f.bottom)}`
+    + ` scrolled ${box.scrollLeft},${box.scrollTop} zoom ${box.dataset.zoom} region ${board.dataset.region};`
+    + ` targets ${targets.join('; ')}`;
+}"""
+
+
+def assert_target_in_view(page: Any, what: str) -> None:
+    """Fails, with a screenshot, when none of the decision's board targets shows."""
+    try:
+        page.wait_for_function(TARGET_IN_VIEW, timeout=3000)
+    except Exception as error:  # playwright's TimeoutError
+        screenshot(page, f"off-screen-{re.sub(r'[^a-z0-9]+', '-', what.lower())[:40]}.png")
+        where = page.evaluate(WHERE_TARGETS)
+        raise AssertionError(f"no target of the decision shows on screen: {what}\n{where}") from error

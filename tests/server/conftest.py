@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.browser import browser, page  # noqa: F401  (the browser tests' fixtures)
+from tests.server.browser import browser, module_server, page  # noqa: F401  (the browser tests' fixtures)
 from tests.server.harness import ServerProcess
 
 

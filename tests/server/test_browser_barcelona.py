@@ -21,7 +21,14 @@ from eixample.ai.specs import make_bot
 from eixample.games import barcelona
 from eixample.games.barcelona.house_rules import balanced_seats_vp
 from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP, MAX_TURN_ORDER_VP
-from tests.server.browser import ARTIFACTS, screenshot, untranslated_log_lines
+from tests.server.browser import (
+    ARTIFACTS,
+    assert_target_in_view,
+    css_string,
+    screenshot,
+    tab,
+    untranslated_log_lines,
+)
 from tests.server.harness import ServerProcess, create_game
 
 pytestmark = pytest.mark.browser
@@ -34,10 +41,6 @@ BOARD = "svg#board"
 
 
 VIEWPORT = {"width": 1400, "height": 900}
-
-
-def css_string(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 # The centroid of a polygon (a triangle's bounding-box centre lies on its edge), relative to the
@@ -102,7 +105,19 @@ def create_from_the_lobby(page: Any, server: ServerProcess) -> dict[str, Any]:
     return view
 
 
-def test_play_barcelona_against_a_bot_by_clicks(page: Any, new_server: Callable[..., ServerProcess]) -> None:
+@pytest.mark.parametrize(
+    "width,height,locale", [(1280, 800, "fr-FR"), (390, 844, "ja-JP")], ids=["1280-fr", "390-ja"]
+)
+def test_play_barcelona_against_a_bot_by_clicks(
+    browser: Any, new_server: Callable[..., ServerProcess], width: int, height: int, locale: str
+) -> None:
+    """A whole game on a laptop in French and on a phone in Japanese: each decision's targets
+    show without scrolling, the final scores are the engine's, no line is left untranslated."""
+    with tab(browser, width, height, locale) as page:
+        play_a_whole_game(page, new_server, f"{width}-{locale[:2]}")
+
+
+def play_a_whole_game(page: Any, new_server: Callable[..., ServerProcess], tag: str) -> None:
     server = lobby_for_barcelona(page, new_server)
     page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
     page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
@@ -138,16 +153,18 @@ def test_play_barcelona_against_a_bot_by_clicks(page: Any, new_server: Callable[
         board_actions = [a for a in actions if a.split()[0] in BOARD_VERBS]
         choices = board_actions if board_actions and rng.random() < 0.85 else actions
         action = rng.choice(choices)
+        if board_actions:
+            assert_target_in_view(page, page.locator("#decision").inner_text())
         played[click_action(page, action)] += 1
         verbs.add(action.split()[0])
         page.wait_for_selector(f"body:not([data-move-number='{number}'])")
         if not mid_shot and int(page.locator("body").get_attribute("data-move-number") or 0) > 120:
             page.wait_for_selector(READY)
-            screenshot(page, "barcelona-mid.png")
+            screenshot(page, f"barcelona-mid-{tag}.png")
             mid_shot = True
 
     page.wait_for_selector("#final:not([hidden])")
-    screenshot(page, "barcelona-end.png")
+    screenshot(page, f"barcelona-end-{tag}.png")
     shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
     record = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=10).json()
     engine = barcelona.replay(record)

@@ -24,7 +24,16 @@ import pytest
 
 from eixample.core.records import replay
 from eixample.core.registry import get_game
-from tests.server.browser import TIMEOUT_MS, screenshot, untranslated_log_lines
+from tests.server.browser import (
+    LOCALES,
+    TIMEOUT_MS,
+    assert_target_in_view,
+    catalog,
+    css_string,
+    screenshot,
+    tab,
+    untranslated_log_lines,
+)
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
@@ -36,10 +45,6 @@ VIEWPORT = {"width": 1280, "height": 800}
 BOARD_VERBS = {"card", "event", "both", "discard", "tile", "house", "keep", "drop", "block", "buy"}
 BOARD_ACTIONS = {"reward personalities", "extra colonies"}
 GAME = get_game("rose-of-fire")
-
-
-def css_string(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def on_board(action: str) -> bool:
@@ -86,8 +91,8 @@ def check_targets(page: Any, actions: list[str]) -> None:
         "buttons => buttons.map((b) => [b.dataset.action, b.textContent])"
     )
     for action, words in buttons:
-        shown = re.sub(r"^\d+\s*", "", words.strip())
-        assert shown and shown != action, f"the button of {action!r} shows the raw text"
+        label = re.sub(r"^\d+\s*", "", words.strip())
+        assert label and label != action, f"the button of {action!r} shows the raw text"
     for action, title, tabindex in targets:
         assert title and title != action, f"{action!r} has no tooltip in words"
         assert tabindex == "0", f"{action!r} cannot be reached by keyboard"
@@ -111,8 +116,19 @@ def check_spectator(spectator: Any) -> int:
     return secret
 
 
+@pytest.mark.parametrize(
+    "width,height,lang", [(1280, 800, "de"), (390, 844, "cs")], ids=["1280-de", "390-cs"]
+)
 def test_play_rose_of_fire_against_a_bot_by_clicks(
-    page: Any, browser: Any, new_server: Callable[..., ServerProcess]
+    browser: Any, new_server: Callable[..., ServerProcess], width: int, height: int, lang: str
+) -> None:
+    """A whole game on a laptop in German and on a phone in Czech."""
+    with tab(browser, width, height, LOCALES[lang]) as page:
+        play_a_whole_game(page, browser, new_server, lang, width, height)
+
+
+def play_a_whole_game(
+    page: Any, browser: Any, new_server: Callable[..., ServerProcess], lang: str, width: int, height: int
 ) -> None:
     server = new_server(bot_delay=0.0).start()
     page.goto(f"{server.url}/")
@@ -136,7 +152,7 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
     page.wait_for_selector(f'{BOARD} .rof-target.selected[data-action="{first}"]')
     page.keyboard.press("Escape")
 
-    watcher_context = browser.new_context(viewport=VIEWPORT)
+    watcher_context = browser.new_context(viewport={"width": width, "height": height}, locale=LOCALES[lang])
     watcher_context.set_default_timeout(TIMEOUT_MS)
     spectator = watcher_context.new_page()
     spectator.goto(f"{server.url}/play/{game_id}")
@@ -169,8 +185,10 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
         board = [a for a in actions if on_board(a)]
         choices = board if board and rng.random() < 0.9 else actions
         action = rng.choice(choices)
+        if board:
+            assert_target_in_view(page, page.locator("#decision").inner_text())
         if shots < 2 and action.split()[0] in ("tile", "buy") and len(board) > 1:
-            screenshot(page, f"rose-of-fire-{action.split()[0]}.png")
+            screenshot(page, f"rose-of-fire-{action.split()[0]}-{width}.png")
             shots += 1
         played[click_action(page, action)] += 1
         verbs.add(action.split()[0])
@@ -181,7 +199,7 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
             watched_at = moves
 
     page.wait_for_selector("#final:not([hidden])")
-    screenshot(page, "rose-of-fire-end.png")
+    screenshot(page, f"rose-of-fire-end-{width}.png")
     record = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=10).json()
     engine = replay(GAME, record)
     assert engine.is_terminal()
@@ -191,12 +209,11 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
         "rows => rows.map((r) => r.dataset.source)"
     )
     assert set(sources) == set(engine.score_breakdown()[0])
-    assert page.locator("#final-scores tr[data-source='blocks'] th").inner_text() == "Blocks"
+    blocks = catalog(lang)["source"]["blocks"]
+    assert page.locator("#final-scores tr[data-source='blocks'] th").inner_text() == blocks
     assert played["board"] > played["button"] > 0
     assert {"card", "tile", "house"} <= verbs
     assert untranslated_log_lines(page) == []
-    raval = [line for line in page.locator("#log li").all_inner_texts() if "into Raval" in line]
-    assert raval and all(re.search(r"puts (1 striker|\d+ strikers) into Raval", line) for line in raval)
     assert not page.problems, page.problems
 
     # the spectator saw secret convictions face down; at the end every one is face up
@@ -207,6 +224,12 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
     # the rules page the game page links to
     rules = httpx.get(f"{server.url}/rules/rose-of-fire.en.md", timeout=10)
     assert rules.status_code == 200 and rules.text.startswith("# Barcelona: The Rose of Fire")
+
+    # in English, the log counts strikers as words do ("1 striker", "3 strikers")
+    page.goto(f"{server.url}/play/{game_id}?lang=en")
+    page.wait_for_selector("body[data-status='finished'] #log li")
+    raval = [line for line in page.locator("#log li").all_inner_texts() if "into Raval" in line]
+    assert raval and all(re.search(r"puts (1 striker|\d+ strikers) into Raval", line) for line in raval)
 
     # the replay, step by step
     page.goto(f"{server.url}/replay/{game_id}")
@@ -224,7 +247,7 @@ def test_play_rose_of_fire_against_a_bot_by_clicks(
     page.wait_for_selector(f"body[data-step='{len(record['actions'])}']")
     shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
     assert shown == engine.scores()
-    screenshot(page, "rose-of-fire-replay-end.png")
+    screenshot(page, f"rose-of-fire-replay-end-{width}.png")
     assert not page.problems, page.problems
 
 

@@ -8,7 +8,6 @@ Screenshots go to test-artifacts/ux-endgame-<lang>-<width>.png.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -45,15 +44,8 @@ TABLE_FACTS = """() => {
 
 
 @pytest.fixture(scope="module")
-def endgame_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path_factory.mktemp("endgame-data")).start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture(scope="module")
-def four_player_game(endgame_server: ServerProcess) -> str:
-    with endgame_server.client() as client:
+def four_player_game(module_server: ServerProcess) -> str:
+    with module_server.client() as client:
         game_id = create_claimed_game(
             client,
             "barcelona",
@@ -88,13 +80,13 @@ def open_page(browser: Any, viewport: dict[str, int], url: str) -> Any:
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
 def test_final_scores_show_every_player(
     browser: Any,
-    endgame_server: ServerProcess,
+    module_server: ServerProcess,
     four_player_game: str,
     viewport: dict[str, int],
     page: str,
     lang: str,
 ) -> None:
-    tab = open_page(browser, viewport, f"{endgame_server.url}/{page}/{four_player_game}?lang={lang}")
+    tab = open_page(browser, viewport, f"{module_server.url}/{page}/{four_player_game}?lang={lang}")
     where = f"{page} in {lang} at {viewport['width']}"
     try:
         tab.wait_for_selector("#final-scores tr.total td", state="attached")
@@ -119,9 +111,9 @@ def test_final_scores_show_every_player(
 
 
 @pytest.fixture(scope="module")
-def bot_game(endgame_server: ServerProcess) -> str:
+def bot_game(module_server: ServerProcess) -> str:
     """A finished game of two unnamed bots: a level ("beginner") and a spec of its own."""
-    with endgame_server.client() as client:
+    with module_server.client() as client:
         game_id = create_claimed_game(
             client,
             "tictactoe",
@@ -138,12 +130,12 @@ def bot_game(endgame_server: ServerProcess) -> str:
 
 @pytest.mark.parametrize("page", ["play", "replay", "lobby"])
 def test_bots_are_named_by_their_level_in_the_page_language(
-    browser: Any, endgame_server: ServerProcess, bot_game: str, page: str
+    browser: Any, module_server: ServerProcess, bot_game: str, page: str
 ) -> None:
     url = (
-        f"{endgame_server.url}/?lang=fr"
+        f"{module_server.url}/?lang=fr"
         if page == "lobby"
-        else f"{endgame_server.url}/{page}/{bot_game}?lang=fr"
+        else f"{module_server.url}/{page}/{bot_game}?lang=fr"
     )
     tab = open_page(browser, PHONE, url)
     try:
@@ -170,9 +162,9 @@ def test_bots_are_named_by_their_level_in_the_page_language(
 
 @pytest.mark.parametrize("lang", ["fr", "de", "ja", "cs"])
 def test_barcelona_board_says_victory_points_in_the_page_language(
-    browser: Any, endgame_server: ServerProcess, four_player_game: str, lang: str
+    browser: Any, module_server: ServerProcess, four_player_game: str, lang: str
 ) -> None:
-    tab = open_page(browser, LAPTOP, f"{endgame_server.url}/replay/{four_player_game}?lang={lang}")
+    tab = open_page(browser, LAPTOP, f"{module_server.url}/replay/{four_player_game}?lang={lang}")
     try:
         tab.wait_for_selector("svg#board[viewBox]")
         tab.locator("#last").click()
@@ -209,9 +201,9 @@ WORDS = """async () => {
 
 
 def test_counts_articles_and_lists_read_right(
-    browser: Any, endgame_server: ServerProcess, bot_game: str
+    browser: Any, module_server: ServerProcess, bot_game: str
 ) -> None:
-    tab = open_page(browser, LAPTOP, f"{endgame_server.url}/replay/{bot_game}?lang=en")
+    tab = open_page(browser, LAPTOP, f"{module_server.url}/replay/{bot_game}?lang=en")
     try:
         tab.wait_for_selector("#winners:not(:empty)")
         words = tab.evaluate(WORDS)

@@ -13,13 +13,12 @@ from __future__ import annotations
 import contextlib
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from eixample.games import barcelona
-from tests.server.browser import ARTIFACTS, TIMEOUT_MS
+from tests.server.browser import ARTIFACTS, new_tab
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
@@ -27,24 +26,8 @@ pytestmark = pytest.mark.browser
 RAW_SEAT = re.compile(r"\bP[1-4]\b")
 
 
-@pytest.fixture(scope="module")
-def help_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path_factory.mktemp("help-data")).start()
-    yield process
-    process.stop()
-
-
-def new_tab(browser: Any, width: int = 1280, height: int = 800) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    tab.problems = []
-    tab.on("pageerror", lambda error: tab.problems.append(str(error)))
-    return tab
-
-
-def test_rules_page_from_the_game_page(browser: Any, help_server: ServerProcess) -> None:
-    with help_server.client() as client:
+def test_rules_page_from_the_game_page(browser: Any, module_server: ServerProcess) -> None:
+    with module_server.client() as client:
         game = create_claimed_game(
             client,
             "barcelona",
@@ -100,13 +83,13 @@ def barcelona_actions(seed: int, players: int, limit: int = 400) -> list[str]:
     return list(seen)
 
 
-def test_barcelona_actions_read_as_words(browser: Any, help_server: ServerProcess) -> None:
+def test_barcelona_actions_read_as_words(browser: Any, module_server: ServerProcess) -> None:
     actions = barcelona_actions(seed=11, players=3)
     verbs = {action.split()[0] for action in actions}
     assert {"place", "act", "build", "use"} <= verbs, verbs
     tab = new_tab(browser)
     try:
-        tab.goto(f"{help_server.url}/?lang=en")
+        tab.goto(f"{module_server.url}/?lang=en")
         tab.wait_for_selector("#game-select option", state="attached")
         words = tab.evaluate(
             "(actions) => import('/static/games/barcelona.js')"
@@ -127,8 +110,8 @@ def test_barcelona_actions_read_as_words(browser: Any, help_server: ServerProces
 
 
 @pytest.fixture(scope="module")
-def four_player_game(help_server: ServerProcess) -> str:
-    with help_server.client() as client:
+def four_player_game(module_server: ServerProcess) -> str:
+    with module_server.client() as client:
         seats = [
             {"kind": "bot", "bot": "random", "name": name}
             for name in ("Ana Ferrer", "Biel Puig", "Carla Soler", "Dídac Vidal")

@@ -7,28 +7,19 @@ catalogs themselves (src/eixample/web/i18n/<lang>.json).
 
 from __future__ import annotations
 
-import json
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from eixample.core.messages import english, render
-from tests.server.browser import ARTIFACTS, TIMEOUT_MS
+from tests.server.browser import ARTIFACTS, catalog, new_tab
 from tests.server.harness import ServerProcess, create_claimed_game, seat_headers
 
 pytestmark = pytest.mark.browser
 
-CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
 READY = "body[data-your-turn='true'][data-busy='false']"
-
-
-def catalog(lang: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
-    return data
 
 
 def text(lang: str, key: str, **args: object) -> str:
@@ -41,31 +32,15 @@ def text(lang: str, key: str, **args: object) -> str:
     return node
 
 
-@pytest.fixture(scope="module")
-def i18n_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path_factory.mktemp("i18n-data")).start()
-    yield process
-    process.stop()
-
-
-def new_tab(browser: Any, locale: str = "en-US") -> Any:
-    context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    tab.problems = []
-    tab.on("pageerror", lambda error: tab.problems.append(str(error)))
-    return tab
-
-
 def lobby_ready(tab: Any) -> None:
     tab.wait_for_selector("#game-select option", state="attached")
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de", "ja", "cs"])
-def test_lang_parameter_sets_the_language(browser: Any, i18n_server: ServerProcess, lang: str) -> None:
+def test_lang_parameter_sets_the_language(browser: Any, module_server: ServerProcess, lang: str) -> None:
     tab = new_tab(browser)
     try:
-        tab.goto(f"{i18n_server.url}/?lang={lang}")
+        tab.goto(f"{module_server.url}/?lang={lang}")
         lobby_ready(tab)
         assert tab.evaluate("document.documentElement.lang") == lang
         assert tab.locator(".topbar h1").inner_text() == text(lang, "lobby.title")
@@ -77,11 +52,11 @@ def test_lang_parameter_sets_the_language(browser: Any, i18n_server: ServerProce
 
 
 def test_browser_language_is_the_default_and_the_menu_choice_is_remembered(
-    browser: Any, i18n_server: ServerProcess
+    browser: Any, module_server: ServerProcess
 ) -> None:
     tab = new_tab(browser, locale="de-DE")
     try:
-        tab.goto(f"{i18n_server.url}/")
+        tab.goto(f"{module_server.url}/")
         lobby_ready(tab)
         assert tab.evaluate("document.documentElement.lang") == "de"
         with tab.expect_navigation():
@@ -89,19 +64,19 @@ def test_browser_language_is_the_default_and_the_menu_choice_is_remembered(
         lobby_ready(tab)
         assert tab.evaluate("document.documentElement.lang") == "cs"
         assert tab.evaluate("localStorage.getItem('eixample.lang')") == "cs"
-        tab.goto(f"{i18n_server.url}/")  # no ?lang: the remembered choice wins over the browser's
+        tab.goto(f"{module_server.url}/")  # no ?lang: the remembered choice wins over the browser's
         lobby_ready(tab)
         assert tab.evaluate("document.documentElement.lang") == "cs"
         assert tab.locator(".topbar h1").inner_text() == text("cs", "lobby.title")
-        tab.goto(f"{i18n_server.url}/?lang=xx")  # an unknown language changes nothing
+        tab.goto(f"{module_server.url}/?lang=xx")  # an unknown language changes nothing
         lobby_ready(tab)
         assert tab.evaluate("document.documentElement.lang") == "cs"
     finally:
         tab.context.close()
 
 
-def test_game_page_board_and_buttons_in_french(browser: Any, i18n_server: ServerProcess) -> None:
-    with i18n_server.client() as client:
+def test_game_page_board_and_buttons_in_french(browser: Any, module_server: ServerProcess) -> None:
+    with module_server.client() as client:
         game = create_claimed_game(
             client,
             "barcelona",
@@ -177,13 +152,13 @@ def named(name: str, value: Any, names: list[str]) -> Any:
 
 
 def test_influence_cards_keep_their_names_beside_player_names(
-    browser: Any, i18n_server: ServerProcess
+    browser: Any, module_server: ServerProcess
 ) -> None:
     """Seats and The Rose of Fire's influence cards are both written P1, P2…: the page gives the
     players' names to the seats only."""
     tab = new_tab(browser)
     try:
-        tab.goto(f"{i18n_server.url}/?lang=en")
+        tab.goto(f"{module_server.url}/?lang=en")
         lobby_ready(tab)
         entry = {"key": "rof.buys", "args": {"player": "P1", "card": "P2", "worth": 3, "paid": 2}}
         seats = [{"seat": 0, "name": "Ana"}, {"seat": 1, "name": "Biel"}]
@@ -198,12 +173,12 @@ def test_influence_cards_keep_their_names_beside_player_names(
 
 
 @pytest.mark.parametrize("game_name", ["barcelona", "rose-of-fire"])
-def test_decision_and_log_lines_in_french(browser: Any, i18n_server: ServerProcess, game_name: str) -> None:
+def test_decision_and_log_lines_in_french(browser: Any, module_server: ServerProcess, game_name: str) -> None:
     """The engine's structured entries (core/messages.py) read in French on the page: the decision
     and every log line are the French catalog's words, with the players' names, and none of them
     is the English text."""
     names = ["Ana", "Biel"]
-    with i18n_server.client() as client:
+    with module_server.client() as client:
         game = create_claimed_game(
             client,
             game_name,
@@ -252,13 +227,13 @@ def test_decision_and_log_lines_in_french(browser: Any, i18n_server: ServerProce
     ("fr", ["1 pièce", "3 pièces", "1 tissu", "2 pièces et 1 tissu", "gratuit"]),
 ])
 def test_costs_on_the_board_take_the_plural_forms_of_their_language(
-    browser: Any, i18n_server: ServerProcess, lang: str, expected: list[str]
+    browser: Any, module_server: ServerProcess, lang: str, expected: list[str]
 ) -> None:
     """A Public Service at 1 coin reads "1 coin", not "1 coins"; a Passenger's price names only
     what it costs (Czech costs in the accusative: "stojí 1 minci")."""
     tab = new_tab(browser)
     try:
-        tab.goto(f"{i18n_server.url}/?lang={lang}")
+        tab.goto(f"{module_server.url}/?lang={lang}")
         lobby_ready(tab)
         prices = tab.evaluate(
             """async () => {

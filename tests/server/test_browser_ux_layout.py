@@ -13,7 +13,6 @@ Screenshots of each page go to test-artifacts/ux-<page>-<width>.png.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -67,17 +66,10 @@ BOARD_TEXT = """() => {
 
 
 @pytest.fixture(scope="module")
-def ux_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path_factory.mktemp("ux-data")).start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture(scope="module")
-def games(ux_server: ServerProcess) -> dict[str, str]:
+def games(module_server: ServerProcess) -> dict[str, str]:
     """Links to a Barcelona and a tic-tac-toe game where seat A is to play, and to the replays
     of a finished game of each."""
-    with ux_server.client() as client:
+    with module_server.client() as client:
         barcelona = create_claimed_game(
             client,
             "barcelona",
@@ -105,11 +97,11 @@ def games(ux_server: ServerProcess) -> dict[str, str]:
                 "a bot game to end",
             )
     return {
-        "lobby": f"{ux_server.url}/",
+        "lobby": f"{module_server.url}/",
         "barcelona": barcelona["seats"][0]["link"],
         "tictactoe": tictactoe["seats"][0]["link"],
-        "replay-barcelona": f"{ux_server.url}/replay/{finished['barcelona']}",
-        "replay-tictactoe": f"{ux_server.url}/replay/{finished['tictactoe']}",
+        "replay-barcelona": f"{module_server.url}/replay/{finished['barcelona']}",
+        "replay-tictactoe": f"{module_server.url}/replay/{finished['tictactoe']}",
     }
 
 
@@ -214,9 +206,9 @@ def test_phone_opens_board_regions_one_at_a_time(browser: Any, games: dict[str, 
         tab.context.close()
 
 
-def test_phone_panning_is_kept_while_others_move(browser: Any, ux_server: ServerProcess) -> None:
+def test_phone_panning_is_kept_while_others_move(browser: Any, module_server: ServerProcess) -> None:
     """A spectator on a phone pans the zoomed city; moves arriving do not move the view back."""
-    with ux_server.client() as client:
+    with module_server.client() as client:
         people = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
         game = create_claimed_game(client, "barcelona", people, seed=8, seed_shown=True)
     tab = open_page(browser, PHONE, game["spectator_link"])
@@ -227,7 +219,7 @@ def test_phone_panning_is_kept_while_others_move(browser: Any, ux_server: Server
         assert float(box.get_attribute("data-zoom") or 1) > 1, "the city is zoomed in to be readable"
         box.evaluate("(node) => { node.scrollLeft = 60; node.scrollTop = 40; }")
         before = box.evaluate("(node) => [node.scrollLeft, node.scrollTop]")
-        with ux_server.client() as client:
+        with module_server.client() as client:
             state = client.get(
                 f"/api/games/{game['game_id']}/state", headers=seat_headers(game["seats"][0]["token"])
             )

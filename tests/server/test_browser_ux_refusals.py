@@ -4,7 +4,6 @@ shown with when to ask again, and the Hint button waits that long."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,12 +17,8 @@ PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 READY = "body[data-your-turn='true'][data-busy='false']"
 
 
-@pytest.fixture(scope="module")
-def one_hint_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    limits = {**GENEROUS_LIMITS, "hint_iterations": 40, "hints_per_minute": 1}
-    process = ServerProcess(tmp_path_factory.mktemp("refusals-data"), limits=limits).start()
-    yield process
-    process.stop()
+SERVER_OPTIONS = {"limits": {**GENEROUS_LIMITS, "hint_iterations": 40, "hints_per_minute": 1}}
+"""The options of this module's server (module_server)."""
 
 
 def play(server: ServerProcess, game: dict[str, Any], seat: int, action: str, move: int) -> None:
@@ -36,8 +31,8 @@ def play(server: ServerProcess, game: dict[str, Any], seat: int, action: str, mo
     assert response.status_code == 200, response.text
 
 
-def test_a_refused_hint_is_shown_with_when_to_ask_again(browser: Any, one_hint_server: ServerProcess) -> None:
-    with one_hint_server.client() as client:
+def test_a_refused_hint_is_shown_with_when_to_ask_again(browser: Any, module_server: ServerProcess) -> None:
+    with module_server.client() as client:
         game = create_claimed_game(client, "tictactoe", PEOPLE, hints_allowed=True)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(TIMEOUT_MS)
@@ -47,8 +42,8 @@ def test_a_refused_hint_is_shown_with_when_to_ask_again(browser: Any, one_hint_s
         tab.wait_for_selector(READY)
         tab.locator("#hint").click()
         tab.wait_for_selector("#hint-choices button.hint-choice")
-        play(one_hint_server, game, 0, "mark 0", 0)
-        play(one_hint_server, game, 1, "mark 4", 1)
+        play(module_server, game, 0, "mark 0", 0)
+        play(module_server, game, 1, "mark 4", 1)
         tab.wait_for_selector("body[data-your-turn='true']")
         tab.wait_for_selector("#hint:not([disabled])")
         tab.locator("#hint").click()
@@ -79,13 +74,13 @@ REFUSED = """async () => {
     [("fr", "La demande a été refusée : seed doit valoir au moins 0."), ("ja", "seed は 0 以上")],
 )
 def test_server_errors_are_shown_in_the_page_language(
-    browser: Any, one_hint_server: ServerProcess, lang: str, words: str
+    browser: Any, module_server: ServerProcess, lang: str, words: str
 ) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(TIMEOUT_MS)
     tab = context.new_page()
     try:
-        tab.goto(f"{one_hint_server.url}/?lang={lang}")
+        tab.goto(f"{module_server.url}/?lang={lang}")
         tab.wait_for_selector("#game-select option", state="attached")
         shown = tab.evaluate(REFUSED)
         assert shown is not None and words in shown, shown

@@ -20,12 +20,9 @@ PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 INJECTION = '<img src=x onerror="window.__pwned=1"> hola'
 
 
-@pytest.fixture(scope="module")
-def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    # bots pause a little, so that a person can take a seat back between two bot moves
-    process = ServerProcess(tmp_path_factory.mktemp("table-data"), bot_delay=0.8).start()
-    yield process
-    process.stop()
+SERVER_OPTIONS = {"bot_delay": 0.8}
+"""The options of this module's server (module_server): bots pause a little, so that a person can
+take a seat back between two bot moves."""
 
 
 @pytest.fixture()
@@ -50,14 +47,14 @@ def finish_tictactoe(server: ServerProcess, game: dict[str, Any]) -> None:
 
 
 def test_chat_is_escaped_spectators_read_and_resigning_is_told(
-    context: Any, table_server: ServerProcess
+    context: Any, module_server: ServerProcess
 ) -> None:
-    with table_server.client() as client:
+    with module_server.client() as client:
         game = create_claimed_game(client, "tictactoe", PEOPLE)
     ana, biel, watcher = context.new_page(), context.new_page(), context.new_page()
     ana.goto(game["seats"][0]["link"])
     biel.goto(game["seats"][1]["link"])
-    watcher.goto(f"{table_server.url}/play/{game['game_id']}")
+    watcher.goto(f"{module_server.url}/play/{game['game_id']}")
     for tab in (ana, biel, watcher):
         tab.wait_for_selector("body[data-status='running']")
     assert watcher.locator("#chat-form").is_hidden() and watcher.locator("#chat-readonly").is_visible()
@@ -85,10 +82,10 @@ def test_chat_is_escaped_spectators_read_and_resigning_is_told(
 
 
 def test_clock_hands_the_seat_to_a_bot_and_the_player_takes_it_back(
-    context: Any, table_server: ServerProcess
+    context: Any, module_server: ServerProcess
 ) -> None:
     seats = [{"kind": "person", "name": "Ana"}, {"kind": "bot", "bot": "random", "name": "Robot"}]
-    with table_server.client() as client:
+    with module_server.client() as client:
         game = create_claimed_game(client, "tictactoe", seats, clock_seconds=2)
     ana = context.new_page()
     ana.goto(game["seats"][0]["link"])
@@ -99,17 +96,17 @@ def test_clock_hands_the_seat_to_a_bot_and_the_player_takes_it_back(
     ana.click("#take-back")
     ana.wait_for_selector("body[data-stand-in='']")
     ana.locator("#chat-lines li.chat-event", has_text="Ana took the seat back").wait_for()
-    with table_server.client() as client:
+    with module_server.client() as client:
         table = client.get(f"/api/games/{game['game_id']}/table").json()
     assert table["stand_ins"] == []
 
 
 def test_rematch_sends_each_seat_to_its_new_seat_then_lobby_and_replay(
-    context: Any, table_server: ServerProcess
+    context: Any, module_server: ServerProcess
 ) -> None:
-    with table_server.client() as client:
+    with module_server.client() as client:
         game = create_claimed_game(client, "tictactoe", PEOPLE)
-    finish_tictactoe(table_server, game)
+    finish_tictactoe(module_server, game)
     ana, biel = context.new_page(), context.new_page()
     ana.goto(game["seats"][0]["link"])
     biel.goto(game["seats"][1]["link"])
@@ -125,7 +122,7 @@ def test_rematch_sends_each_seat_to_its_new_seat_then_lobby_and_replay(
 
     # the lobby: the finished game with its winner and date, and a replay link
     lobby = context.new_page()
-    lobby.goto(f"{table_server.url}/")
+    lobby.goto(f"{module_server.url}/")
     lobby.click("[data-status='finished']")
     row = lobby.locator(f".game-line[data-game-id='{old}']")
     row.locator(".winner", has_text="Winner: Ana").wait_for()
@@ -138,7 +135,7 @@ def test_rematch_sends_each_seat_to_its_new_seat_then_lobby_and_replay(
 
     # the replay: turn by turn, and played at a chosen speed
     replay = context.new_page()
-    replay.goto(f"{table_server.url}/replay/{old}")
+    replay.goto(f"{module_server.url}/replay/{old}")
     replay.wait_for_selector("body[data-step='0']")
     replay.click("#next-turn")
     replay.wait_for_selector("body[data-step='1']")

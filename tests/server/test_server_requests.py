@@ -298,4 +298,4 @@ def test_errors_carry_a_stable_code_and_its_arguments(api: httpx.Client) -> None
     body = assert_error(wrong, 403, "does not belong to this game")
     assert body["code"] in ("seat_token_other_game", "invitation_other_game") and body["args"] == {}
     missing = api.get("/api/games/nothere")
-    assert assert_error(missing, 404)["code"] == "not_found"
+    assert assert_error(missing, 404)["code"] == "no_game"

@@ -126,7 +126,7 @@ def test_a_game_that_cannot_be_rebuilt_answers_503_and_is_logged_once(
                 response = api.get(f"/api/games/{broken['game_id']}{path}")
                 assert response.status_code == 503, response.text
                 body = response.json()
-                assert body == {"error": "this game cannot be loaded", "code": "unavailable", "args": {}}
+                assert body == {"error": "this game cannot be loaded", "code": "cannot_load", "args": {}}
         assert api.get(f"/api/games/{fine['game_id']}/state").json()["move_number"] == 1
         assert api.get("/api/health").status_code == 200
     assert server.log().count(f"game {broken['game_id']} cannot be loaded") == 1

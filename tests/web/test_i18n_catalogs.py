@@ -51,7 +51,8 @@ def flatten(tree: dict[str, object], prefix: str = "") -> dict[str, str]:
 
 def split_plural(key: str) -> tuple[str, str | None]:
     base, _, suffix = key.rpartition("_")
-    if base and suffix in ALL_CATEGORIES:
+    # the server's error codes are names, never plural forms ("too_many")
+    if base and suffix in ALL_CATEGORIES and not key.startswith("errors.code."):
         return base, suffix
     return key, None
 

@@ -127,10 +127,12 @@ def _error(
     return JSONResponse(body, status_code=status)
 
 
-def _ws_error(status: int, message: str) -> dict[str, Any]:
+def _ws_error(
+    status: int, message: str, code: str | None = None, args: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A WebSocket error message: the fields of an HTTP error body, with its status."""
-    code = STATUS_CODES.get(status, "error")
-    return {"type": "error", "status": status, "error": message, "code": code, "args": {}}
+    code = code or STATUS_CODES.get(status, "error")
+    return {"type": "error", "status": status, "error": message, "code": code, "args": args or {}}
 
 
 def _validation_message(errors: list[Any]) -> str:
@@ -404,7 +406,8 @@ def create_app(
         address = _address(request)
         live = await manager.get(game_id)
         if token is None:
-            raise unauthorized("claiming a seat needs its invitation token in the X-Seat-Token header")
+            raise unauthorized("claiming a seat needs its invitation token in the X-Seat-Token header",
+                               "needs_seat_token")
         rates.check("token", address)
         try:
             seat, private = await manager.claim(live, token)
@@ -443,11 +446,12 @@ def create_app(
         address = _address(request)
         live = await manager.get(game_id)
         if creator is None:
-            raise unauthorized("releasing a seat needs the creator's token in the X-Creator-Token header")
+            raise unauthorized("releasing a seat needs the creator's token in the X-Creator-Token header",
+                               "needs_creator_token")
         rates.check("token", address)
         if not manager.is_creator(live, creator):
             rates.hit("token", address)
-            raise forbidden("this is not the creator's token of this game")
+            raise forbidden("this is not the creator's token of this game", "not_creator")
         await manager.release(live, seat)
         return {"seat": seat, "claimed": False}
 
@@ -550,7 +554,7 @@ def create_app(
             raise too_many(
                 f"too many searching bots from your address: {held} play in your unfinished games and "
                 f"at most {limits.search_bots_per_address} may (random and greedy bots do not count)",
-                60,
+                60, "too_many_bots", most=limits.search_bots_per_address,
             )
 
     async def _table_seat(request: Request, game_id: str, token: str | None) -> tuple[LiveGame, int]:
@@ -565,7 +569,7 @@ def create_app(
         seat = await seat_owners.account_seat(request, live)
         if seat is None:
             raise unauthorized("this request needs the seat's token in the X-Seat-Token header, "
-                               "or the session of the account the seat belongs to")
+                               "or the session of the account the seat belongs to", "needs_seat_token")
         return seat
 
     def _authenticate(address: str, live: LiveGame, token: str | None) -> int | None:
@@ -608,7 +612,7 @@ def create_app(
         try:
             manager.admit(address)
         except ApiError as error:
-            await _refuse(websocket, error.status, error.message)
+            await _refuse(websocket, error.status, error.message, error=error)
             return
         try:
             await _serve_socket(websocket, game_id, address)
@@ -641,7 +645,7 @@ def create_app(
             await _refuse(websocket, 422, _validation_message(list(error.errors())))
             return
         except ApiError as error:
-            await _refuse(websocket, error.status, error.message)
+            await _refuse(websocket, error.status, error.message, error=error)
             return
         except WebSocketDisconnect:
             return
@@ -691,7 +695,8 @@ def create_app(
             return
         try:
             if conn.seat is None:
-                raise unauthorized("spectators cannot act: open the game with a seat's invitation link")
+                raise unauthorized("spectators cannot act: open the game with a seat's invitation link",
+                                   "spectator")
             if isinstance(message, WsChat):
                 await table.say(live, conn.seat, message.text, conn.address)
             elif isinstance(message, WsSeatChange):
@@ -757,10 +762,13 @@ async def _receive(websocket: WebSocket) -> str | None:
             return data.decode("utf-8", errors="replace")
 
 
-async def _refuse(websocket: WebSocket, status: int, message: str, code: int | None = None) -> None:
+async def _refuse(
+    websocket: WebSocket, status: int, message: str, code: int | None = None, error: ApiError | None = None
+) -> None:
     if websocket.application_state == WebSocketState.CONNECTED:
         try:
-            await websocket.send_text(json.dumps(_ws_error(status, message)))
+            sent = _ws_error(status, message, *((error.code, error.params) if error else ()))
+            await websocket.send_text(json.dumps(sent))
             close_code = code if code is not None else 4000 + status if status < 1000 else 1008
             await websocket.close(code=close_code, reason=message[:100])
         except Exception:

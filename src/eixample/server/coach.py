@@ -95,14 +95,17 @@ class Hints:
     async def hint(self, live: LiveGame, seat: int, expected_move: int, address: str) -> JsonDict:
         """The hint for `seat`'s current decision (ApiError 403, 409, 429 or 503 when refused)."""
         if not live.hints_allowed:
-            raise forbidden("this game was created without hints: its seats did not agree to them")
+            raise forbidden("this game was created without hints: its seats did not agree to them",
+                            "no_hints")
         if live.finished:
-            raise conflict("the game is over")
+            raise conflict("the game is over", "game_over")
         move = live.move_number
         if expected_move != move:
-            raise conflict(f"stale hint request: the game is at move {move}, not {expected_move}")
+            raise conflict(f"stale hint request: the game is at move {move}, not {expected_move}",
+                           "stale_move")
         if live.state.current_player() != seat:
-            raise conflict(f"it is not your turn: waiting for {live.seat_label(live.state.current_player())}")
+            raise conflict(f"it is not your turn: waiting for {live.seat_label(live.state.current_player())}",
+                           "not_your_turn", player=live.seat_label(live.state.current_player()))
         key = (live.id, move, seat)
         cached = self._cache.get(key)
         if cached is not None:
@@ -113,7 +116,8 @@ class Hints:
             choices = await asyncio.wait_for(asyncio.shield(task), self.limits.hint_seconds + QUEUE_SECONDS)
         except TimeoutError:
             raise ApiError(503, "the bots are busy: ask for the hint again in a moment",
-                           {"Retry-After": str(BUSY_RETRY)}) from None
+                           {"Retry-After": str(BUSY_RETRY)}, code="bots_busy",
+                           args={"seconds": BUSY_RETRY}) from None
         return self._answer(live, move, seat, choices, False)
 
     def _start(self, live: LiveGame, move: int, seat: int, address: str) -> asyncio.Task[list[JsonDict]]:
@@ -123,12 +127,13 @@ class Hints:
         if pending is not None:
             if pending[0] == move:
                 return pending[1]
-            raise too_many("a hint for this seat is still being computed", 1)
+            raise too_many("a hint for this seat is still being computed", 1, "hint_running")
         seat_key = f"{live.id}:{seat}"
         if not self._per_seat.has(seat_key):
-            raise too_many("too many hints for this seat", self._per_seat.wait(seat_key))
+            raise too_many("too many hints for this seat", self._per_seat.wait(seat_key), "too_many_hints")
         if not self._per_address.take(address):
-            raise too_many("too many hints from your address", self._per_address.wait(address))
+            raise too_many("too many hints from your address", self._per_address.wait(address),
+                           "too_many_hints")
         self._per_seat.take(seat_key)
         snapshot = live.state.clone()
         seed = derived_seed(move, "hint", live.id, seat)
@@ -144,7 +149,7 @@ class Hints:
                 choices = await self.pool.run(hint_choices, state, seat, self.limits.hint_iterations,
                                               self.limits.hint_seconds, seed, game=game_id, address=address)
             except RuntimeError as error:
-                raise unavailable("the server is stopping") from error
+                raise unavailable("the server is stopping", "stopping") from error
             metrics.HINTS.inc()
             self._cache[(game_id, move, seat)] = choices
             while len(self._cache) > self.limits.hints_cached:
@@ -175,7 +180,8 @@ class Curves:
     def curve(self, live: LiveGame) -> JsonDict:
         """The curve if it is ready, else "pending" (its computation started if need be)."""
         if not live.finished:
-            raise conflict("the win-probability curve of a game is shown once the game is over")
+            raise conflict("the win-probability curve of a game is shown once the game is over",
+                           "curve_not_over")
         ready = self._ready.get(live.id)
         if ready is not None:
             self._ready.move_to_end(live.id)
@@ -184,7 +190,7 @@ class Curves:
         if running is None:
             if len(self._running) >= self.limits.curves_queued:
                 raise ApiError(503, "many curves are being computed: ask again in a minute",
-                               {"Retry-After": "30"})
+                               {"Retry-After": "30"}, code="curves_busy", args={"seconds": 30})
             running = self._begin(live)
         _task, positions, points = running
         return self._message(live.id, "pending", points, len(positions))

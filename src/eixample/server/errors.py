@@ -66,20 +66,20 @@ def forbidden(message: str, code: str | None = None, **args: Any) -> ApiError:
     return ApiError(403, message, code=code, args=args)
 
 
-def unauthorized(message: str) -> ApiError:
-    return ApiError(401, message)
+def unauthorized(message: str, code: str | None = None, **args: Any) -> ApiError:
+    return ApiError(401, message, code=code, args=args)
 
 
-def conflict(message: str) -> ApiError:
-    return ApiError(409, message)
+def conflict(message: str, code: str | None = None, **args: Any) -> ApiError:
+    return ApiError(409, message, code=code, args=args)
 
 
-def too_many(message: str, retry_after: int) -> ApiError:
+def too_many(message: str, retry_after: int, code: str | None = None, **args: Any) -> ApiError:
     return ApiError(
         429, f"{message}; try again in {retry_after} s", {"Retry-After": str(retry_after)},
-        args={"seconds": retry_after},
+        code=code, args={"seconds": retry_after, **args},
     )
 
 
-def unavailable(message: str) -> ApiError:
-    return ApiError(503, message)
+def unavailable(message: str, code: str | None = None, **args: Any) -> ApiError:
+    return ApiError(503, message, code=code, args=args)

@@ -126,6 +126,9 @@ class ServerLimits:
 
 RateKind = Literal["create", "move", "token"]
 
+_RATE_CODES: dict[RateKind, str] = {
+    "create": "too_many_games", "move": "too_many_moves", "token": "too_many_tokens",
+}
 _WHAT: dict[RateKind, str] = {
     "create": "too many games created from your address",
     "move": "too many moves from your address",
@@ -211,4 +214,4 @@ class RateLimits:
             raise self._refusal(kind, address)
 
     def _refusal(self, kind: RateKind, address: str) -> ApiError:
-        return too_many(_WHAT[kind], self._buckets[kind].wait(address))
+        return too_many(_WHAT[kind], self._buckets[kind].wait(address), _RATE_CODES[kind])

@@ -268,20 +268,23 @@ class GameManager:
         try:
             game = get_game(request.game)
         except KeyError as error:
-            raise bad_request(quoted(str(error.args[0]), 80)) from error
+            raise bad_request(quoted(str(error.args[0]), 80),
+                              "unknown_game", game=quoted(request.game)) from error
         players = len(request.seats)
         if not game.min_players <= players <= game.max_players:
             raise bad_request(
                 f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}"
                 if game.min_players != game.max_players
-                else f"{game.title} is for {game.min_players} players, not {players}"
+                else f"{game.title} is for {game.min_players} players, not {players}",
+                "player_count", game=game.title, min=game.min_players, max=game.max_players, players=players,
             )
         known = set(game.option_names()) - SERVER_ONLY_OPTIONS
         unknown = sorted(set(request.options) - known)
         if unknown:
             raise bad_request(
                 f"unknown option(s) for {game.name}: {quoted(', '.join(unknown))}"
-                f" (known: {', '.join(sorted(known)) or 'none'})"
+                f" (known: {', '.join(sorted(known)) or 'none'})",
+                "unknown_option", options=quoted(", ".join(unknown)),
             )
         specs: dict[int, str] = {}  # the bot seats' specs, a level name standing for its own
         for index, seat in enumerate(request.seats):
@@ -290,20 +293,27 @@ class GameManager:
                 try:
                     bots.check_spec(specs[index])
                 except ValueError as error:
-                    raise bad_request(f"seat {SEAT_LETTERS[index]}: {quoted(str(error), 120)}") from error
+                    raise bad_request(
+                        f"seat {SEAT_LETTERS[index]}: {quoted(str(error), 120)}", "bad_bot",
+                        seat=SEAT_LETTERS[index], problem=quoted(str(error), 120),
+                    ) from error
         people = sum(1 for seat in request.seats if seat.kind == "person")
         if request.seed is not None and people >= 2 and not request.seed_shown:
             raise bad_request(
                 "seed: a game of two or more people does not take a seed chosen by a client, unless it "
                 'is created with "seed_shown": true (the lobby and every seat then show it); '
-                "leave the seed out and the server draws one"
+                "leave the seed out and the server draws one",
+                "seed_not_shown",
             )
         seed = request.seed if request.seed is not None else secrets.randbits(63)
         try:
             state = game.new_game(players, seed, **request.options)
         except (TypeError, ValueError, EixampleError) as error:
             problem = quoted(str(error), 120)
-            raise bad_request(f"cannot set up {game.title} with these options: {problem}") from error
+            raise bad_request(
+                f"cannot set up {game.title} with these options: {problem}", "bad_options",
+                game=game.title, problem=problem,
+            ) from error
 
         tokens: list[str | None] = []
         seats: list[SeatData] = []
@@ -416,9 +426,9 @@ class GameManager:
             live.touch()
             return live
         if len(game_id) > 32:
-            raise not_found(f"no game '{game_id[:32]}...'")
+            raise not_found(f"no game '{game_id[:32]}...'", "no_game")
         if game_id in self.broken:
-            raise unavailable(CANNOT_LOAD)
+            raise unavailable(CANNOT_LOAD, "cannot_load")
         async with self._load_lock:
             live = self.games.get(game_id)
             if live is not None:
@@ -439,7 +449,7 @@ class GameManager:
         for _ in range(READ_TRIES):
             data = await self._db(self.store.load_game, game_id)
             if data is None:
-                raise not_found(f"no game '{game_id}'")
+                raise not_found(f"no game '{game_id}'", "no_game")
             try:
                 return await self._db(self._rebuild, data)
             except Exception as error:
@@ -449,7 +459,7 @@ class GameManager:
         if len(self.broken) >= BROKEN_REMEMBERED:
             self.broken.pop()
         self.broken.add(game_id)
-        raise unavailable(CANNOT_LOAD)
+        raise unavailable(CANNOT_LOAD, "cannot_load")
 
     @staticmethod
     def _evictable(live: LiveGame) -> bool:
@@ -504,12 +514,14 @@ class GameManager:
                 if seat.claim_hash is not None:
                     raise forbidden(
                         f"seat {SEAT_LETTERS[seat.seat]} has been claimed by its player's browser: "
-                        "this invitation no longer acts for it"
+                        "this invitation no longer acts for it",
+                        "invitation_claimed", seat=SEAT_LETTERS[seat.seat],
                     )
                 if sum(1 for other in live.seats if other.kind == "person") >= 2:
                     raise forbidden(
                         f"seat {SEAT_LETTERS[seat.seat]}'s invitation only claims the seat: claim it "
-                        f"(POST /api/games/{live.id}/claim), then use the seat token that answers"
+                        f"(POST /api/games/{live.id}/claim), then use the seat token that answers",
+                        "invitation_claims_only", seat=SEAT_LETTERS[seat.seat],
                     )
                 return seat.seat
         raise forbidden("this seat token does not belong to this game", "seat_token_other_game")
@@ -532,17 +544,19 @@ class GameManager:
         """Give whoever asks an open seat (one its creator opened to anyone) while it is unclaimed:
         the same private token a claimed invitation gives."""
         if not 0 <= seat_number < len(live.seats) or live.seats[seat_number].kind != "person":
-            raise bad_request(f"seat {seat_number} is not a person's seat of this game")
+            raise bad_request(f"seat {seat_number} is not a person's seat of this game", "not_a_person_seat")
         seat = live.seats[seat_number]
         if not seat.open:
-            raise forbidden(f"seat {SEAT_LETTERS[seat.seat]} is taken by invitation only")
+            raise forbidden(f"seat {SEAT_LETTERS[seat.seat]} is taken by invitation only", "invitation_only",
+                            seat=SEAT_LETTERS[seat.seat])
         if live.finished:
-            raise conflict("the game is over")
+            raise conflict("the game is over", "game_over")
         return await self._claim(live, seat)
 
     async def _claim(self, live: LiveGame, seat: SeatData) -> tuple[int, str]:
         if seat.claim_hash is not None:
-            raise conflict(f"seat {SEAT_LETTERS[seat.seat]} has already been claimed")
+            raise conflict(f"seat {SEAT_LETTERS[seat.seat]} has already been claimed", "seat_claimed",
+                           seat=SEAT_LETTERS[seat.seat])
         private = secrets.token_urlsafe(24)
         async with live.lock:
             seats = [SeatData(**{**vars(s), "joined": s.joined or s is seat}) for s in live.seats]
@@ -550,7 +564,8 @@ class GameManager:
             claimed = await self._db(self.store.claim_seat, live.id, seat.seat, token_digest(private), status)
             if not claimed:
                 self._evict(live)
-                raise conflict(f"seat {SEAT_LETTERS[seat.seat]} has already been claimed")
+                raise conflict(f"seat {SEAT_LETTERS[seat.seat]} has already been claimed", "seat_claimed",
+                           seat=SEAT_LETTERS[seat.seat])
             seat.claim_hash = token_digest(private)
             seat.joined = True
             self._end_seat_connections(live, seat.seat, "the seat has been claimed")
@@ -568,9 +583,10 @@ class GameManager:
     async def release(self, live: LiveGame, seat: int) -> None:
         """Forget a seat's claim (its player lost the browser): the invitation acts for it again."""
         if not 0 <= seat < len(live.seats) or live.seats[seat].kind != "person":
-            raise bad_request(f"seat {seat} is not a person's seat of this game")
+            raise bad_request(f"seat {seat} is not a person's seat of this game", "not_a_person_seat")
         if live.seats[seat].claim_hash is None:
-            raise conflict(f"seat {SEAT_LETTERS[seat]} is not claimed")
+            raise conflict(f"seat {SEAT_LETTERS[seat]} is not claimed",
+                           "seat_not_claimed", seat=SEAT_LETTERS[seat])
         async with live.lock:
             await self._db(self.store.release_seat, live.id, seat)
             live.seats[seat].claim_hash = None
@@ -600,19 +616,21 @@ class GameManager:
 
     def _check_turn(self, live: LiveGame, seat: int, expected_move: int) -> None:
         if live.finished:
-            raise conflict("the game is over")
+            raise conflict("the game is over", "game_over")
         if expected_move != live.move_number:
             raise conflict(
                 f"stale move: the game is at move {live.move_number}, this request was for move "
-                f"{expected_move}; decide again on the current state"
+                f"{expected_move}; decide again on the current state",
+                "stale_move",
             )
         current = live.state.current_player()
         if current != seat:
-            raise conflict(f"it is not your turn: waiting for {live.seat_label(current)}")
+            raise conflict(f"it is not your turn: waiting for {live.seat_label(current)}", "not_your_turn",
+                           player=live.seat_label(current))
 
     async def move(self, live: LiveGame, seat: int, action: str, expected_move: int) -> None:
         if live.seats[seat].kind != "person":
-            raise forbidden("a bot's seat is played by the server")
+            raise forbidden("a bot's seat is played by the server", "bot_seat")
         if self.table is not None:
             self.table.check_move(live, seat)
         await self._apply(live, seat, action, expected_move)
@@ -628,7 +646,8 @@ class GameManager:
             try:
                 next_state.apply(action)
             except IllegalActionError as error:
-                raise bad_request(f"illegal action: {quoted(str(error), 160)}") from error
+                raise bad_request(f"illegal action: {quoted(str(error), 160)}", "illegal_action",
+                                  action=quoted(action, 60)) from error
             joining = seat if not live.seats[seat].joined else None
             seats = [SeatData(**{**vars(s), "joined": s.joined or s.seat == joining}) for s in live.seats]
             try:
@@ -646,7 +665,8 @@ class GameManager:
                 await asyncio.wrap_future(written)
             except StaleWriteError as error:
                 await self._fall_behind(live)
-                raise conflict(f"stale move: the game has changed ({error}); decide again") from error
+                raise conflict(f"stale move: the game has changed ({error}); decide again",
+                               "stale_move") from error
             live.state = next_state
             live.actions.append((seat, action))
             live.history.append(views.public_scores(next_state, live.views_of(next_state)))
@@ -659,27 +679,29 @@ class GameManager:
 
     async def undo(self, live: LiveGame, seat: int, expected_move: int) -> None:
         if live.seats[seat].kind != "person":
-            raise forbidden("a bot's seat is played by the server")
+            raise forbidden("a bot's seat is played by the server", "bot_seat")
         if self.table is not None:
             self.table.check_move(live, seat)  # a stand-in's decisions are not its player's to take back
         async with live.lock:
             if self.cluster is not None and expected_move != live.move_number:
                 await self._catch_up_and_tell(live)
             if live.finished:
-                raise conflict("the game is over")
+                raise conflict("the game is over", "game_over")
             if expected_move != live.move_number:
                 raise conflict(
                     f"stale undo: the game is at move {live.move_number}, "
-                    f"this request was for move {expected_move}"
+                    f"this request was for move {expected_move}",
+                    "stale_move",
                 )
             if live.state.current_player() != seat:
-                raise conflict("you can only undo within your own turn")
+                raise conflict("you can only undo within your own turn", "undo_own_turn")
             if not live.undo_allowed(seat):
-                raise conflict("nothing to undo: undo stops at a random draw or another player's decision")
+                raise conflict("nothing to undo: undo stops at a random draw or another player's decision",
+                               "nothing_to_undo")
             try:
                 previous = undo_state(live.game, live.state)
             except IllegalActionError as error:
-                raise conflict(str(error)) from error
+                raise conflict(str(error), "nothing_to_undo") from error
             try:
                 written = self.store.remove_last_action_later(
                     live.id,
@@ -691,7 +713,8 @@ class GameManager:
                 await asyncio.wrap_future(written)
             except StaleWriteError as error:
                 await self._fall_behind(live)
-                raise conflict(f"stale undo: the game has changed ({error}); decide again") from error
+                raise conflict(f"stale undo: the game has changed ({error}); decide again",
+                               "stale_move") from error
             live.state = previous
             live.actions.pop()
             live.history.pop()
@@ -932,7 +955,7 @@ class GameManager:
         """Count a new WebSocket connection from `address`; 429 above the per-address cap."""
         count = self.connections_by_address.get(address, 0)
         if count >= self.limits.ws_per_address:
-            raise too_many("too many open connections from your address", 10)
+            raise too_many("too many open connections from your address", 10, "too_many_connections")
         self.connections_by_address[address] = count + 1
 
     def dismiss(self, address: str) -> None:
@@ -949,7 +972,7 @@ class GameManager:
         presence changed (a small message), so a spectator joining costs the others nothing.
         With `patches`, later changes come as patches against the messages it holds."""
         if len(live.connections) >= self.limits.ws_per_game:
-            raise too_many("this game has as many connections as it takes", 10)
+            raise too_many("this game has as many connections as it takes", 10, "game_full_of_connections")
         conn = Connection(websocket, seat, address, patches=patches)
         if seat is not None:
             await self.join(live, seat)
@@ -979,17 +1002,17 @@ class GameManager:
 
     def record(self, live: LiveGame) -> JsonDict:
         if not live.finished:
-            raise conflict("the record of a game is public once the game is over")
+            raise conflict("the record of a game is public once the game is over", "record_not_over")
         return views.public_record(live)
 
     async def replay(self, live: LiveGame, step: int | None) -> JsonDict:
         if not live.finished:
-            raise conflict("a game can be replayed once it is over")
+            raise conflict("a game can be replayed once it is over", "replay_not_over")
         total = live.move_number
         if step is None:
             step = total
         if not 0 <= step <= total:
-            raise bad_request(f"step must be between 0 and {total}")
+            raise bad_request(f"step must be between 0 and {total}", "bad_step", total=total)
         state = await self._db(self._state_at, live, step)
         return views.replay_message(live, step, state)
 
@@ -1005,7 +1028,8 @@ class GameManager:
         except KeyError:
             game = None
         if game is None:
-            raise bad_request(f"this record is not of a game this server knows ({quoted(str(name)[:40])})")
+            raise bad_request(f"this record is not of a game this server knows ({quoted(str(name)[:40])})",
+                              "record_unknown_game", game=quoted(str(name)[:40]))
         key = hashlib.sha256(encode(record).encode()).hexdigest()
         replayed = self._file_cache.pop(key, None) or _replay_whole(game, record)
         self._file_cache[key] = replayed  # the most recently used last
@@ -1015,7 +1039,7 @@ class GameManager:
         total = len(actions)
         step = total if step is None else step
         if not 0 <= step <= total:
-            raise bad_request(f"step must be between 0 and {total}")
+            raise bad_request(f"step must be between 0 and {total}", "bad_step", total=total)
         state = start.clone()
         for action in actions[:step]:
             state.apply(action)
@@ -1056,23 +1080,26 @@ def _replay_whole(game: Game, record: JsonDict) -> FileReplay:
     try:
         start = replay_record(game, record, upto=0)
     except MalformedRecordError as error:
-        raise bad_request(quoted(str(error), 240)) from error
+        raise bad_request(quoted(str(error), 240), "bad_record", problem=quoted(str(error), 240)) from error
     actions: list[str] = record["actions"]
     state = start.clone()
     seats: list[int] = []
     history = [views.public_scores(state)]
     for index, action in enumerate(actions):
         if state.is_terminal():
-            raise bad_request(f"game record: action {index} comes after the end of the game")
+            raise bad_request(f"game record: action {index} comes after the end of the game",
+                              "record_after_end", index=index)
         seats.append(state.current_player())
         try:
             state.apply(action)
         except IllegalActionError as error:
             raise bad_request(f"game record: action {index} {quoted(action, 60)} is illegal: "
-                              f"{quoted(str(error), 160)}") from error
+                              f"{quoted(str(error), 160)}", "record_illegal_action",
+                              index=index, action=quoted(action, 60)) from error
         history.append(views.public_scores(state))
     if not state.is_terminal():
-        raise bad_request("game record: the game does not reach its end (only a finished game replays)")
+        raise bad_request("game record: the game does not reach its end (only a finished game replays)",
+                          "record_unfinished")
     return start, list(actions), seats, history, state
 
 

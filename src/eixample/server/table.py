@@ -383,14 +383,16 @@ class TableService:
         async with self.table(live).lock:
             self._person_seat_in_play(live, seat)
             if self.table(live).stand_ins.get(seat) == "resigned":
-                raise conflict(f"seat {SEAT_LETTERS[seat]} has already resigned")
+                raise conflict(f"seat {SEAT_LETTERS[seat]} has already resigned",
+                               "seat_resigned", seat=SEAT_LETTERS[seat])
             await self._hand_over(live, seat, "resigned")
 
     async def leave(self, live: LiveGame, seat: int) -> None:
         async with self.table(live).lock:
             self._person_seat_in_play(live, seat)
             if seat in self.table(live).stand_ins:
-                raise conflict(f"a bot already plays seat {SEAT_LETTERS[seat]}")
+                raise conflict(f"a bot already plays seat {SEAT_LETTERS[seat]}",
+                               "stand_in_plays", seat=SEAT_LETTERS[seat])
             await self._hand_over(live, seat, "left")
 
     async def take_back(self, live: LiveGame, seat: int) -> None:
@@ -399,9 +401,12 @@ class TableService:
             table = self.table(live)
             why = table.stand_ins.get(seat)
             if why is None:
-                raise conflict(f"seat {SEAT_LETTERS[seat]} is already played by its player")
+                raise conflict(f"seat {SEAT_LETTERS[seat]} is already played by its player", "seat_played",
+                               seat=SEAT_LETTERS[seat])
             if why == "resigned":
-                raise conflict(f"seat {SEAT_LETTERS[seat]} has resigned: a bot plays it to the end")
+                raise conflict(f"seat {SEAT_LETTERS[seat]} has resigned: a bot plays it to the end",
+                               "seat_resigned",
+                               seat=SEAT_LETTERS[seat])
             async with live.lock:
                 del table.stand_ins[seat]
                 await self._db(self.db.save, table)
@@ -411,9 +416,9 @@ class TableService:
 
     def _person_seat_in_play(self, live: LiveGame, seat: int) -> None:
         if live.finished:
-            raise conflict("the game is over")
+            raise conflict("the game is over", "game_over")
         if live.seats[seat].kind != "person":
-            raise forbidden("a bot's seat is played by the server")
+            raise forbidden("a bot's seat is played by the server", "bot_seat")
 
     def check_move(self, live: LiveGame, seat: int) -> None:
         """A seat a bot stands in for is not moved by its player until taken back; an ended game
@@ -421,7 +426,7 @@ class TableService:
         if self.is_ended(live):
             raise conflict("a moderator ended this game")
         if self.stand_in(live, seat) is not None:
-            raise conflict("a bot plays your seat now: take it back first")
+            raise conflict("a bot plays your seat now: take it back first", "take_seat_back")
 
     # -- moderation (server/admin.py) ---------------------------------------------------------
 
@@ -456,14 +461,15 @@ class TableService:
     async def say(self, live: LiveGame, seat: int, text: str, address: str) -> dict[str, Any]:
         words = text.strip()
         if not words:
-            raise bad_request("text: a chat message needs some words")
+            raise bad_request("text: a chat message needs some words", "chat_empty")
         key = f"{live.id}:{seat}"
         if not self.chat_by_seat.has(key) or not self.chat_by_address.has(address):
             wait = max(self.chat_by_seat.wait(key), self.chat_by_address.wait(address))
-            raise too_many("too many chat messages: wait a little", wait)
+            raise too_many("too many chat messages: wait a little", wait, "too_many_chat")
         table = self.table(live)
         if table.line_count >= self.limits.chat_lines_per_game:
-            raise conflict(f"this game's chat is full ({self.limits.chat_lines_per_game} lines)")
+            raise conflict(f"this game's chat is full ({self.limits.chat_lines_per_game} lines)", "chat_full",
+                           lines=self.limits.chat_lines_per_game)
         self.chat_by_seat.take(key)
         self.chat_by_address.take(address)
         return await self._add(live, seat, "chat", words)
@@ -536,7 +542,7 @@ class TableService:
         this seat's private token there (each person's seat is claimed in advance; its token is
         derived from a key kept with the old game, so nothing plain is stored)."""
         if not live.finished:
-            raise conflict("a rematch is offered once the game is over")
+            raise conflict("a rematch is offered once the game is over", "rematch_not_over")
         async with self.table(live).lock:
             table = self.table(live)
             if table.rematch is None:

@@ -23,7 +23,7 @@
 // yellow W, sky-blue M and black U discs, always lettered.
 
 import { hasKey, t } from "../js/i18n.js";
-import { actionTarget, activate, addTo, boardOrder, focusFirst, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice } from "../js/draw.js";
+import { actionTarget, activate, addTo, boardFrame, boardOrder, focusFirst, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice, viewerOf } from "../js/draw.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
 import { actionWords, decisionHelp as helpFor, groupWords } from "./barcelona-words.js";
 
@@ -105,15 +105,6 @@ const CONDITIONS = new Proxy({}, {
   },
 });
 
-const SERVICE_NAMES = {
-  market: ["Sant Antoni", "Market"],
-  station: ["Estació", "de França"],
-  hospital: ["Hospital", "de Sant Pau"],
-  passeig: ["Passeig Lluís", "Companys"],
-  university: ["Universitat", "de Barcelona"],
-  museum: ["Museu del", "Modernisme"],
-  operations: ["Pavelló", "d'Operacions"],
-};
 
 const SERVICE_SHORT = new Proxy({}, {
   get(_, id) {
@@ -323,7 +314,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
   if (buildSpace && !legal.build.has(buildSpace)) buildSpace = null;
 
   const players = view.player_list || [];
-  const viewer = Number.isInteger(view.viewer) ? view.viewer : Number.isInteger(seat) ? seat : null;
+  const viewer = viewerOf(view, seat);
   const ctx = {
     view,
     legal,
@@ -342,14 +333,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
   const rows = Math.ceil(players.length / 2);
   const boardsY = BOARDS_Y + (view.solo ? 78 : 0);
   const height = boardsY + rows * (BOARD_H + 8) + 4;
-  root.setAttribute("viewBox", `0 0 ${W} ${height}`);
-  root.setAttribute("preserveAspectRatio", "xMidYMin meet");
-  root.classList.add("bcn-board", "tall-board");
-  root.setAttribute("aria-label", describe(view, ctx.names));
-
-  drawDefs(root);
-  const background = svg("rect", { x: 0, y: 0, width: W, height, class: "bcn-table" }, root);
-  choice.closeOnClick(background);
+  boardFrame(root, choice, { prefix: "bcn", width: W, height, label: describe(view, ctx.names), defs: drawDefs });
   drawCity(ctx, group(root, { class: "bcn-city" }));
   drawInfo(ctx, group(root, { class: "bcn-info" }));
   drawCerdaTrack(ctx, group(root, { class: "bcn-cerda" }));
@@ -374,7 +358,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
 // board, the Citizen tracks and each player board, the viewer's first.
 export function regions(view, { seat = null, seats = [] } = {}) {
   const players = view.player_list || [];
-  const viewer = Number.isInteger(view.viewer) ? view.viewer : Number.isInteger(seat) ? seat : null;
+  const viewer = viewerOf(view, seat);
   const boardsY = BOARDS_Y + (view.solo ? 78 : 0);
   const names = seatNames(view, seats);
   const list = [
@@ -391,8 +375,21 @@ export function regions(view, { seat = null, seats = [] } = {}) {
 }
 
 // The page's words for an action text, a group of buttons and the pending decision.
-export function actionLabel(action) {
-  return actionWords(action) || action;
+export function actionLabel(action, context = {}) {
+  return benefitsLabel(action, context) || actionWords(action) || action;
+}
+
+// "benefits 1+3" names the chooser's Intersection slots: said with the benefits printed there.
+function benefitsLabel(action, { view = null, seat = null } = {}) {
+  const match = /^benefits ([\d+]+)$/.exec(action);
+  if (!match || !view) return null;
+  const viewer = viewerOf(view, seat);
+  const slots = viewer === null ? null : ((view.player_list || [])[viewer] || {}).intersections;
+  if (!Array.isArray(slots)) return null;
+  const numbers = match[1].split("+");
+  const benefits = numbers.map((n) => slots[Number(n) - 1]).filter(Boolean).map((slot) => benefitText(slot.benefit));
+  if (benefits.length !== numbers.length) return null;
+  return t("bcn.do.benefitsOf", { benefits: benefits.join("; "), list: numbers.join(", ") });
 }
 
 export function groupLabel(word) {
@@ -411,7 +408,9 @@ function catalogueTile(view, kind, id) {
 
 function describe(view, names) {
   const scores = (view.scores || []).map((vp, seat) => `${names[seat] || seatStyle(seat).letter} (${seatStyle(seat).letter}) ${vp} ${t("bcn.vp")}`);
-  return t("bcn.describe", { round: view.round, scores: scores.join(", "), decision: view.decision || "" });
+  // the decision itself is read from the page (#decision), in the page's language: the view's
+  // own text of it is the engine's English
+  return t("bcn.describe", { round: view.round, scores: scores.join(", "), decision: "" }).trim();
 }
 
 function drawDefs(root) {
@@ -624,7 +623,7 @@ function drawCity(ctx, g) {
         height: w,
         rx: 5,
         transform: `rotate(${geometry.angle} ${geometry.x} ${geometry.y})`,
-      }, `${space.wide ? "wide" : "narrow"} street space, printed ${benefitText(space.benefit)}`);
+      }, `${t(space.wide ? "bcn.tip.wideSpace" : "bcn.tip.narrowSpace", { space: space.id })}, ${t("bcn.tip.printedBenefit", { benefit: benefitText(space.benefit) })}`);
     }
   }
   for (const [space, types] of legal.build) {
@@ -632,10 +631,10 @@ function drawCity(ctx, g) {
     if (!points) continue;
     const pointList = points.map((p) => p.join(",")).join(" ");
     if (types.length === 1) {
-      target(ctx, targets, `build ${types[0]} ${space}`, "polygon", { points: pointList }, `${BUILDINGS[types[0]] ? BUILDINGS[types[0]].label : types[0]} building`);
+      target(ctx, targets, `build ${types[0]} ${space}`, "polygon", { points: pointList }, t("bcn.tip.building", { space, type: buildingLabel(types[0]) }));
     } else {
       for (const type of types) ctx.handled.add(`build ${type} ${space}`);
-      const node = stepTarget(ctx, targets, "polygon", { points: pointList, "data-build-space": space }, `build on ${space}: ${types.join(", ")}`, ctx.buildSpace === space, () => {
+      const node = stepTarget(ctx, targets, "polygon", { points: pointList, "data-build-space": space }, `${t("bcn.buildOn", { space })} ${types.map(buildingLabel).join(", ")}`, ctx.buildSpace === space, () => {
         local.take = null;
         choice.choose("buildSpace", local.buildSpace === space ? null : space);
         focusFirst(choice.root, ".bcn-choice .bcn-target");
@@ -708,7 +707,7 @@ function drawSpace(parent, space, city) {
     }, g);
     seatToken(g, space.tile, geometry.x, geometry.y, space.wide ? 8 : 6, { stroke: "#fff" });
   } else if (space.benefit) {
-    label.push(`printed ${benefitText(space.benefit)}`);
+    label.push(t("bcn.tip.printedBenefit", { benefit: benefitText(space.benefit) }));
     drawBenefit(g, geometry.x, geometry.y, space.benefit, geometry.angle === 90 && !space.wide ? 0.85 : 0.95);
   }
   if (space.passenger !== null && space.passenger !== undefined) {
@@ -936,9 +935,20 @@ function drawModernismeTile(parent, x, y, w, h, tile) {
   wrapText(parent, x + 4, y + 24, CONDITIONS[tile.condition] || tile.text || "", chars, Math.floor((h - 16) / 10), "tile-text");
 }
 
+// A Building type's name in words ("L1" stays "L1" where the catalog has none).
+function buildingLabel(type) {
+  return BUILDINGS[type] ? BUILDINGS[type].label : type;
+}
+
+// A Public Service's name in the page's language (the printed name where the catalog has none).
+function serviceTitle(service) {
+  const key = `bcn.service.${service.id}`;
+  return hasKey(key) ? t(key) : String(service.name || service.id);
+}
+
+// The name on two lines, for the service's tile.
 function serviceName(service) {
-  if (SERVICE_NAMES[service.id]) return SERVICE_NAMES[service.id];
-  const words = String(service.name || service.id).split(" ");
+  const words = serviceTitle(service).split(" ");
   const half = Math.ceil(words.length / 2);
   return [words.slice(0, half).join(" "), words.slice(half).join(" ")];
 }
@@ -952,7 +962,7 @@ function drawServices(ctx, g) {
     const sx = x + 8 + k * 77;
     const sy = y + 18;
     const s = tip(group(g, { class: "service", "data-service": service.id }), [
-      `${service.name}: ${SERVICE_EFFECTS[service.effect] || service.effect}`,
+      `${serviceTitle(service)}: ${SERVICE_EFFECTS[service.effect] || service.effect}`,
       t("bcn.tip.serviceLeft", { count: service.left }),
       service.left ? t("bcn.tip.serviceNext", { price: priceText(service.next_cost), vp: service.next_vp }) : "",
       service.built_by && service.built_by.length ? t("bcn.tip.builtBy", { letters: service.built_by.map((p) => seatStyle(p).letter).join(", ") }) : "",
@@ -972,7 +982,7 @@ function drawServices(ctx, g) {
       text(s, sx + 36.5, sy + 54, t("bcn.noneLeft"), { class: "tiny-text", "text-anchor": "middle" });
     }
     (service.built_by || []).forEach((seat, j) => seatToken(s, seat, sx + 9 + j * 15, sy + 64, 5));
-    target(ctx, g, `service ${service.id}`, "rect", { x: sx - 2, y: sy - 2, width: 77, height: 74, rx: 6 }, t("bcn.tip.serviceBuy", { service: service.name, price: priceText(service.next_cost), vp: service.next_vp }));
+    target(ctx, g, `service ${service.id}`, "rect", { x: sx - 2, y: sy - 2, width: 77, height: 74, rx: 6 }, t("bcn.tip.serviceBuy", { service: serviceTitle(service), price: priceText(service.next_cost), vp: service.next_vp }));
   });
 }
 
@@ -1390,7 +1400,7 @@ function drawBuiltServices(ctx, g, player) {
     const sx = x + 54 + (k % 3) * 40;
     const sy = y + 4 + Math.floor(k / 3) * 15;
     const service = known.get(id) || { id, name: id };
-    const s = tip(group(g, {}), service.name || id);
+    const s = tip(group(g, {}), serviceTitle(service));
     svg("rect", { x: sx, y: sy, width: 38, height: 13, rx: 3, fill: "#cfe4d6", stroke: "#4f7a5c" }, s);
     text(s, sx + 19, sy + 9.5, SERVICE_SHORT[id] || clip(id, 8), { class: "board-tiny", "text-anchor": "middle" });
   });

@@ -20,7 +20,7 @@
 // letter, influence symbols their letter (K crown, C colonies, P personalities).
 
 import { t } from "../js/i18n.js";
-import { actionTarget, activate, addTo, boardOrder, focusFirst, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice } from "../js/draw.js";
+import { actionTarget, activate, addTo, boardFrame, boardOrder, focusFirst, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice, viewerOf } from "../js/draw.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
 import {
   actionWords,
@@ -144,10 +144,6 @@ function target(ctx, parent, action, tag, attrs) {
 
 // -- entry point ----------------------------------------------------------------------------------
 
-function viewerOf(view, seat) {
-  if (Number.isInteger(view.viewer)) return view.viewer;
-  return Number.isInteger(seat) && seat >= 0 && seat < (view.player_list || []).length ? seat : null;
-}
 
 function hasHand(view, viewer) {
   return viewer !== null && Array.isArray(((view.player_list || [])[viewer] || {}).hand);
@@ -192,14 +188,7 @@ export function render(root, view, { legalActions = [], onAction = () => {}, sea
   const top = familyTop(view, viewer);
   const rows = Math.ceil(players.length / 2);
   const height = top + rows * (FAMILY_H + 8) + 4;
-  root.setAttribute("viewBox", `0 0 ${W} ${height}`);
-  root.setAttribute("preserveAspectRatio", "xMidYMin meet");
-  root.classList.add("rof-board", "tall-board");
-  root.setAttribute("aria-label", describe(view, ctx.names));
-
-  drawDefs(root);
-  const background = svg("rect", { x: 0, y: 0, width: W, height, class: "rof-table" }, root);
-  choice.closeOnClick(background);
+  boardFrame(root, choice, { prefix: "rof", width: W, height, label: describe(view, ctx.names), defs: drawDefs });
   drawEixample(ctx, group(root, { class: "rof-eixample" }));
   drawTracks(ctx, group(root, { class: "rof-tracks" }));
   drawStrikers(ctx, group(root, { class: "rof-strikers" }));
@@ -553,7 +542,7 @@ function drawInfluenceCards(ctx, g) {
   cards.forEach((card, k) => {
     const x = 8 + k * (w + 4);
     const y = SUPPLY_Y + 14;
-    const node = group(g, { class: `influence-card status-${typeof card.status === "number" ? "owned" : card.status}`, "data-influence": card.id });
+    const node = group(g, { class: `influence-card status-${typeof card.status === "number" ? "owned" : card.status}`, "data-influence": card.id, "data-card": card.id });
     svg("rect", { x, y, width: w, height: 100, rx: 6, class: "influence-face" }, node);
     svg("rect", { x, y, width: w, height: 18, rx: 6, fill: SYMBOL_FILL[card.symbol] }, node);
     text(node, x + 6, y + 13, `${card.id} · ${symbolName(card.symbol)}`, { class: "influence-head" });

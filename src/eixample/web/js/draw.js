@@ -1,6 +1,6 @@
 // Small SVG drawing helpers shared by the game boards (web/games/*.js).
 
-import { seatStyle, svg } from "./players.js";
+import { seatName, seatStyle, svg } from "./players.js";
 
 // Adds a board's stylesheet to the page once (renderers call it with their own CSS file's URL).
 export function addStylesheet(href) {
@@ -32,6 +32,27 @@ export function boardOrder(n, viewer) {
   const first = viewer !== null && viewer >= 0 && viewer < n ? viewer : 0;
   for (let k = 0; k < n; k += 1) order.push((first + k) % n);
   return order;
+}
+
+// The frame every board drawing starts with: its size, classes (`<prefix>-board`) and words for
+// screen readers, the renderer's own definitions (`defs(root)`), and the table under everything,
+// where a click closes an open two-step choice. Returns the table.
+export function boardFrame(root, choice, { prefix, width, height, label, defs }) {
+  root.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  root.setAttribute("preserveAspectRatio", "xMidYMin meet");
+  root.classList.add(`${prefix}-board`, "tall-board");
+  root.setAttribute("aria-label", label);
+  defs(root);
+  const table = svg("rect", { x: 0, y: 0, width, height, class: `${prefix}-table` }, root);
+  choice.closeOnClick(table);
+  return table;
+}
+
+// The seat the board is drawn for: the view's own viewer, else the page's seat (one of the
+// view's players), else none (a spectator).
+export function viewerOf(view, seat) {
+  if (Number.isInteger(view.viewer)) return view.viewer;
+  return Number.isInteger(seat) && seat >= 0 && seat < (view.player_list || []).length ? seat : null;
 }
 
 // An SVG group under `parent`.
@@ -68,7 +89,8 @@ export function focusFirst(root, selector) {
 // hand, a player board below the fold). Left alone while any target shows.
 export function revealTargets(root, selector = "[data-action], [data-step]") {
   if (!root || typeof window === "undefined") return;
-  const targets = Array.from(root.querySelectorAll(selector)).filter((node) => {
+  const nodes = typeof selector === "string" ? root.querySelectorAll(selector) : selector;
+  const targets = Array.from(nodes).filter((node) => {
     const r = node.getBoundingClientRect();
     return r.width > 0 || r.height > 0;
   });
@@ -87,11 +109,29 @@ export function revealTargets(root, selector = "[data-action], [data-step]") {
 }
 
 // Shows on the board where `action` is played while a choice naming it (a button, a hint...) is
-// hovered or focused: its targets get the class "pointed" until `on` is false.
+// hovered or focused: its targets get the class "pointed" until `on` is false. An action with no
+// target of its own shows the step that opens it (the tile or the space of a two-step choice),
+// else the places its words name ("use C02+C12": crossings C02 and C12).
 export function pointAt(root, action, on) {
   if (!root || !action) return;
+  for (const node of actionPlaces(root, action)) node.classList.toggle("pointed", on);
+}
+
+// The board elements that show where `action` is played (see pointAt).
+export function actionPlaces(root, action) {
   const escaped = typeof CSS !== "undefined" && CSS.escape ? CSS.escape(action) : action.replace(/["\\]/g, "\\$&");
-  for (const node of root.querySelectorAll(`[data-action="${escaped}"]`)) node.classList.toggle("pointed", on);
+  const targets = Array.from(root.querySelectorAll(`[data-action="${escaped}"]`));
+  if (targets.length) return targets;
+  const words = String(action).split(/[\s+]+/).filter((word) => /^[\w.-]{1,40}$/.test(word));
+  const steps = Array.from(root.querySelectorAll("[data-step]")).filter((node) =>
+    Object.entries(node.dataset).some(([name, value]) => name !== "step" && words.includes(value)));
+  if (steps.length) return steps;
+  const places = [];
+  // only names like "C02" or "V4.1" (a letter and a digit): "keep 1" names no place
+  for (const word of words.slice(1).filter((w) => /[A-Za-z]/.test(w) && /\d/.test(w))) {
+    for (const name of PLACE_ARGUMENTS) places.push(...root.querySelectorAll(`[data-${name}="${word}"]`));
+  }
+  return places;
 }
 
 // The places a structured message names in its arguments ({crossing: "C33"}, {space: "B10"}...),
@@ -110,26 +150,51 @@ export function pointAtPlaces(root, args, on, mark = "pointed") {
   return found;
 }
 
-// What the others did since the viewer's last decision: the places named by each other player's
-// latest log line get the class "last-move" (lines name seats "P1", "P2"...).
+// What the others did since the viewer's last decision: the places named by every line of each
+// other player since then get the class "last-move" (lines name seats "P1", "P2"...); a player
+// whose moves name no place on the board (tokens kept, an event played...) has their own board
+// marked ("last-move-seat", on the element with their data-seat).
 export function markLastMoves(root, log, viewer) {
   if (!root || !Array.isArray(log) || typeof viewer !== "number") return;
   const mine = `P${viewer + 1}`;
-  const marked = new Set();
+  const found = new Map();
   for (let k = log.length - 1; k >= 0; k -= 1) {
-    const player = log[k] && log[k].args ? log[k].args.player : null;
-    if (typeof player !== "string") continue;
+    const args = log[k] && log[k].args;
+    const player = args ? args.player : null;
+    if (typeof player !== "string" || !/^P\d{1,2}$/.test(player)) continue;
     if (player === mine) break;
-    if (!marked.has(player) && pointAtPlaces(root, log[k].args, true, "last-move")) marked.add(player);
+    found.set(player, (found.get(player) || 0) + pointAtPlaces(root, args, true, "last-move"));
+  }
+  for (const [player, count] of found) {
+    if (count) continue;
+    for (const node of root.querySelectorAll(`[data-seat="${Number(player.slice(1)) - 1}"]`)) node.classList.add("last-move-seat");
   }
 }
 
-const PLACE_ARGUMENTS = new Set(["crossing", "space", "street", "sidewalk", "block", "project", "tile"]);
+const PLACE_ARGUMENTS = new Set(["crossing", "space", "street", "sidewalk", "block", "project", "tile", "card"]);
+
+// `pointAtPlaces` wired to an element showing whatever message `current()` returns now (the
+// decision text, redrawn at each state): hovering or focusing it shows the places it names.
+export function pointsAtCurrentPlaces(element, root, current) {
+  const show = (on) => {
+    const entry = current();
+    pointAtPlaces(root, entry && typeof entry === "object" ? entry.args : null, on);
+  };
+  for (const type of ["mouseenter", "focus"]) element.addEventListener(type, () => show(true));
+  for (const type of ["mouseleave", "blur"]) element.addEventListener(type, () => show(false));
+  return element;
+}
+
+// Whether a message names a place of the board in its arguments.
+export function namesPlace(entry) {
+  const args = entry && typeof entry === "object" ? entry.args : null;
+  return Boolean(args && Object.keys(args).some((name) => PLACE_ARGUMENTS.has(name) && typeof args[name] === "string"));
+}
 
 // `pointAtPlaces` wired to a log line: hovering or focusing it shows the places it names.
 export function pointsAtPlaces(element, root, entry) {
   const args = entry && typeof entry === "object" ? entry.args : null;
-  if (!args || !Object.keys(args).some((name) => PLACE_ARGUMENTS.has(name))) return element;
+  if (!namesPlace(entry)) return element;
   element.tabIndex = 0;
   element.classList.add("names-place");
   for (const type of ["mouseenter", "focus"]) element.addEventListener(type, () => pointAtPlaces(root, args, true));
@@ -144,13 +209,14 @@ export function pointsAt(element, root, action) {
   return element;
 }
 
-// Each seat's name: the one the view gives (Barcelona's automa), else the player's at the
-// table, else the seat's letter.
+// Each seat's name: the automa's (the only player a view names: Barcelona's Assistant) in the
+// page's language, else the player's at the table, else the seat's letter.
 export function seatNames(view, seats) {
   const names = [];
   (view.player_list || []).forEach((player, index) => {
     const entry = Array.isArray(seats) ? seats.find((s) => s && s.seat === index) : null;
-    names[index] = player.name || (entry && entry.name) || seatStyle(index).letter;
+    if (player.name) names[index] = seatName({ kind: "automa", name: player.name });
+    else names[index] = (entry && entry.name) || seatStyle(index).letter;
   });
   return names;
 }
@@ -217,10 +283,16 @@ export class TwoStepChoice {
   redraw() {
     if (!this.lastCall) return;
     const [root, view, options] = this.lastCall;
+    const before = new Set(Array.from(root.querySelectorAll("[data-action]"), (node) => node.dataset.action));
     while (root.firstChild) root.removeChild(root.firstChild);
     this.render(root, view, options);
-    // the second step's targets (a project space for the tile chosen...) may be far from the first
-    if (this.open) revealTargets(root, "[data-action]");
+    if (!this.open) return;
+    // the second step's targets (a project space for the tile chosen...) may be far from the
+    // first, even in another region of the board's viewport: the viewport is told which they are
+    const opened = Array.from(root.querySelectorAll("[data-action]")).filter((node) => !before.has(node.dataset.action));
+    const targets = opened.length ? opened : Array.from(root.querySelectorAll("[data-action]"));
+    if (typeof CustomEvent !== "undefined") root.dispatchEvent(new CustomEvent("choice-opened", { detail: targets }));
+    revealTargets(root, targets);
   }
 
   // The page's onAction, dropping the half-made choice first.

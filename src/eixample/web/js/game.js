@@ -7,7 +7,7 @@
 
 import { clear, el, errorText, gameIdFromPath, handOverSeats, seatFromHash, seatToken, wsUrl } from "./api.js";
 import { actionLabel, drawBoard, loadRenderer } from "./board.js";
-import { markLastMoves, pointsAt, pointsAtPlaces } from "./draw.js";
+import { markLastMoves, namesPlace, pointsAt, pointsAtCurrentPlaces, pointsAtPlaces } from "./draw.js";
 import { renderScoreChart } from "./chart.js";
 import { showRatingChanges } from "./game-ratings.js";
 import { HintBox, mountCharts, WinGraph } from "./coach.js";
@@ -66,6 +66,9 @@ let alerts = null;
 let table = null;
 let hints = null;
 let winGraph = null;
+
+// hovering or focusing the decision shows the places it names ("crossing C32") on the board
+pointsAtCurrentPlaces(dom.decision, dom.board, () => state && state.decision);
 
 function setConnection(text, kind) {
   dom.connection.textContent = text;
@@ -179,6 +182,9 @@ async function render() {
 
   renderSeats();
   dom.decision.textContent = namedMessage(state.decision, state.seats);
+  dom.decision.classList.toggle("names-place", namesPlace(state.decision));
+  if (namesPlace(state.decision)) dom.decision.tabIndex = 0;
+  else dom.decision.removeAttribute("tabindex");
   dom.decision.classList.toggle("your-turn", state.your_turn);
   dom.decision.dataset.yourTurn = t("game.yourTurn");
   const help = state.your_turn ? decisionHelp() : null;

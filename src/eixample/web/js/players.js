@@ -1,7 +1,7 @@
 // Seat colours from the Okabe-Ito palette (safe for the common colour-vision deficiencies),
 // each paired with a letter and a shape so that no information depends on colour alone.
 
-import { message, t } from "./i18n.js";
+import { hasKey, message, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -75,6 +75,8 @@ const DEFAULT_BOT_NAME = /^Bot ([A-F])(?: \((.*)\))?$/;
 
 export function seatName(seat) {
   if (!seat) return "";
+  // the one automa there is, Barcelona's solo opponent, goes by its name in the page's language
+  if (seat.kind === "automa" && hasKey("bcn.solo.assistant")) return t("bcn.solo.assistant");
   const found = seat.kind === "bot" ? DEFAULT_BOT_NAME.exec(seat.name || "") : null;
   if (!found || (found[2] !== undefined && found[2] !== seat.bot)) return seat.name;
   return t("seat.botName", { letter: found[1], level: botLevel(seat) });
@@ -105,7 +107,7 @@ export function seatNameBox(seat, tag = "span") {
   const box = document.createElement(tag);
   box.className = "seat-name";
   box.textContent = seat.name;
-  box.title = seat.kind === "bot" && seat.bot ? `${seat.name} — ${seat.bot}` : seat.name;
+  box.title = seat.name; // a bot's name already says its level in words; its settings are not for players
   box.addEventListener("click", () => box.classList.toggle("open"));
   return box;
 }

@@ -36,6 +36,15 @@ export class BoardViewport {
     this.pinch = null;
     this.shownKey = null;
     new MutationObserver(() => this.keepRegion()).observe(svgRoot, { attributes: true, attributeFilter: ["viewBox"] });
+    // where the viewport brought the decision's targets, kept until the player moves the board:
+    // a scroll that neither the player nor the viewport made (a redraw's) is undone if it hid them
+    this.kept = null;
+    for (const type of ["wheel", "pointerdown", "touchstart", "keydown"]) {
+      this.box.addEventListener(type, () => { this.kept = null; }, { passive: true });
+    }
+    this.box.addEventListener("scroll", () => this.keepTargets());
+    if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => this.keepTargets(true)).observe(this.box);
+    svgRoot.addEventListener("choice-opened", (event) => this.followChoice(event.detail || []));
     this.box.addEventListener("wheel", (event) => this.onWheel(event), { passive: false });
     this.box.addEventListener("pointerdown", (event) => this.onPointer(event));
     this.box.addEventListener("pointermove", (event) => this.onPointer(event));
@@ -76,7 +85,10 @@ export class BoardViewport {
     if (key === this.shownKey) return;
     this.shownKey = key;
     // a new decision: where it is made comes into view, on every screen size
-    requestAnimationFrame(() => revealTargets(this.svg));
+    requestAnimationFrame(() => {
+      revealTargets(this.svg);
+      this.kept = [this.box.scrollLeft, this.box.scrollTop];
+    });
     if (!this.zoomChosen) {
       this.autoZoom();
       // a renderer's own stylesheet may still be loading: measure again once it is there
@@ -84,6 +96,44 @@ export class BoardViewport {
         if (!link.sheet) link.addEventListener("load", () => this.zoomChosen || this.autoZoom(), { once: true });
       }
     }
+  }
+
+  // After a scroll the player did not make (a redraw's), or a resize of the board's box (the
+  // decision sheet grew): while the player has not moved the board, a decision whose targets no
+  // longer show gets them back in view.
+  keepTargets(resized = false) {
+    if (!this.kept) return;
+    if (!resized && this.box.scrollLeft === this.kept[0] && this.box.scrollTop === this.kept[1]) return;
+    if (this.targetsShow()) return;
+    if (resized) revealTargets(this.svg);
+    else this.box.scrollTo({ left: this.kept[0], top: this.kept[1] });
+    this.kept = [this.box.scrollLeft, this.box.scrollTop];
+  }
+
+  // Whether the centre of some target lies in the board's box (and the window).
+  targetsShow() {
+    const frame = this.box.getBoundingClientRect();
+    const top = Math.max(0, frame.top);
+    const bottom = Math.min(window.innerHeight, frame.bottom);
+    return Array.from(this.svg.querySelectorAll("[data-action], [data-step]")).some((node) => {
+      const r = node.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      return r.width > 0 && x >= frame.left && x <= frame.right && y >= top && y <= bottom;
+    });
+  }
+
+  // A two-step choice opened (a Modernisme tile picked, its project space next): when none of its
+  // targets lies in the region shown, the region holding them opens (the whole table if none).
+  followChoice(targets) {
+    if (!this.regions.length || !targets.length || targets.some((node) => this.insideRegion(node))) return;
+    const holder = this.regions.find((region) => targets.some((node) => this.insideRegion(node, region.id)));
+    this.region = holder ? holder.id : null;
+    this.chosen = false;
+    this.shownKey = this.shownNow();
+    this.keepRegion();
+    this.renderToolbar();
+    if (!this.zoomChosen) this.autoZoom();
   }
 
   // What the viewport shows: the region, the first clickable target, the screen's class.
@@ -150,6 +200,7 @@ export class BoardViewport {
   }
 
   showRegion(id) {
+    this.kept = null;
     this.region = id;
     this.chosen = true;
     this.zoomChosen = false;
@@ -216,6 +267,7 @@ export class BoardViewport {
   }
 
   setZoom(zoom) {
+    this.kept = null;
     this.zoomChosen = true;
     const box = this.box;
     // keep the centre of the view where it is
