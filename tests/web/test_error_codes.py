@@ -3,7 +3,7 @@
 The codes are read from the server's sources: the `code` given to each refusal
 (`bad_request(..., "code")`, `ApiError(..., code=...)`), each `"code": "..."` of a body built by
 hand, and the tables of codes (`STATUS_CODES`, a limit's `_RATE_CODES`). Each catalog has
-`errors.code.<code>` for every one, naming the arguments the server sends with it and no other.
+`errors.code.<code>` (or the code in a feature's section, `ERROR_SECTIONS`) for every one, naming the arguments the server sends with it and no other.
 """
 
 from __future__ import annotations
@@ -69,9 +69,15 @@ def server_codes() -> dict[str, set[str]]:
     return codes
 
 
+ERROR_SECTIONS = (("errors", "code"), ("invite", "code"), ("account", "errors"))
+"""Where the page looks for a code's words, in this order (web/js/api.js, ERROR_SECTIONS)."""
+
+
 def catalog_codes(lang: str) -> dict[str, str]:
     catalog = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
-    codes: dict[str, str] = catalog["errors"]["code"]
+    codes: dict[str, str] = {}
+    for section, part in reversed(ERROR_SECTIONS):
+        codes.update(catalog.get(section, {}).get(part, {}))
     return codes
 
 

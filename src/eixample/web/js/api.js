@@ -23,10 +23,12 @@ function retryAfter(response) {
 
 // A server error ({error, code, args}) in the page's language: the catalog's message for its code
 // (errors.code.<code>) when there is one, else the server's own words.
-// A feature's own error codes are in its section of the catalogs (invite.code.<code>).
+// A refusal's words: errors.code.<code>, or a feature's own section of the catalogs
+// (tests/web/test_error_codes.py, ERROR_SECTIONS, checks every code the server sends has words in
+// one of them).
 export function errorText(data, status = 0) {
   const code = data && typeof data.code === "string" ? data.code : null;
-  const key = code === null ? null : [`errors.code.${code}`, `invite.code.${code}`].find(hasKey);
+  const key = code === null ? null : [`errors.code.${code}`, `invite.code.${code}`, `account.errors.${code}`].find(hasKey);
   if (key) {
     const args = data.args && typeof data.args === "object" ? data.args : {};
     const problems = Array.isArray(args.problems) ? args.problems.map(problemText).join("; ") : "";
