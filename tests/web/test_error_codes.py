@@ -3,7 +3,8 @@
 The codes are read from the server's sources: the `code` given to each refusal
 (`bad_request(..., "code")`, `ApiError(..., code=...)`), each `"code": "..."` of a body built by
 hand, and the tables of codes (`STATUS_CODES`, a limit's `_RATE_CODES`). Each catalog has
-`errors.code.<code>` (or the code in a feature's section, `ERROR_SECTIONS`) for every one, naming the arguments the server sends with it and no other.
+`errors.code.<code>` (or the code in a feature's section, `ERROR_SECTIONS`) for every one, naming
+the arguments the server sends with it and no other.
 """
 
 from __future__ import annotations
