@@ -245,9 +245,6 @@ def create_app(
     app.add_middleware(admin.Blocks, moderation=moderation)
     app.add_middleware(logs.RequestLog)
     app.state.drain = draining = drain.Drain(manager)
-    app.include_router(drain.router(store, draining))
-    token = settings.metrics_token.get_secret_value() if settings.metrics_token is not None else None
-    app.include_router(metrics.router(manager, settings.metrics_from, token))
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -275,11 +272,6 @@ def create_app(
         return _error(500, "internal server error")
 
 
-    app.include_router(accounts_router)
-    app.include_router(passkeys_router)
-    app.include_router(seats_router)
-    app.include_router(admin.router(manager, moderation))
-    notice_service = attach_notices(app, manager, store, limits, data_dir, accounts.mailer)
 
     # -- REST ---------------------------------------------------------------------------------
 
@@ -717,7 +709,17 @@ def create_app(
             return
         conn.send({"type": "ack", "request_id": message.request_id, "move_number": live.move_number})
 
+    # The features' own routes come after the game routes: FastAPI tries routes in order, so a
+    # move or a state read matches without first trying every feature's router.
     app.include_router(profiles.router(store))
+    app.include_router(accounts_router)
+    app.include_router(passkeys_router)
+    app.include_router(seats_router)
+    app.include_router(admin.router(manager, moderation))
+    notice_service = attach_notices(app, manager, store, limits, data_dir, accounts.mailer)
+    app.include_router(drain.router(store, draining))
+    token = settings.metrics_token.get_secret_value() if settings.metrics_token is not None else None
+    app.include_router(metrics.router(manager, settings.metrics_from, token))
 
     # -- pages --------------------------------------------------------------------------------
 
