@@ -48,7 +48,16 @@ from eixample.core.versions import (
 )
 from eixample.server import bots, metrics, views
 from eixample.server.cluster import Cluster
-from eixample.server.db import TABLE_CHANGED, GameData, SeatData, StaleWriteError, Store, now, token_digest
+from eixample.server.db import (
+    TABLE_CHANGED,
+    GameData,
+    SeatData,
+    StaleWriteError,
+    Store,
+    fields_of,
+    now,
+    token_digest,
+)
 from eixample.server.errors import (
     ApiError,
     bad_request,
@@ -95,6 +104,9 @@ CANNOT_LOAD = "this game cannot be loaded"
 BROKEN_REMEMBERED = 10_000
 READ_TRIES = 3
 """How often a game is read and replayed before its stored actions are taken as not replaying."""
+_STORED_AS_IS = ("id", "players", "seed", "options", "seats", "created_at", "updated_at",
+                 "seed_shown", "creator_hash", "hints_allowed", "rated")
+"""The fields a game in memory takes from its stored GameData unchanged."""
 Replayed = tuple[State, list[list[float] | None]]
 """A game's state and the public scores after each of its moves."""
 
@@ -374,22 +386,12 @@ class GameManager:
 
     def _live(self, data: GameData, game: Game, state: State, history: list[list[float] | None]) -> LiveGame:
         return LiveGame(
-            id=data.id,
             game_name=data.game,
             game=game,
-            players=data.players,
-            seed=data.seed,
-            options=data.options,
-            seats=data.seats,
             state=state,
             actions=list(data.actions),
             history=history,
-            created_at=data.created_at,
-            updated_at=data.updated_at,
-            seed_shown=data.seed_shown,
-            creator_hash=data.creator_hash,
-            hints_allowed=data.hints_allowed,
-            rated=data.rated,
+            **fields_of(data, _STORED_AS_IS),
         )
 
     def _rebuild(self, data: GameData) -> LiveGame:
