@@ -29,6 +29,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -652,23 +653,18 @@ class GameManager:
                                   action=quoted(action, 60)) from error
             joining = seat if not live.seats[seat].joined else None
             seats = [SeatData(**{**vars(s), "joined": s.joined or s.seat == joining}) for s in live.seats]
-            try:
-                written = self.store.append_action_later(
-                    live.id,
-                    live.move_number,
-                    seat,
-                    action,
-                    status=status_of(seats, next_state.is_terminal()),
-                    to_move=next_state.current_player(),
-                    result=result_of(next_state),
-                    joined_seat=joining,
-                    held=list(live.actions),
-                )
-                await asyncio.wrap_future(written)
-            except StaleWriteError as error:
-                await self._fall_behind(live)
-                raise conflict(f"stale move: the game has changed ({error}); decide again",
-                               "stale_move") from error
+            written = self.store.append_action_later(
+                live.id,
+                live.move_number,
+                seat,
+                action,
+                status=status_of(seats, next_state.is_terminal()),
+                to_move=next_state.current_player(),
+                result=result_of(next_state),
+                joined_seat=joining,
+                held=list(live.actions),
+            )
+            await self._stored(live, written, "move")
             live.state = next_state
             live.actions.append((seat, action))
             live.history.append(views.public_scores(next_state, live.views_of(next_state)))
@@ -678,6 +674,16 @@ class GameManager:
             live.touch()
             self._broadcast(live)
         metrics.move_stored(live.game_name, started)
+
+    async def _stored(self, live: LiveGame, written: Future[None], what: str) -> None:
+        """Wait for a move's or an undo's write to commit; if the stored game has changed since
+        this copy of it, catch up (`_fall_behind`) and refuse the `what` as stale."""
+        try:
+            await asyncio.wrap_future(written)
+        except StaleWriteError as error:
+            await self._fall_behind(live)
+            raise conflict(f"stale {what}: the game has changed ({error}); decide again",
+                           "stale_move") from error
 
     async def undo(self, live: LiveGame, seat: int, expected_move: int) -> None:
         if live.seats[seat].kind != "person":
@@ -704,19 +710,14 @@ class GameManager:
                 previous = undo_state(live.game, live.state)
             except IllegalActionError as error:
                 raise conflict(str(error), "nothing_to_undo") from error
-            try:
-                written = self.store.remove_last_action_later(
-                    live.id,
-                    live.move_number - 1,
-                    status=status_of(live.seats, False),
-                    to_move=previous.current_player(),
-                    held=list(live.actions),
-                )
-                await asyncio.wrap_future(written)
-            except StaleWriteError as error:
-                await self._fall_behind(live)
-                raise conflict(f"stale undo: the game has changed ({error}); decide again",
-                               "stale_move") from error
+            written = self.store.remove_last_action_later(
+                live.id,
+                live.move_number - 1,
+                status=status_of(live.seats, False),
+                to_move=previous.current_player(),
+                held=list(live.actions),
+            )
+            await self._stored(live, written, "undo")
             live.state = previous
             live.actions.pop()
             live.history.pop()
