@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Body, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import JsonValue, ValidationError
 from sqlalchemy.engine import make_url
@@ -42,7 +42,7 @@ from eixample.server.mail import Mailer
 from eixample.server.manager import WEB_DIR, GameManager
 from eixample.server.migrations import SchemaTooNewError
 from eixample.server.notice_routes import attach as attach_notices
-from eixample.server.pages import page_html
+from eixample.server.pages import serve_pages
 from eixample.server.passkeys import router as passkeys_router
 from eixample.server.schemas import (
     CLIENT_MESSAGE,
@@ -721,25 +721,13 @@ def create_app(
 
     # -- pages --------------------------------------------------------------------------------
 
-    @app.get("/", include_in_schema=False)
-    async def lobby_page() -> HTMLResponse:
-        return HTMLResponse(page_html("lobby"))
-
-    @app.get("/play/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> HTMLResponse:
-        return HTMLResponse(page_html("game"))
-
-    @app.get("/replay", include_in_schema=False)
-    async def replay_file_page() -> HTMLResponse:
-        return HTMLResponse(page_html("replay"))
-
-    @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: str) -> HTMLResponse:
-        return HTMLResponse(page_html("replay"))
-
-    @app.get("/static/rules.html", include_in_schema=False)
-    async def rules_page() -> HTMLResponse:
-        return HTMLResponse(page_html("rules"))
+    serve_pages(app, {
+        "/": "lobby",
+        "/play/{game_id}": "game",
+        "/replay": "replay",
+        "/replay/{game_id}": "replay",
+        "/static/rules.html": "rules",
+    })
 
     # the rules pages' text: docs/rules/<game>.<lang>.md of the source tree (web/rules.html shows it)
     rules_dir = Path(__file__).resolve().parents[3] / "docs" / "rules"
