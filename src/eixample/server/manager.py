@@ -72,6 +72,7 @@ from eixample.server.errors import (
 from eixample.server.limits import ServerLimits
 from eixample.server.live import AUTOMA, SEAT_LETTERS, Connection, LiveGame, encode
 from eixample.server.schemas import CreateGame
+from eixample.server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from eixample.server.table import TableService
@@ -197,11 +198,7 @@ class GameManager:
         tasks = [live.bot_task for live in self.games.values() if live.bot_task is not None]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait(tasks)
         if self.cluster is not None:
             await self.cluster.stop()
         for live in self.games.values():
