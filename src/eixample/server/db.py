@@ -310,6 +310,17 @@ def sqlite_path(url: str) -> Path | None:
     return Path(database).resolve() if database and database != ":memory:" else None
 
 
+def lock_database(path: Path) -> FileLock | None:
+    """Take the lock file of the SQLite database `path` without waiting (the lock, to release
+    when done); None while another process holds it."""
+    lock = FileLock(f"{path}.lock", is_singleton=False)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return None
+    return lock
+
+
 class Store:
     """Synchronous data access; the server calls it from worker threads, and moves and undos go
     through one writer thread that commits those arriving together at once (`GroupWriter`).
@@ -326,14 +337,12 @@ class Store:
         path = sqlite_path(url)
         if exclusive and path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            lock = FileLock(f"{path}.lock", is_singleton=False)
-            try:
-                lock.acquire(timeout=0)
-            except Timeout:
+            lock = lock_database(path)
+            if lock is None:
                 raise DatabaseInUseError(
                     f"another Eixample server is already using the database {path} "
                     f"(its lock file {path}.lock is held); stop that server or use another data folder"
-                ) from None
+                )
             self._lock = lock
         self.engine = _make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
