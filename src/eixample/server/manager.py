@@ -614,15 +614,20 @@ class GameManager:
 
     # -- moves --------------------------------------------------------------------------------
 
-    def _check_turn(self, live: LiveGame, seat: int, expected_move: int) -> None:
+    @staticmethod
+    def _check_at_move(live: LiveGame, expected_move: int, what: str, advice: str = "") -> None:
+        """Refuse a `what` (a move, an undo) on a finished game, or one asked at another move."""
         if live.finished:
             raise conflict("the game is over", "game_over")
         if expected_move != live.move_number:
             raise conflict(
-                f"stale move: the game is at move {live.move_number}, this request was for move "
-                f"{expected_move}; decide again on the current state",
+                f"stale {what}: the game is at move {live.move_number}, "
+                f"this request was for move {expected_move}{advice}",
                 "stale_move",
             )
+
+    def _check_turn(self, live: LiveGame, seat: int, expected_move: int) -> None:
+        self._check_at_move(live, expected_move, "move", "; decide again on the current state")
         current = live.state.current_player()
         if current != seat:
             raise conflict(f"it is not your turn: waiting for {live.seat_label(current)}", "not_your_turn",
@@ -690,14 +695,7 @@ class GameManager:
         async with live.lock:
             if self.cluster is not None and expected_move != live.move_number:
                 await self._catch_up_and_tell(live)
-            if live.finished:
-                raise conflict("the game is over", "game_over")
-            if expected_move != live.move_number:
-                raise conflict(
-                    f"stale undo: the game is at move {live.move_number}, "
-                    f"this request was for move {expected_move}",
-                    "stale_move",
-                )
+            self._check_at_move(live, expected_move, "undo")
             if live.state.current_player() != seat:
                 raise conflict("you can only undo within your own turn", "undo_own_turn")
             if not live.undo_allowed(seat):
