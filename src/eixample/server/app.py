@@ -12,14 +12,14 @@ import json
 import logging
 import math
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Container, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import JsonValue, ValidationError
 from sqlalchemy.engine import make_url
@@ -42,7 +42,7 @@ from eixample.server.mail import Mailer
 from eixample.server.manager import WEB_DIR, GameManager
 from eixample.server.migrations import SchemaTooNewError
 from eixample.server.notice_routes import attach as attach_notices
-from eixample.server.pages import page_html
+from eixample.server.pages import serve_pages
 from eixample.server.passkeys import router as passkeys_router
 from eixample.server.schemas import (
     CLIENT_MESSAGE,
@@ -400,13 +400,8 @@ def create_app(
         if token is None:
             raise unauthorized("claiming a seat needs its invitation token in the X-Seat-Token header",
                                "needs_seat_token")
-        rates.check("token", address)
-        try:
+        with token_tries(address, refused=(403,)):
             seat, private = await manager.claim(live, token)
-        except ApiError as error:
-            if error.status == 403:
-                rates.hit("token", address)
-            raise
         await seat_owners.give_to_signed_in(request, live, seat)
         return {"seat": seat, "token": private}
 
@@ -419,13 +414,8 @@ def create_app(
         one already claimed with 409."""
         address = _address(request)
         live = await manager.get(game_id)
-        rates.check("token", address)
-        try:
+        with token_tries(address, refused=(403, 409)):
             number, private = await manager.join_open(live, seat)
-        except ApiError as error:
-            if error.status in (403, 409):
-                rates.hit("token", address)
-            raise
         await seat_owners.give_to_signed_in(request, live, number)
         return {"seat": number, "token": private}
 
@@ -564,16 +554,24 @@ def create_app(
                                "or the session of the account the seat belongs to", "needs_seat_token")
         return seat
 
+    @contextmanager
+    def token_tries(address: str, refused: Container[int] | None = None) -> Iterator[None]:
+        """Refuse an address out of token tries (429); count a refusal of the guarded token (with
+        one of the statuses `refused`; any, when not given) as one of its tries."""
+        rates.check("token", address)
+        try:
+            yield
+        except ApiError as error:
+            if refused is None or error.status in refused:
+                rates.hit("token", address)
+            raise
+
     def _authenticate(address: str, live: LiveGame, token: str | None) -> int | None:
         """The token's seat; wrong tokens count against the address (429 once too many)."""
         if token is None:
             return None
-        rates.check("token", address)
-        try:
+        with token_tries(address):
             return manager.authenticate(live, token)
-        except ApiError:
-            rates.hit("token", address)
-            raise
 
     async def _refresh_seats(address: str, live: LiveGame, token: str | None) -> None:
         """With other servers on the database, a token given out by one of them a moment ago is
@@ -723,25 +721,13 @@ def create_app(
 
     # -- pages --------------------------------------------------------------------------------
 
-    @app.get("/", include_in_schema=False)
-    async def lobby_page() -> HTMLResponse:
-        return HTMLResponse(page_html("lobby"))
-
-    @app.get("/play/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> HTMLResponse:
-        return HTMLResponse(page_html("game"))
-
-    @app.get("/replay", include_in_schema=False)
-    async def replay_file_page() -> HTMLResponse:
-        return HTMLResponse(page_html("replay"))
-
-    @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: str) -> HTMLResponse:
-        return HTMLResponse(page_html("replay"))
-
-    @app.get("/static/rules.html", include_in_schema=False)
-    async def rules_page() -> HTMLResponse:
-        return HTMLResponse(page_html("rules"))
+    serve_pages(app, {
+        "/": "lobby",
+        "/play/{game_id}": "game",
+        "/replay": "replay",
+        "/replay/{game_id}": "replay",
+        "/static/rules.html": "rules",
+    })
 
     # the rules pages' text: docs/rules/<game>.<lang>.md of the source tree (web/rules.html shows it)
     rules_dir = Path(__file__).resolve().parents[3] / "docs" / "rules"

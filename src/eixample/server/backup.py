@@ -21,10 +21,8 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from eixample.server import migrations
-from eixample.server.db import SQLITE_FILE
+from eixample.server.db import SQLITE_FILE, lock_database
 
 GAME_TABLES = frozenset({"games", "seats", "actions"})
 
@@ -117,13 +115,11 @@ def restore(data_dir: Path, backup_file: Path, *, replace: bool = False) -> Path
     check_database(backup_file)
     data_dir.mkdir(parents=True, exist_ok=True)
     target = database_file(data_dir)
-    lock = FileLock(f"{target}.lock", is_singleton=False)
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
+    lock = lock_database(target)
+    if lock is None:
         raise BackupError(
             f"an Eixample server is using {target} (its lock file {target}.lock is held): stop it first"
-        ) from None
+        )
     try:
         return _restore_locked(target, backup_file, replace)
     finally:

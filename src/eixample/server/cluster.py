@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy.engine import make_url
 
 from eixample.server.db import NOTIFY_CHANNEL, Store
+from eixample.server.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -80,11 +81,7 @@ class Cluster:
         ]
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait(self._tasks)
         self._tasks = []
         with contextlib.suppress(Exception):
             await asyncio.to_thread(self.store.release_bot_leases)

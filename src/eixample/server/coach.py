@@ -19,7 +19,6 @@ that serve requests, with fixed budgets (`ServerLimits.hint_*`, `curve_*`), and 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import OrderedDict
 from dataclasses import replace
@@ -33,6 +32,7 @@ from eixample.server.errors import ApiError, conflict, forbidden, too_many, unav
 from eixample.server.limits import ServerLimits, TokenBuckets
 from eixample.server.live import LiveGame
 from eixample.server.manager import derived_seed
+from eixample.server.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -244,10 +244,5 @@ class Curves:
         }
 
     async def stop(self) -> None:
-        tasks = [task for task, _positions, _points in self._running.values()]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait([task for task, _positions, _points in self._running.values()])
 

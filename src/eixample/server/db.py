@@ -28,7 +28,7 @@ import os
 import queue
 import secrets
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -258,6 +258,12 @@ Actions = Sequence[tuple[int, str]]
 """A game's actions in order, each with the seat that took it."""
 
 
+def fields_of(data: object, names: Iterable[str]) -> dict[str, Any]:
+    """`data`'s attributes of these names, as keyword arguments: a game's stored row, its
+    GameData and its LiveGame name their shared fields alike."""
+    return {name: getattr(data, name) for name in names}
+
+
 class StaleWriteError(Exception):
     """The stored game is not at the expected move, or not the writer's copy of it (another
     writer got there first)."""
@@ -304,6 +310,17 @@ def sqlite_path(url: str) -> Path | None:
     return Path(database).resolve() if database and database != ":memory:" else None
 
 
+def lock_database(path: Path) -> FileLock | None:
+    """Take the lock file of the SQLite database `path` without waiting (the lock, to release
+    when done); None while another process holds it."""
+    lock = FileLock(f"{path}.lock", is_singleton=False)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return None
+    return lock
+
+
 class Store:
     """Synchronous data access; the server calls it from worker threads, and moves and undos go
     through one writer thread that commits those arriving together at once (`GroupWriter`).
@@ -320,14 +337,12 @@ class Store:
         path = sqlite_path(url)
         if exclusive and path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            lock = FileLock(f"{path}.lock", is_singleton=False)
-            try:
-                lock.acquire(timeout=0)
-            except Timeout:
+            lock = lock_database(path)
+            if lock is None:
                 raise DatabaseInUseError(
                     f"another Eixample server is already using the database {path} "
                     f"(its lock file {path}.lock is held); stop that server or use another data folder"
-                ) from None
+                )
             self._lock = lock
         self.engine = _make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -416,41 +431,11 @@ class Store:
 
     def create_game(self, data: GameData) -> None:
         with self._transaction() as session:
-            session.add(
-                GameRow(
-                    id=data.id,
-                    game=data.game,
-                    players=data.players,
-                    seed=data.seed,
-                    options=data.options,
-                    status=data.status,
-                    move_count=data.move_count,
-                    to_move=data.to_move,
-                    result=data.result,
-                    created_at=data.created_at,
-                    updated_at=data.updated_at,
-                    seed_shown=data.seed_shown,
-                    creator_hash=data.creator_hash,
-                    hints_allowed=data.hints_allowed,
-                    rated=data.rated,
-                )
-            )
+            session.add(GameRow(**fields_of(data, GameRow.__table__.columns.keys())))
             session.flush()
+            seat_columns = [column.key for column in SeatRow.__table__.columns if column.key != "game_id"]
             for seat in data.seats:
-                session.add(
-                    SeatRow(
-                        game_id=data.id,
-                        seat=seat.seat,
-                        kind=seat.kind,
-                        name=seat.name,
-                        bot=seat.bot,
-                        token_hash=seat.token_hash,
-                        joined=seat.joined,
-                        claim_hash=seat.claim_hash,
-                        open=seat.open,
-                        account_id=seat.account_id,
-                    )
-                )
+                session.add(SeatRow(game_id=data.id, **fields_of(seat, seat_columns)))
 
     def game_exists(self, game_id: str) -> bool:
         with self._sessions() as session:

@@ -29,6 +29,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -48,7 +49,16 @@ from eixample.core.versions import (
 )
 from eixample.server import bots, metrics, views
 from eixample.server.cluster import Cluster
-from eixample.server.db import TABLE_CHANGED, GameData, SeatData, StaleWriteError, Store, now, token_digest
+from eixample.server.db import (
+    TABLE_CHANGED,
+    GameData,
+    SeatData,
+    StaleWriteError,
+    Store,
+    fields_of,
+    now,
+    token_digest,
+)
 from eixample.server.errors import (
     ApiError,
     bad_request,
@@ -62,6 +72,7 @@ from eixample.server.errors import (
 from eixample.server.limits import ServerLimits
 from eixample.server.live import AUTOMA, SEAT_LETTERS, Connection, LiveGame, encode
 from eixample.server.schemas import CreateGame
+from eixample.server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from eixample.server.table import TableService
@@ -95,6 +106,9 @@ CANNOT_LOAD = "this game cannot be loaded"
 BROKEN_REMEMBERED = 10_000
 READ_TRIES = 3
 """How often a game is read and replayed before its stored actions are taken as not replaying."""
+_STORED_AS_IS = ("id", "players", "seed", "options", "seats", "created_at", "updated_at",
+                 "seed_shown", "creator_hash", "hints_allowed", "rated")
+"""The fields a game in memory takes from its stored GameData unchanged."""
 Replayed = tuple[State, list[list[float] | None]]
 """A game's state and the public scores after each of its moves."""
 
@@ -184,11 +198,7 @@ class GameManager:
         tasks = [live.bot_task for live in self.games.values() if live.bot_task is not None]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_and_wait(tasks)
         if self.cluster is not None:
             await self.cluster.stop()
         for live in self.games.values():
@@ -374,22 +384,12 @@ class GameManager:
 
     def _live(self, data: GameData, game: Game, state: State, history: list[list[float] | None]) -> LiveGame:
         return LiveGame(
-            id=data.id,
             game_name=data.game,
             game=game,
-            players=data.players,
-            seed=data.seed,
-            options=data.options,
-            seats=data.seats,
             state=state,
             actions=list(data.actions),
             history=history,
-            created_at=data.created_at,
-            updated_at=data.updated_at,
-            seed_shown=data.seed_shown,
-            creator_hash=data.creator_hash,
-            hints_allowed=data.hints_allowed,
-            rated=data.rated,
+            **fields_of(data, _STORED_AS_IS),
         )
 
     def _rebuild(self, data: GameData) -> LiveGame:
@@ -614,15 +614,20 @@ class GameManager:
 
     # -- moves --------------------------------------------------------------------------------
 
-    def _check_turn(self, live: LiveGame, seat: int, expected_move: int) -> None:
+    @staticmethod
+    def _check_at_move(live: LiveGame, expected_move: int, what: str, advice: str = "") -> None:
+        """Refuse a `what` (a move, an undo) on a finished game, or one asked at another move."""
         if live.finished:
             raise conflict("the game is over", "game_over")
         if expected_move != live.move_number:
             raise conflict(
-                f"stale move: the game is at move {live.move_number}, this request was for move "
-                f"{expected_move}; decide again on the current state",
+                f"stale {what}: the game is at move {live.move_number}, "
+                f"this request was for move {expected_move}{advice}",
                 "stale_move",
             )
+
+    def _check_turn(self, live: LiveGame, seat: int, expected_move: int) -> None:
+        self._check_at_move(live, expected_move, "move", "; decide again on the current state")
         current = live.state.current_player()
         if current != seat:
             raise conflict(f"it is not your turn: waiting for {live.seat_label(current)}", "not_your_turn",
@@ -650,23 +655,18 @@ class GameManager:
                                   action=quoted(action, 60)) from error
             joining = seat if not live.seats[seat].joined else None
             seats = [SeatData(**{**vars(s), "joined": s.joined or s.seat == joining}) for s in live.seats]
-            try:
-                written = self.store.append_action_later(
-                    live.id,
-                    live.move_number,
-                    seat,
-                    action,
-                    status=status_of(seats, next_state.is_terminal()),
-                    to_move=next_state.current_player(),
-                    result=result_of(next_state),
-                    joined_seat=joining,
-                    held=list(live.actions),
-                )
-                await asyncio.wrap_future(written)
-            except StaleWriteError as error:
-                await self._fall_behind(live)
-                raise conflict(f"stale move: the game has changed ({error}); decide again",
-                               "stale_move") from error
+            written = self.store.append_action_later(
+                live.id,
+                live.move_number,
+                seat,
+                action,
+                status=status_of(seats, next_state.is_terminal()),
+                to_move=next_state.current_player(),
+                result=result_of(next_state),
+                joined_seat=joining,
+                held=list(live.actions),
+            )
+            await self._stored(live, written, "move")
             live.state = next_state
             live.actions.append((seat, action))
             live.history.append(views.public_scores(next_state, live.views_of(next_state)))
@@ -677,6 +677,16 @@ class GameManager:
             self._broadcast(live)
         metrics.move_stored(live.game_name, started)
 
+    async def _stored(self, live: LiveGame, written: Future[None], what: str) -> None:
+        """Wait for a move's or an undo's write to commit; if the stored game has changed since
+        this copy of it, catch up (`_fall_behind`) and refuse the `what` as stale."""
+        try:
+            await asyncio.wrap_future(written)
+        except StaleWriteError as error:
+            await self._fall_behind(live)
+            raise conflict(f"stale {what}: the game has changed ({error}); decide again",
+                           "stale_move") from error
+
     async def undo(self, live: LiveGame, seat: int, expected_move: int) -> None:
         if live.seats[seat].kind != "person":
             raise forbidden("a bot's seat is played by the server", "bot_seat")
@@ -685,14 +695,7 @@ class GameManager:
         async with live.lock:
             if self.cluster is not None and expected_move != live.move_number:
                 await self._catch_up_and_tell(live)
-            if live.finished:
-                raise conflict("the game is over", "game_over")
-            if expected_move != live.move_number:
-                raise conflict(
-                    f"stale undo: the game is at move {live.move_number}, "
-                    f"this request was for move {expected_move}",
-                    "stale_move",
-                )
+            self._check_at_move(live, expected_move, "undo")
             if live.state.current_player() != seat:
                 raise conflict("you can only undo within your own turn", "undo_own_turn")
             if not live.undo_allowed(seat):
@@ -702,19 +705,14 @@ class GameManager:
                 previous = undo_state(live.game, live.state)
             except IllegalActionError as error:
                 raise conflict(str(error), "nothing_to_undo") from error
-            try:
-                written = self.store.remove_last_action_later(
-                    live.id,
-                    live.move_number - 1,
-                    status=status_of(live.seats, False),
-                    to_move=previous.current_player(),
-                    held=list(live.actions),
-                )
-                await asyncio.wrap_future(written)
-            except StaleWriteError as error:
-                await self._fall_behind(live)
-                raise conflict(f"stale undo: the game has changed ({error}); decide again",
-                               "stale_move") from error
+            written = self.store.remove_last_action_later(
+                live.id,
+                live.move_number - 1,
+                status=status_of(live.seats, False),
+                to_move=previous.current_player(),
+                held=list(live.actions),
+            )
+            await self._stored(live, written, "undo")
             live.state = previous
             live.actions.pop()
             live.history.pop()

@@ -49,6 +49,7 @@ from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 from eixample.server.db import SeatRow, Store, now
 from eixample.server.limits import ServerLimits
 from eixample.server.table import TableBase
+from eixample.server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from eixample.server.live import LiveGame
@@ -408,11 +409,8 @@ class Notices:
         self._task = asyncio.create_task(self._run(), name="notices")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        await cancel_and_wait([self._task])
+        self._task = None
 
     # -- players on the page ------------------------------------------------------------------
 

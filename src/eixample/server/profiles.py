@@ -22,7 +22,7 @@ from eixample.server import bots
 from eixample.server.accounts import name_key
 from eixample.server.db import AccountRow, Base, Store
 from eixample.server.errors import bad_request, not_found, quoted
-from eixample.server.pages import page_html
+from eixample.server.pages import page_html, serve_pages
 from eixample.server.ratings import GONE, HISTORY, RATINGS
 from eixample.server.table import TableRow
 from eixample.server.views import without_resigned
@@ -436,8 +436,6 @@ def router(store: Store) -> APIRouter:
     async def profile_page(name: PlayerName) -> HTMLResponse:
         return HTMLResponse(page_html("profile"))
 
-    @routes.get("/leaderboard", include_in_schema=False)
-    async def leaderboard_page() -> HTMLResponse:
-        return HTMLResponse(page_html("leaderboard"))
+    serve_pages(routes, {"/leaderboard": "leaderboard"})
 
     return routes

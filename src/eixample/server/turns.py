@@ -16,7 +16,6 @@ several servers on PostgreSQL all of them may ring for the same turn: the hand-o
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,6 +25,7 @@ from sqlalchemy.orm import sessionmaker
 from eixample.server.db import GameRow, Store, now
 from eixample.server.errors import ApiError
 from eixample.server.limits import ServerLimits
+from eixample.server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from eixample.server.manager import GameManager
@@ -87,11 +87,8 @@ class TurnWatch:
         self._task = asyncio.create_task(self._watch(), name="turn-watch")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        await cancel_and_wait([self._task])
+        self._task = None
 
     def out_of_time(self) -> list[str]:
         """Unfinished games whose stored deadline has passed."""

@@ -157,6 +157,15 @@ def _markers(seats: Sequence[int]) -> list[Segment]:
     return segments
 
 
+def _tile_or_benefit(space: dict[str, Any]) -> tuple[str, list[Segment]]:
+    """The style of a space's lines and what it shows: its tile's owner, else its benefit."""
+    owner = space.get("tile")
+    if owner is not None:
+        return colour(owner), [(seat_name(owner), seat_style(owner))]
+    benefit = benefit_text(space.get("benefit"))
+    return "dim", [(benefit, "")] if benefit else []
+
+
 def _riders(space: dict[str, Any], trams: dict[str, int]) -> list[Segment]:
     """The Tram(s) and Passenger on a street space: "T1", "●2"."""
     segments: list[Segment] = []
@@ -272,13 +281,7 @@ class _City:
 
     def _vertical(self, space: dict[str, Any]) -> Text:
         bar = "║" if space["wide"] else "│"
-        owner = space.get("tile")
-        bar_style = colour(owner) if owner is not None else "dim"
-        if owner is not None:
-            content: list[Segment] = [(seat_name(owner), seat_style(owner))]
-        else:
-            benefit = benefit_text(space.get("benefit"))
-            content = [(benefit, "")] if benefit else []
+        bar_style, content = _tile_or_benefit(space)
         return _lines(
             _assemble([(bar + " ", bar_style), *content]),
             _assemble([(bar + " ", bar_style), (space["id"], "dim")]),
@@ -296,13 +299,7 @@ class _City:
         upper = self.buildings[f"B{index}{index}U"]
         lower = self.buildings[f"B{index}{index}L"]
         space = self.spaces[f"D.{index}"]
-        owner = space.get("tile")
-        glyph_style = colour(owner) if owner is not None else "dim"
-        if owner is not None:
-            content: list[Segment] = [(seat_name(owner), seat_style(owner))]
-        else:
-            benefit = benefit_text(space.get("benefit"))
-            content = [(benefit, "")] if benefit else []
+        glyph_style, content = _tile_or_benefit(space)
         middle = _assemble([(" ╲", glyph_style), (" ", ""),
                             *_spaced([(space["id"], "dim"), *content, *_riders(space, self.trams)])])
         return _lines(

@@ -125,14 +125,21 @@ def pay(s: BarcelonaState, p: int, coins: int = 0, cloth: int = 0) -> None:
 
 
 # ---------------------------------------------------------------------- the crossing's actions
+def offer_street_action(
+    s: BarcelonaState, p: int, street: int, payload: Any, texts: list[str], payloads: list[Any]
+) -> None:
+    """Offer player p the action of `street` (as `payload`) if they can take it."""
+    kind = s.street_action[street]
+    if action_available(s, p, kind):
+        texts.append(ACT_TEXT[street][kind])
+        payloads.append(payload)
+
+
 def legal_crossing_actions(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list[Any]) -> None:
     p, x, mask = frame[1], frame[2], frame[3]
     for i, street in enumerate(board.CROSSING_STREETS[x]):
         if mask >> i & 1:
-            kind = s.street_action[street]
-            if action_available(s, p, kind):
-                texts.append(ACT_TEXT[street][kind])
-                payloads.append(i)
+            offer_street_action(s, p, street, i, texts, payloads)
     texts.append("end actions")
     payloads.append(-1)
 
@@ -612,10 +619,7 @@ def resolve_passenger(s: BarcelonaState, frame: Frame, board_one: int) -> None:
 
 def legal_passenger_action(s: BarcelonaState, frame: Frame, texts: list[str], payloads: list[Any]) -> None:
     p, street = frame[1], frame[2]
-    kind = s.street_action[street]
-    if action_available(s, p, kind):
-        texts.append(ACT_TEXT[street][kind])
-        payloads.append(kind)
+    offer_street_action(s, p, street, s.street_action[street], texts, payloads)
     texts.append("skip action")
     payloads.append(-1)
 

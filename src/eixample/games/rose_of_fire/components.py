@@ -399,14 +399,11 @@ def _influence(r: _Reader) -> dict[str, Any]:
     cards = r.entries("card")
     if len(cards) != 9:
         raise r.fail("[[card]]", f"{len(cards)} influence cards, the rulebook has 9")
-    ids, names, symbols, costs, vps = [], [], [], [], []
+    ids: list[str] = []
+    names, symbols, costs, vps = [], [], [], []
     for k, entry in enumerate(cards):
         label = f"card {entry.get('id', k + 1)}"
-        r.provenance(entry, label)
-        ident = r.text(entry, "id", label)
-        if ident in ids or " " in ident:
-            raise r.fail(label, "'id' must be one word, different for each card")
-        ids.append(ident)
+        ids.append(_card_id(r, entry, label, ids))
         names.append(r.text(entry, "name", label))
         symbols.append(r.choice(entry, "symbol", label, SYMBOLS))
         cost = r.counts(entry, "cost", label, SYMBOLS, 0)
@@ -424,6 +421,15 @@ def _influence(r: _Reader) -> dict[str, Any]:
         "influence_cost": tuple(costs),
         "influence_vp": tuple(vps),
     }
+
+
+def _card_id(r: _Reader, entry: dict[str, Any], label: str, taken: list[str]) -> str:
+    """A card entry's id, after its provenance: one word, none of the ids `taken` before it."""
+    r.provenance(entry, label)
+    ident = r.text(entry, "id", label)
+    if ident in taken or " " in ident:
+        raise r.fail(label, "'id' must be one word, different for each card")
+    return ident
 
 
 def _effects(r: _Reader, entry: dict[str, Any], key: str, label: str) -> Effects:
@@ -454,11 +460,7 @@ def _cards(r: _Reader) -> dict[str, Any]:
             raise r.fail(f"[[{key}]]", f"{len(entries)} cards, the rulebook has {CARD_COUNTS[key]}")
         for n, entry in enumerate(entries):
             label = f"{key} card {entry.get('id', n + 1)}"
-            r.provenance(entry, label)
-            ident = r.text(entry, "id", label)
-            if ident in names or " " in ident:
-                raise r.fail(label, "'id' must be one word, different for each card")
-            names.append(ident)
+            names.append(_card_id(r, entry, label, names))
             kind.append(k)
             title.append(str(entry.get("title", key.capitalize())))
             if k == STRIKE:
