@@ -150,6 +150,32 @@ function emailText(account) {
   return `${account.email} (${t(account.email_verified ? "account.verified" : "account.unverified")})`;
 }
 
+// The "your turn" mails of turn-based games (server/notice_routes.py): on unless stopped here or
+// by a mail's unsubscribe link.
+async function showTurnMails() {
+  const box = $("turn-mails");
+  try {
+    box.checked = (await api("/api/notices/settings")).mail;
+    box.dataset.ready = "true";
+  } catch (error) {
+    say("settings-result", problem(error));
+    return;
+  }
+  box.addEventListener("change", async () => {
+    box.disabled = true;
+    try {
+      const answer = await api("/api/notices/settings", { method: "PUT", body: { mail: box.checked } });
+      box.checked = answer.mail;
+      say("settings-result", t("account.saved"));
+    } catch (error) {
+      box.checked = !box.checked;
+      say("settings-result", problem(error));
+    } finally {
+      box.disabled = false;
+    }
+  });
+}
+
 function showAccount(account) {
   const panel = $("settings-panel");
   panel.hidden = false;
@@ -165,6 +191,7 @@ function showAccount(account) {
   $("delete-password-label").hidden = !account.has_password;
   $("delete-name-label").hidden = account.has_password;
   showPasskeys();
+  showTurnMails();
 
   $("sign-out").addEventListener("click", async () => {
     await api("/api/account/signout", { method: "POST" }).catch(() => null);
