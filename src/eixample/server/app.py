@@ -714,7 +714,8 @@ def create_app(
     app.include_router(passkeys_router)
     app.include_router(seats_router)
     app.include_router(admin.router(manager, moderation))
-    notice_service = attach_notices(app, manager, store, limits, data_dir, accounts.mailer)
+    notice_service = attach_notices(app, manager, store, limits, data_dir, accounts.mailer,
+                                    public_url=settings.public_url, push_contact=settings.push_contact)
     app.include_router(drain.router(store, draining))
     token = settings.metrics_token.get_secret_value() if settings.metrics_token is not None else None
     app.include_router(metrics.router(manager, settings.metrics_from, token))

@@ -10,7 +10,7 @@ push and notice-settings endpoints, the unsubscribe page, and the service worker
   link's URL also takes the one-click POST of RFC 8058 (`List-Unsubscribe-Post`).
 - `GET /sw.js`: the service worker that shows a push message and opens its game.
 
-Links in notices start with `EIXAMPLE_PUBLIC_URL` (e.g. https://eixample.example.org), else with
+Links in notices start with the `public_url` setting (e.g. https://eixample.example.org), else with
 the address of the latest request that reached these endpoints or a game's WebSocket.
 """
 
@@ -48,8 +48,6 @@ if TYPE_CHECKING:
     from eixample.server.manager import GameManager
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-PUBLIC_URL_ENV = "EIXAMPLE_PUBLIC_URL"
-PUSH_CONTACT_ENV = "EIXAMPLE_PUSH_CONTACT"
 
 
 @dataclass
@@ -238,11 +236,15 @@ def attach(
     limits: ServerLimits,
     data_dir: str | os.PathLike[str],
     mailer: Mailer,
+    *,
+    public_url: str | None = None,
+    push_contact: str | None = None,
 ) -> NoticeService:
-    """Build the application's notice service (started and stopped with it) and add its routes."""
+    """Build the application's notice service (started and stopped with it) and add its routes.
+    `public_url` and `push_contact` are the settings of those names (server/settings.py)."""
     keys = PushKeys(data_dir)
-    contact = os.environ.get(PUSH_CONTACT_ENV, "").strip() or f"mailto:{mailer.settings.sender}"
-    public_url = os.environ.get(PUBLIC_URL_ENV, "").strip().rstrip("/") or None
+    contact = (push_contact or "").strip() or f"mailto:{mailer.settings.sender}"
+    public_url = (public_url or "").strip().rstrip("/") or None
     service = NoticeService(
         pusher=Pusher(keys, PushStore(store), contact, loopback_http=limits.push_to_loopback),
         mailer=mailer,

@@ -112,6 +112,12 @@ class HostSettings(BaseModel):
     """The sender's address of the mail; unset: `eixample@` and this machine's name."""
     smtp_starttls: bool = True
     """Upgrade the SMTP connection with STARTTLS before logging in (false for a local relay)."""
+    public_url: str | None = None
+    """The address players open (`https://games.example.org`): the links in "your turn" mails start
+    with it; unset: the address of the latest request the server saw."""
+    push_contact: str | None = None
+    """The `mailto:` or `https:` contact that push services see in the Web Push (VAPID) token;
+    unset: `mailto:` and `smtp_from`."""
 
 
 FLAGS: dict[str, str] = {
