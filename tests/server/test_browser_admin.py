@@ -1,6 +1,6 @@
-"""The moderation pages as people use them: a player reports another seat's chat line from the
-game page, the report reaches the admins' page (/admin), where an admin hides the line; the page in
-five languages, on phones and laptops, with no serious axe violation."""
+"""The moderation pages as people use them: a player reports another seat's chat line, and another
+player, from the game page; the reports reach the admins' page (/admin), where an admin hides the
+line; the page in five languages, on phones and laptops, with no serious axe violation."""
 
 from __future__ import annotations
 
@@ -74,6 +74,11 @@ def test_a_reported_chat_line_reaches_the_admins_page_and_is_hidden_there(
     line.locator("button.chat-report").click()
     player.wait_for_selector("#chat-lines button.chat-report[disabled]")
     assert player.locator("#chat-lines button.chat-report").inner_text() == "Reported"
+    biel_card = player.locator(".seat-card[data-seat='1']")
+    player.once("dialog", lambda dialog: dialog.accept("cheating"))
+    biel_card.locator("button.chat-report").click()
+    biel_card.locator("button.chat-report[disabled]").wait_for()
+    assert player.locator(".seat-card[data-seat='0'] button.chat-report").count() == 0  # not oneself
 
     admin = new_tab(browser, LAPTOP)
     sign_in_as_admin(admin, server)
@@ -81,6 +86,9 @@ def test_a_reported_chat_line_reaches_the_admins_page_and_is_hidden_there(
     report = admin.locator("#reports li", has_text="something rude")
     report.wait_for()
     assert "insults" in report.inner_text()
+    player_report = admin.locator("#reports li", has_text="cheating")
+    player_report.wait_for()
+    assert " B · seat A" in player_report.inner_text()
     assert admin.locator(f"#games li[data-game='{gid}']").count() == 1
     admin.once("dialog", lambda dialog: dialog.accept("insults"))
     report.locator("button", has_text="Hide the line").click()

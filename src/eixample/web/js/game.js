@@ -13,7 +13,7 @@ import { showRatingChanges } from "./game-ratings.js";
 import { HintBox, mountCharts, WinGraph } from "./coach.js";
 import { languageMenu, message, setupI18n, showRulesLink, t } from "./i18n.js";
 import { StateFollower } from "./patches.js";
-import { botLevel, nameWithLetter, namedMessage, namedSeats, seatBadge, seatNameBox, seatStyle } from "./players.js";
+import { botLevel, nameWithLetter, namedMessage, namedSeats, seatBadge, seatName, seatNameBox, seatStyle } from "./players.js";
 import { renderBreakdown } from "./results.js";
 import { trackSheetHeight } from "./sheet.js";
 import { TableUI } from "./table.js";
@@ -246,6 +246,7 @@ function renderSeats() {
             seat.connected ? t("seat.online") : t("seat.offline"),
           ),
       scores ? el("span", { class: "seat-score", dataset: { seat: String(seat.seat) } }, t("seat.points", { vp: scores[seat.seat] })) : null,
+      reportablePlayer(seat) ? table.reportButtonFor({ seat: seat.seat }, t("report.playerLabel", { name: seatName(seat) })) : null,
     );
     if (state.current_player === seat.seat) {
       item.classList.add("to-move");
@@ -253,6 +254,11 @@ function renderSeats() {
     }
     dom.seats.append(item);
   }
+}
+
+// Another person at the table, seen from a seat: the viewer may report them to the moderators.
+function reportablePlayer(seat) {
+  return seat.kind === "person" && state.seat !== null && state.seat !== undefined && seat.seat !== state.seat;
 }
 
 function seatKind(seat) {

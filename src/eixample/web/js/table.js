@@ -169,21 +169,25 @@ export class TableUI {
     list.scrollTop = list.scrollHeight;
   }
 
-  // A player reports another seat's chat line to the moderators (server/admin.py), with a reason.
+  // A player reports another seat's chat line, or another person at the table, to the moderators
+  // (server/admin.py), with a reason.
   reportable(line) {
     const seat = this.state ? this.state.seat : null;
     return line.kind === "chat" && seat !== null && seat !== undefined && line.seat !== seat;
   }
 
   reportButton(line) {
-    const label = t("report.lineLabel", { name: line.name });
+    return this.reportButtonFor({ line_id: line.id }, t("report.lineLabel", { name: line.name }));
+  }
+
+  reportButtonFor(what, label) {
     const button = el("button", { type: "button", class: "chat-report", title: label, "aria-label": label }, t("report.button"));
     button.addEventListener("click", async () => {
       const reason = window.prompt(t("report.reason"), "");
       if (reason === null || !reason.trim()) return;
       try {
         await api(`/api/games/${encodeURIComponent(this.gameId)}/reports`, {
-          method: "POST", token: this.getToken(), body: { line_id: line.id, reason: reason.trim().slice(0, 500) },
+          method: "POST", token: this.getToken(), body: { ...what, reason: reason.trim().slice(0, 500) },
         });
         button.textContent = t("report.done");
         button.disabled = true;
