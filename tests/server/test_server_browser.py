@@ -239,7 +239,7 @@ def test_a_record_is_downloaded_and_a_record_file_opens_in_the_replay_page(
     assert again.value.suggested_filename == f"eixample-{gid}.json"
 
     page.goto(f"{server.url}/replay")  # the page for a file: nothing stored to show
-    page.wait_for_selector("#record-file", state="attached")
+    page.wait_for_selector("body[data-ready='true']")  # the file picker is listened to
     assert page.locator("#record-download").is_hidden()
     page.set_input_files("#record-file", files=[{"name": "notes.json", "mimeType": "application/json",
                                                  "buffer": b"not json"}])
@@ -259,7 +259,7 @@ def test_a_record_is_downloaded_and_a_record_file_opens_in_the_replay_page(
     page.wait_for_selector(f"body[data-step='{steps}']")
     # dropped on the page: the same
     page.goto(f"{server.url}/replay")
-    page.wait_for_selector("#record-file", state="attached")
+    page.wait_for_selector("body[data-ready='true']")  # the file picker is listened to
     page.evaluate(
         """(text) => {
             const data = new DataTransfer();

@@ -162,6 +162,7 @@ async function start() {
     $("title").textContent = t("recordFile.title");
     $("step-action").textContent = t("recordFile.prompt");
   }
+  document.body.dataset.ready = "true"; // a record file can be picked or dropped from now on
 }
 
 // A record file, picked or dropped anywhere on the page: read here, then replayed by the server.
