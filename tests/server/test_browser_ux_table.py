@@ -123,6 +123,7 @@ def test_rematch_sends_each_seat_to_its_new_seat_then_lobby_and_replay(
     # the lobby: the finished game with its winner and date, and a replay link
     lobby = context.new_page()
     lobby.goto(f"{module_server.url}/")
+    lobby.wait_for_selector("body[data-ready='true']")
     lobby.click("[data-status='finished']")
     row = lobby.locator(f".game-line[data-game-id='{old}']")
     row.locator(".winner", has_text="Winner: Ana").wait_for()
@@ -149,3 +150,32 @@ def test_rematch_sends_each_seat_to_its_new_seat_then_lobby_and_replay(
     replay.click("#play")
     replay.wait_for_selector("body[data-step='5']", timeout=3000)
     replay.locator("#play", has_text=re.compile(r"^play$")).wait_for()
+
+
+def test_a_lobby_tab_clicked_while_the_first_list_loads_keeps_its_own_list(
+    context: Any, module_server: ServerProcess
+) -> None:
+    """The open games' list answers late; the Finished tab, clicked meanwhile, is not overwritten."""
+    with module_server.client() as client:
+        game = create_claimed_game(client, "tictactoe", PEOPLE)
+    finish_tictactoe(module_server, game)
+    held: list[Any] = []
+
+    def hold_open_list(route: Any) -> None:
+        if "status=open" in route.request.url and not held:
+            held.append(route)  # answered only after the Finished tab's list is drawn
+        else:
+            route.continue_()
+
+    lobby = context.new_page()
+    lobby.route(re.compile(r".*/api/games\?.*"), hold_open_list)
+    lobby.goto(f"{module_server.url}/")
+    lobby.wait_for_selector("body[data-ready='true']")
+    lobby.click("[data-status='finished']")
+    finished_row = lobby.locator(f".game-line[data-game-id='{game['game_id']}']")
+    finished_row.wait_for()
+    assert held, "the open games' request was not held"
+    held[0].continue_()
+    lobby.wait_for_timeout(1000)  # the late open list arrives and must be dropped
+    assert finished_row.count() == 1
+    assert lobby.locator("[data-status='finished']").get_attribute("aria-selected") == "true"

@@ -93,9 +93,9 @@ def test_turn_based_settings_are_checked(api: httpx.Client) -> None:
     ):
         response = api.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE, **wrong})
         assert response.status_code == 422, (wrong, response.text)
-    real_time = create_claimed_game(api, "tictactoe", PEOPLE, clock_seconds=60)
+    real_time = create_claimed_game(api, "tictactoe", PEOPLE, clock_seconds=3600)  # outlasts the session
     table = table_of(api, real_time["game_id"])
-    assert table["turn_days"] is None and table["time_out"] is None and table["clock_seconds"] == 60
+    assert table["turn_days"] is None and table["time_out"] is None and table["clock_seconds"] == 3600
 
 
 @pytest.mark.postgres

@@ -68,6 +68,7 @@ async function start() {
     refreshList();
     if (account) refreshAccountGames();
   }, 5000);
+  document.body.dataset.ready = "true"; // the tabs and filters answer from now on
 }
 
 // The filters of the games list: game, number of players, speed (turn clock), the table's rating.
@@ -539,14 +540,20 @@ function outcome(game) {
   );
 }
 
+// Each answer is drawn only if no later request was made meanwhile: a tab clicked while the
+// previous list was on its way must not be overwritten by that older list.
+let listRequests = 0;
+
 async function refreshList() {
+  const request = (listRequests += 1);
   let data;
   try {
     data = await api(`/api/games?${filterQuery()}`);
   } catch (error) {
-    clear($("game-list")).append(el("li", { class: "error" }, error.message));
+    if (request === listRequests) clear($("game-list")).append(el("li", { class: "error" }, error.message));
     return;
   }
+  if (request !== listRequests) return;
   const list = clear($("game-list"));
   if (!data.games.length) list.append(el("li", { class: "muted" }, t(`lobby.none.${listStatus}`)));
   for (const game of data.games) {
