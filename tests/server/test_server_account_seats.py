@@ -284,7 +284,8 @@ def test_unknown_names_are_throttled_like_failed_sign_ins(new_server: Callable[.
 
 def test_the_lobby_filters_games_by_game_players_and_speed(api: httpx.Client) -> None:
     people = [{"kind": "person"}, {"kind": "person"}]
-    timed = create_game(api, "tictactoe", people, invitations=True, clock_seconds=3600)["game_id"]  # never runs out on the shared server
+    # an hour's clock: it never runs out on the shared test server
+    timed = create_game(api, "tictactoe", people, invitations=True, clock_seconds=3600)["game_id"]
     untimed = create_game(api, "tictactoe", people, invitations=True)["game_id"]
 
     def listed(query: str) -> set[str]:

@@ -25,7 +25,11 @@ import asyncio
 import contextlib
 import hmac
 import secrets
+import threading
+import time
 import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -179,12 +183,61 @@ SESSION_LOOKUP = (
 )
 
 
+class SessionCache:
+    """The live sessions this process found in the database lately, each trusted for
+    `seconds` (never past its expiry), so that a player's burst of requests costs one look-up.
+    Every change that ends a session or alters its account forgets what it touches; a look-up
+    that was under way meanwhile (the generation moved on) is not kept."""
+
+    MOST = 20_000
+    """Sessions kept at most (the oldest found leave first)."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self._clock = clock
+        self._found: OrderedDict[str, tuple[SignedIn, float]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.generation = 0
+
+    def get(self, session_hash: str) -> SignedIn | None:
+        entry = self._found.get(session_hash)
+        if entry is None:
+            return None
+        if entry[1] <= self._clock():
+            with self._lock:
+                self._found.pop(session_hash, None)
+            return None
+        return entry[0]
+
+    def keep(self, signed_in: SignedIn, expires_in: float, generation: int) -> None:
+        """Keep a session found by a look-up that began at `generation`."""
+        if self.seconds <= 0 or expires_in <= 0:
+            return
+        with self._lock:
+            if generation != self.generation:
+                return
+            self._found[signed_in.session_hash] = (signed_in, self._clock() + min(self.seconds, expires_in))
+            self._found.move_to_end(signed_in.session_hash)
+            while len(self._found) > self.MOST:
+                self._found.popitem(last=False)
+
+    def forget(self, *, session_hash: str | None = None, account_id: str | None = None) -> None:
+        with self._lock:
+            self.generation += 1
+            if session_hash is not None:
+                self._found.pop(session_hash, None)
+            if account_id is not None:
+                for key in [key for key, (found, _) in self._found.items() if found.account.id == account_id]:
+                    del self._found[key]
+
+
 class AccountStore:
     """The accounts and sessions tables (in the game database: same engine, rows in db.py)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, cache_seconds: float = 0.0) -> None:
         self._store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+        self.cache = SessionCache(cache_seconds)
 
     def create(
         self, name: str, password_hash: str | None, email: str | None, account_id: str | None = None
@@ -229,6 +282,10 @@ class AccountStore:
         """The live session of a digest: unexpired, its account not deleted. Its `seen_at` is
         brought up to date when older than TOUCH_AFTER. (Asked on every signed-in request that
         changes something: plain columns, no ORM objects.)"""
+        cached = self.cache.get(session_hash)
+        if cached is not None:
+            return cached
+        generation = self.cache.generation
         stamp = now()
         with self._store.engine.connect() as connection:
             row = connection.execute(SESSION_LOOKUP, {"id_hash": session_hash}).first()
@@ -243,23 +300,28 @@ class AccountStore:
                 id=row.id, name=row.name, email=row.email, email_verified=bool(row.email_verified),
                 role=row.role, created_at=_aware(row.created_at), has_password=bool(row.has_password),
             )
-            return SignedIn(account, session_hash, row.csrf)
+            signed_in = SignedIn(account, session_hash, row.csrf)
+        self.cache.keep(signed_in, (_aware(row.expires_at) - stamp).total_seconds(), generation)
+        return signed_in
 
     def close_session(self, session_hash: str) -> None:
         with self._sessions() as session, session.begin():
             session.execute(delete(SessionRow).where(SessionRow.id_hash == session_hash))
+        self.cache.forget(session_hash=session_hash)
 
     def close_sessions(self, account_id: str) -> int:
         """End every session of the account (signed out everywhere); how many there were."""
         with self._sessions() as session, session.begin():
             result = session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
-            return int(result.rowcount)  # type: ignore[attr-defined]
+        self.cache.forget(account_id=account_id)
+        return int(result.rowcount)  # type: ignore[attr-defined]
 
     def close_other_sessions(self, account_id: str, keep: str) -> None:
         with self._sessions() as session, session.begin():
             session.execute(
                 delete(SessionRow).where(SessionRow.account_id == account_id, SessionRow.id_hash != keep)
             )
+        self.cache.forget(account_id=account_id)
 
     # single-use tokens
 
@@ -306,6 +368,7 @@ class AccountStore:
             )
             session.execute(delete(AccountTokenRow).where(
                 AccountTokenRow.account_id == account_id, AccountTokenRow.purpose == "verify"))
+        self.cache.forget(account_id=account_id)
 
     def verify_email(self, account_id: str, email: str) -> str:
         """Mark the account's address verified: "verified", "changed" (the account's address is
@@ -319,6 +382,7 @@ class AccountStore:
                 row.email_verified = True
         except IntegrityError:
             return "taken"
+        self.cache.forget(account_id=account_id)
         return "verified"
 
     def by_email(self, email: str) -> Account | None:
@@ -337,6 +401,7 @@ class AccountStore:
             session.execute(
                 update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash)
             )
+        self.cache.forget(account_id=account_id)
 
     def delete(self, account_id: str) -> None:
         """Delete an account: its name, address, password, passkeys, sessions and tokens go; its
@@ -352,6 +417,7 @@ class AccountStore:
             for table in (SessionRow, AccountTokenRow, PasskeyRow):
                 session.execute(delete(table).where(table.account_id == account_id))
             session.execute(update(SeatRow).where(SeatRow.account_id == account_id).values(name=DELETED_NAME))
+        self.cache.forget(account_id=account_id)
 
     def unfinished_seats(self, account_id: str) -> list[tuple[str, int]]:
         """(game id, seat) of every person's seat the account holds in a game not yet over."""
@@ -414,7 +480,7 @@ class Accounts:
     """Accounts, sessions and their limits; one per application (`app.state.accounts`)."""
 
     def __init__(self, store: Store, limits: ServerLimits, mailer: Mailer | None = None) -> None:
-        self.store = AccountStore(store)
+        self.store = AccountStore(store, limits.session_cache_seconds)
         self.limits = limits
         self.mailer = mailer if mailer is not None else Mailer()
         self.passwords = Passwords(limits.password_hashes_at_once)
@@ -433,7 +499,11 @@ class Accounts:
         """The live session of a cookie's id (None for an unknown, expired or ended one)."""
         if not session_id or len(session_id) > 200:
             return None
-        return await asyncio.to_thread(self.store.session, token_digest(session_id))
+        session_hash = token_digest(session_id)
+        cached = self.store.cache.get(session_hash)  # no worker thread for a session found lately
+        if cached is not None:
+            return cached
+        return await asyncio.to_thread(self.store.session, session_hash)
 
     async def sign_up(self, name: str, password: str, email: str | None, address: str) -> tuple[Account, str]:
         """A new account with a password, signed in: the account and the new session's id."""

@@ -116,10 +116,11 @@ COMMAND_LINE = Actor(None, "eixample admin (server machine)")
 class Moderation:
     """The moderation tables, in the game database."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, accounts: AccountStore | None = None) -> None:
         self.store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
-        self.accounts = AccountStore(store)
+        self.accounts = accounts if accounts is not None else AccountStore(store)
+        """The server's own store, so that a suspension reaches its session cache at once."""
         self.networks: list[Network] = []
         self._read_at = 0.0
         self._reading = False

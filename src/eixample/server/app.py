@@ -241,7 +241,7 @@ def create_app(
         max_body_bytes=limits.max_body_bytes,
         csp=CSP,
     )
-    app.state.moderation = moderation = admin.Moderation(store)
+    app.state.moderation = moderation = admin.Moderation(store, accounts.store)
     app.add_middleware(admin.Blocks, moderation=moderation)
     app.add_middleware(logs.RequestLog)
     app.state.drain = draining = drain.Drain(manager)

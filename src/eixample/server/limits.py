@@ -11,7 +11,9 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from eixample.server.errors import ApiError, too_many
 
@@ -112,6 +114,11 @@ class ServerLimits:
     e-mail address also gets at most 3 an hour, whoever asks."""
     session_days: int = 30
     """A sign-in lasts this long (then the browser signs in again)."""
+    session_cache_seconds: Annotated[float, Field(ge=0, le=60)] = 5.0
+    """A live session found in the database is trusted this long by the process that found it,
+    so that a player's burst of requests costs one look-up. Ending a session (signing out,
+    everywhere, a new password, suspension, deletion) takes effect at once in the process that
+    ends it, and in the other processes within this time. 0: every request looks it up."""
     password_hashes_at_once: int = 2
     """Password hashes computed at the same time (each takes 64 MiB for a moment); more wait."""
 
