@@ -17,7 +17,7 @@ import hmac
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +96,15 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Serialises resign, leave, take-back and the rematch of one game."""
 
+    def handed_over(self, seat: int, why: str) -> Table:
+        """A copy of the table with `seat` played by a stand-in (for `why`) and no clock running:
+        stored first, then taken on by `take_on`, so that nobody sees the one without the other."""
+        return replace(self, stand_ins={**self.stand_ins, seat: why}, deadline=None, deadline_move=None)
+
+    def take_on(self, stored: Table) -> None:
+        self.stand_ins = stored.stand_ins
+        self.deadline, self.deadline_move = stored.deadline, stored.deadline_move
+
 
 class TableStore:
     """The two tables, next to the game database (same engine, tables of their own, made by the
@@ -112,20 +121,34 @@ class TableStore:
             session.add(row)
             self._store.announce_table(session.connection(), table.game_id)
 
-    def hand_over_on_time(self, table: Table, seat: int, move: int) -> bool:
-        """The clock's hand-over of `seat` to a stand-in, made once whatever the number of
-        processes whose clocks ring: only if the stored deadline is still the one of `move` and
-        no stand-in plays the seat yet (the row is locked meanwhile)."""
+    def hand_over(self, table: Table, seat: int, why: str, at: datetime) -> int:
+        """Store the table with `seat` handed to a stand-in and, in the same transaction, the
+        event line that says why; the line's id."""
+        with self._sessions() as session, session.begin():
+            row = session.get(TableRow, table.game_id) or TableRow(game_id=table.game_id)
+            _fill(row, table)
+            session.add(row)
+            return self._event_line(session, table.game_id, seat, why, at)
+
+    def hand_over_on_time(self, table: Table, seat: int, move: int, at: datetime) -> int | None:
+        """The clock's hand-over of `seat` to a stand-in (`table`, made by `Table.handed_over`),
+        made once whatever the number of processes whose clocks ring: only if the stored deadline
+        is still the one of `move` and no stand-in plays the seat yet (the row is locked
+        meanwhile). The event line is written in the same transaction; its id, or None when
+        there was nothing to hand over."""
         with self._sessions() as session, session.begin():
             row = session.get(TableRow, table.game_id, with_for_update=True)
             if row is None or row.deadline_move != move or str(seat) in (row.stand_ins or {}):
-                return False
-            table.stand_ins[seat] = turns.stand_in_on_time(table)
-            table.deadline = None
-            table.deadline_move = None
+                return None
             _fill(row, table)
-            self._store.announce_table(session.connection(), table.game_id)
-            return True
+            return self._event_line(session, table.game_id, seat, turns.event_on_time(table), at)
+
+    def _event_line(self, session: Session, game_id: str, seat: int, what: str, at: datetime) -> int:
+        line = ChatRow(game_id=game_id, seat=seat, kind="event", text=what, at=at)
+        session.add(line)
+        session.flush()
+        self._store.announce_table(session.connection(), game_id)
+        return line.id
 
     def add_line(self, game_id: str, seat: int, kind: str, text: str, at: datetime) -> int:
         with self._sessions() as session, session.begin():
@@ -358,24 +381,31 @@ class TableService:
             if live.finished or live.move_number != move or table.deadline_move != move:
                 return
             seat = live.state.current_player()
-            in_play = 0 <= seat < len(live.seats) and seat not in table.stand_ins
-            if in_play and await self._db(self.db.hand_over_on_time, table, seat, move):
+            if not (0 <= seat < len(live.seats) and seat not in table.stand_ins):
+                return
+            at = now()
+            after = table.handed_over(seat, turns.stand_in_on_time(table))
+            line_id = await self._db(self.db.hand_over_on_time, after, seat, move, at)
+            if line_id is not None:
+                table.take_on(after)
                 live.resigned = resigned_in(table.stand_ins)
-                await self._announce_hand_over(live, seat, turns.event_on_time(table))
+                self._announce_hand_over(live, _line(line_id, seat, "event", turns.event_on_time(table), at))
 
     # -- resigning, leaving and coming back ---------------------------------------------------
 
     async def _hand_over(self, live: LiveGame, seat: int, why: str) -> None:
         table = self.table(live)
-        table.stand_ins[seat] = why
-        table.deadline = None
-        table.deadline_move = None
-        await self._db(self.db.save, table)
+        after = table.handed_over(seat, why)
+        at = now()
+        line_id = await self._db(self.db.hand_over, after, seat, why, at)
+        table.take_on(after)
         live.resigned = resigned_in(table.stand_ins)
-        await self._announce_hand_over(live, seat, why)
+        self._announce_hand_over(live, _line(line_id, seat, "event", why, at))
 
-    async def _announce_hand_over(self, live: LiveGame, seat: int, why: str) -> None:
-        await self._event(live, seat, why)
+    def _announce_hand_over(self, live: LiveGame, event: dict[str, Any]) -> None:
+        """The hand-over, stored with its event line, reaches the table: the line, the new
+        table, and the stand-in's first decision."""
+        self._show(live, event)
         self.broadcast(live)
         self.manager.schedule_bots(live)
 
@@ -480,7 +510,10 @@ class TableService:
     async def _add(self, live: LiveGame, seat: int, kind: str, text: str) -> dict[str, Any]:
         at = now()
         line_id = await self._db(self.db.add_line, live.id, seat, kind, text, at)
-        line = _line(line_id, seat, kind, text, at)
+        return self._show(live, _line(line_id, seat, kind, text, at))
+
+    def _show(self, live: LiveGame, line: dict[str, Any]) -> dict[str, Any]:
+        """A stored line joins the table's last lines and goes to everyone at the table."""
         table = self.table(live)
         table.lines = [*table.lines[-(CHAT_SHOWN - 1) :], line]
         table.line_count += 1
