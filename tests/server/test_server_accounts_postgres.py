@@ -80,3 +80,28 @@ def test_a_session_holds_across_processes_and_ends_in_all(postgres: PostgresClus
     finally:
         for process in made:
             process.stop()
+
+
+def test_failed_sign_ins_through_two_processes_count_against_one_share(
+    postgres: PostgresCluster, tmp_path: Path
+) -> None:
+    database = postgres.new_database()
+    limits = {**GENEROUS_LIMITS, "signin_failures_per_account_hour": 4}
+    made = []
+    try:
+        for number in range(2):
+            folder = tmp_path / f"server{number}"
+            folder.mkdir()
+            made.append(ServerProcess(folder, database_url=database, limits=limits).start())
+        with sign_up(made[0]) as player:
+            name = player.name
+        wrong = {"name": name, "password": "not the password at all"}
+        with made[0].client() as one, made[1].client() as two:
+            answers = [client.post("/api/account/signin", json=wrong) for client in (one, two, one, two)]
+            assert [answer.status_code for answer in answers] == [401] * 4
+            for client in (one, two):  # the share is used up in both processes, the right password too
+                refused = client.post("/api/account/signin", json={"name": name, "password": player.password})
+                assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    finally:
+        for process in made:
+            process.stop()

@@ -59,10 +59,11 @@ from eixample.server.db import (
 )
 from eixample.server.errors import ApiError, bad_request, too_many
 from eixample.server.guard import SAFE_METHODS
-from eixample.server.limits import ServerLimits, TokenBuckets
+from eixample.server.limits import ServerLimits
 from eixample.server.mail import Mailer, MailError, language, localized
 from eixample.server.pages import page_html
 from eixample.server.schemas import Strict
+from eixample.server.throttle import SharedBuckets
 
 SESSION_COOKIE = "eixample_session"
 CSRF_HEADER = "X-CSRF-Token"
@@ -473,6 +474,16 @@ class Passwords:
         return password_hash is not None
 
 
+async def _take_or_refuse(buckets: SharedBuckets, key: str, what: str) -> None:
+    if not await asyncio.to_thread(buckets.take, key):
+        raise too_many(what, await asyncio.to_thread(buckets.wait, key))
+
+
+async def _refuse_if_empty(buckets: SharedBuckets, key: str, what: str) -> None:
+    if not await asyncio.to_thread(buckets.has, key):
+        raise too_many(what, await asyncio.to_thread(buckets.wait, key))
+
+
 # -- the service --------------------------------------------------------------------------------
 
 
@@ -484,11 +495,13 @@ class Accounts:
         self.limits = limits
         self.mailer = mailer if mailer is not None else Mailer()
         self.passwords = Passwords(limits.password_hashes_at_once)
-        self._signups = TokenBuckets(limits.signups_per_address_hour, period=3600.0)
-        self._address_failures = TokenBuckets(limits.signin_failures_per_address_minute)
-        self._name_failures = TokenBuckets(limits.signin_failures_per_account_hour, period=3600.0)
-        self._mails_from = TokenBuckets(limits.account_mails_per_address_hour, period=3600.0)
-        self._mails_to = TokenBuckets(MAILS_PER_EMAIL_HOUR, period=3600.0)
+        self._signups = SharedBuckets(store, "signup-address", limits.signups_per_address_hour, 3600.0)
+        self._address_failures = SharedBuckets(
+            store, "signin-address", limits.signin_failures_per_address_minute, 60.0)
+        self._name_failures = SharedBuckets(
+            store, "signin-name", limits.signin_failures_per_account_hour, 3600.0)
+        self._mails_from = SharedBuckets(store, "mail-address", limits.account_mails_per_address_hour, 3600.0)
+        self._mails_to = SharedBuckets(store, "mail-to", MAILS_PER_EMAIL_HOUR, 3600.0)
         self._mail_tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -511,8 +524,7 @@ class Accounts:
         check_password(password, name)
         if email is not None:
             email = check_email(email) if email.strip() else None
-        if not self._signups.take(address):
-            raise too_many("too many accounts made from your address", self._signups.wait(address))
+        await self.count_signup(address)
         password_hash = await self.passwords.hash(password)
         account = await asyncio.to_thread(self.store.create, name, password_hash, email)
         if account is None:
@@ -523,40 +535,32 @@ class Accounts:
         """The account whose name and password these are, and a new session's id; ApiError 401
         (the same for an unknown name and a wrong password) or 429 when throttled."""
         key = name_key(name)
-        self._check_failures(address, key)
+        await self._check_failures(address, key)
         found = await asyncio.to_thread(self.store.credentials, key)
         account, password_hash = found if found is not None else (None, None)
         if not await self.passwords.verify(password_hash, password) or account is None:
-            self._count_failure(address, key)
+            await self._count_failure(address, key)
             raise ApiError(401, SIGNIN_FAILED, code="signin_failed")
         return account, await self.open_session(account)
 
-    def signup_allowed(self, address: str) -> bool:
-        """Count one account made from the address; False once it has made its share."""
-        return self._signups.take(address)
+    async def count_signup(self, address: str) -> None:
+        """Count one account made from the address; 429 once it has made its share."""
+        await _take_or_refuse(self._signups, address, "too many accounts made from your address")
 
-    def signup_wait(self, address: str) -> int:
-        return self._signups.wait(address)
-
-    def check_address_failures(self, address: str) -> None:
+    async def check_address_failures(self, address: str) -> None:
         """429 while the address has used its share of failed sign-ins."""
-        if not self._address_failures.has(address):
-            raise too_many("too many failed sign-ins from your address", self._address_failures.wait(address))
+        await _refuse_if_empty(self._address_failures, address, "too many failed sign-ins from your address")
 
-    def count_address_failure(self, address: str) -> None:
-        self._address_failures.take(address)
+    async def count_address_failure(self, address: str) -> None:
+        await asyncio.to_thread(self._address_failures.take, address)
 
-    def _check_failures(self, address: str, key: str) -> None:
-        for buckets, what, bucket in (
-            (self._address_failures, "too many failed sign-ins from your address", address),
-            (self._name_failures, "too many failed sign-ins with this user name", key),
-        ):
-            if not buckets.has(bucket):
-                raise too_many(what, buckets.wait(bucket))
+    async def _check_failures(self, address: str, key: str) -> None:
+        await self.check_address_failures(address)
+        await _refuse_if_empty(self._name_failures, key, "too many failed sign-ins with this user name")
 
-    def _count_failure(self, address: str, key: str) -> None:
-        self._address_failures.take(address)
-        self._name_failures.take(key)
+    async def _count_failure(self, address: str, key: str) -> None:
+        await self.count_address_failure(address)
+        await asyncio.to_thread(self._name_failures.take, key)
 
     async def confirm_password(self, account: Account, password: str | None, address: str) -> None:
         """For a change that needs the password again (a new password, deleting the account):
@@ -566,26 +570,27 @@ class Accounts:
         if password_hash is None:
             return
         key = name_key(account.name)
-        self._check_failures(address, key)
+        await self._check_failures(address, key)
         if password is None or not await self.passwords.verify(password_hash, password):
-            self._count_failure(address, key)
+            await self._count_failure(address, key)
             raise ApiError(401, "this is not the account's password", code="wrong_password")
 
     # -- mail -------------------------------------------------------------------------------
 
-    def _check_mail(self, address: str) -> None:
+    async def _check_mail(self, address: str) -> None:
         if not self.mailer.enabled:
             raise ApiError(503, "this server sends no mail", code="mail_disabled")
-        if not self._mails_from.take(address):
-            raise too_many("too many mails asked for from your address", self._mails_from.wait(address))
+        await _take_or_refuse(self._mails_from, address, "too many mails asked for from your address")
 
     def _mail_later(self, to: str, subject: str, text: str) -> None:
         """Send in the background (the answer never waits for, nor tells of, the SMTP server);
         at most MAILS_PER_EMAIL_HOUR to one address."""
-        if not self.mailer.enabled or not self._mails_to.take(email_key(to)):
+        if not self.mailer.enabled:
             return
 
         async def send() -> None:
+            if not await asyncio.to_thread(self._mails_to.take, email_key(to)):
+                return
             with contextlib.suppress(MailError):  # mail.py logged it, without the text
                 await self.mailer.send(to, subject, text)
 
@@ -605,7 +610,7 @@ class Accounts:
         when a verification link was sent."""
         email = check_email(email) if email is not None and email.strip() else None
         if email is not None and self.mailer.enabled:
-            self._check_mail(address)
+            await self._check_mail(address)
         await asyncio.to_thread(self.store.set_email, account.id, email)
         if email is None or not self.mailer.enabled:
             return False
@@ -617,7 +622,7 @@ class Accounts:
         current = await asyncio.to_thread(self.store.get, account.id)
         if current is None or current.email is None or current.email_verified:
             raise ApiError(409, "there is no unverified address to verify", code="nothing_to_verify")
-        self._check_mail(address)
+        await self._check_mail(address)
         await self.send_verification(current, current.email, base_url, lang)
 
     async def verify_email(self, token: str) -> None:
@@ -634,7 +639,7 @@ class Accounts:
     async def forgot_password(self, email: str, address: str, base_url: str, lang: str = "en") -> None:
         """Mail a reset link if a verified address is this one; the answer is the same (and as
         quick) whether or not it is."""
-        self._check_mail(address)
+        await self._check_mail(address)
         account = await asyncio.to_thread(self.store.by_email, email)
         if account is None:
             return

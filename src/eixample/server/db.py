@@ -42,6 +42,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     LargeBinary,
@@ -229,6 +230,18 @@ class PasskeyRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ThrottleRow(Base):
+    """One token bucket of an account limit (server/throttle.py), shared by every process."""
+
+    __tablename__ = "throttle_buckets"
+
+    bucket: Mapped[str] = mapped_column(String(96), primary_key=True)
+    """The kind, a colon, and the SHA-256 digest of the key (hex)."""
+    tokens: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    """When `tokens` was counted: the bucket has refilled since at `capacity / period` a second."""
 
 
 class BotLeaseRow(Base):

@@ -50,7 +50,7 @@ from eixample.server.accounts import (
     signed_in_answer,
 )
 from eixample.server.db import AccountRow, PasskeyRow, Store, now
-from eixample.server.errors import ApiError, too_many
+from eixample.server.errors import ApiError
 from eixample.server.schemas import Strict
 
 RP_NAME = "Eixample"
@@ -289,8 +289,7 @@ async def passkey_signup_options(request: Request, body: PasskeySignUpOptions) -
     if await asyncio.to_thread(accounts.store.credentials, name_key(name)) is not None:
         raise ApiError(409, "this user name is taken", code="account_name_taken")
     address = request.client.host if request.client is not None else "unknown"
-    if not accounts.signup_allowed(address):
-        raise too_many("too many accounts made from your address", accounts.signup_wait(address))
+    await accounts.count_signup(address)
     account_id = secrets.token_hex(16)
     options = _creation_options(request, bytes.fromhex(account_id), name, [])
     ceremony = await _begin(accounts, "signup", options.challenge, account=account_id, name=name)
@@ -330,12 +329,12 @@ async def passkey_signin(request: Request, response: Response, body: Assertion) 
     """Sign in with the passkey the browser chose: a new session, as a password sign-in makes."""
     accounts = accounts_of(request)
     address = request.client.host if request.client is not None else "unknown"
-    accounts.check_address_failures(address)
+    await accounts.check_address_failures(address)
     data = await _finish(accounts, body.ceremony, "signin")
     credential_id = str(body.credential.get("id", ""))[:1400]
     found = await asyncio.to_thread(_store(request).find, credential_id) if credential_id else None
     if found is None:
-        accounts.count_address_failure(address)
+        await accounts.count_address_failure(address)
         raise _failed("this passkey belongs to no account here")
     account_id, public_key, sign_count = found
     rp_id, origin = _party(request)
@@ -346,7 +345,7 @@ async def passkey_signin(request: Request, response: Response, body: Assertion) 
             credential_current_sign_count=sign_count, require_user_verification=True,
         )
     except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError) as error:
-        accounts.count_address_failure(address)
+        await accounts.count_address_failure(address)
         raise _failed() from error
     await asyncio.to_thread(_store(request).used, credential_id, verified.new_sign_count)
     account = await asyncio.to_thread(accounts.store.get, account_id)
