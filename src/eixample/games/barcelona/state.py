@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from eixample.core.decisions import DecisionStack, DescribeFn, LegalFn, ResolveFn, StepFn
+from eixample.core.decisions import DecisionStack, DescribeFn, LegalFn, ResolveFn, StepFn, fields_json
 from eixample.core.messages import Entry
 from eixample.core.protocol import JsonDict
 from eixample.core.records import make_record
-from eixample.core.rng import Rng
+from eixample.core.rng import Rng, seed_from
 from eixample.games.barcelona import (
     actions,
     board,
@@ -428,8 +428,6 @@ class BarcelonaState(DecisionStack):
         return make_view(self, player)
 
     def write_observation(self, player: int, out: Any) -> None:
-        """Write `player`'s structured observation into `out`, a float32 numpy vector of the size
-        `Game.observation_spec` gives (`observation.py`)."""
         from eixample.games.barcelona.observation import write_observation
 
         write_observation(self, player, out)
@@ -441,13 +439,7 @@ class BarcelonaState(DecisionStack):
             "seed": self.seed,
             "options": dict(self.options),
         }
-        state: dict[str, Any] = {}
-        for name in FIELDS:
-            value = getattr(self, name)
-            if isinstance(value, (list, tuple)):
-                value = [list(v) if isinstance(v, (list, tuple)) else v for v in value]
-            state[name] = value
-        data["state"] = state
+        data["state"] = fields_json(self, FIELDS)
         data["actions"] = self.actions()
         data["log"] = self.log()
         return data
@@ -456,8 +448,7 @@ class BarcelonaState(DecisionStack):
         """See `setup.resample`; `rng_seed` is a seed or a generator to draw one from."""
         from eixample.games.barcelona.setup import resample
 
-        seed = rng_seed.next_u64() if isinstance(rng_seed, Rng) else rng_seed
-        return resample(self, player, seed)
+        return resample(self, player, seed_from(rng_seed))
 
 
 # ---------------------------------------------------------------------- dispatch tables
