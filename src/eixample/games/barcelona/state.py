@@ -278,16 +278,10 @@ class BarcelonaState(DecisionStack):
         o.markers_left = self.markers_left[:]
         o.mod_tile = self.mod_tile[:]
         o.mod_top = self.mod_top[:]
-        o.turn_player = self.turn_player
-        o.first_player = self.first_player
-        o.turns = self.turns
-        o.end_triggered = self.end_triggered
-        o.idle_turns = self.idle_turns
-        o.progress = self.progress
-        o.solo = self.solo
-        o.solo_meeple = self.solo_meeple
-        o.solo_deck = self.solo_deck
-        o.solo_drawn = self.solo_drawn
+        o.turn_player, o.first_player, o.turns = self.turn_player, self.first_player, self.turns
+        o.end_triggered, o.idle_turns, o.progress = self.end_triggered, self.idle_turns, self.progress
+        o.solo, o.solo_meeple = self.solo, self.solo_meeple
+        o.solo_deck, o.solo_drawn = self.solo_deck, self.solo_drawn
         return o
 
     def scores(self) -> list[int]:
