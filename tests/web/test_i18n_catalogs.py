@@ -18,7 +18,8 @@ import pytest
 
 from eixample.core.messages import keys_in
 from eixample.core.registry import get_game
-from eixample.games.barcelona.state import DECISION_NAMES, SOURCES
+from eixample.games.barcelona.frames import DECISION_NAMES
+from eixample.games.barcelona.state import SOURCES
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "eixample"
 WEB = SRC / "web"

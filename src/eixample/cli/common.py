@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -13,10 +13,17 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from eixample.ai.match import MatchResult, MatchTask
 from eixample.ai.mcts import MctsBot
 from eixample.ai.parallel import pool_refusal
 from eixample.ai.specs import BotSpecError, check_spec, make_bot, named_spec
-from eixample.cli.runner import RAY_HELP, connect_ray_or_fail, default_workers, ray_requested
+from eixample.cli.runner import (
+    RAY_HELP,
+    connect_ray_or_fail,
+    default_workers,
+    ray_requested,
+    run_with_progress,
+)
 from eixample.core.errors import MalformedRecordError
 from eixample.core.protocol import Game, JsonDict, State
 from eixample.core.registry import get_game
@@ -93,10 +100,14 @@ def refuse_pooled_helpers(specs: Sequence[str], pool_workers: int, use_ray: bool
             fail(pool_refusal(bot.settings.workers))
 
 
-def game_and_bots(game_name: str | None, bots: str) -> tuple[Game, list[str]]:
-    """The game of `--game` and the bot specs of a comma-separated list for it (`parse_bots`)."""
+def game_bots_and_players(
+    game_name: str | None, bots: str, players: int | None
+) -> tuple[Game, list[str], int]:
+    """The game of `--game`, the bot specs of a comma-separated list for it (`parse_bots`) and the
+    players per game, checked (None or 0: the game's default)."""
     game = load_game(game_name)
-    return game, parse_bots(bots, game)
+    specs = parse_bots(bots, game)
+    return game, specs, check_players(game, players or default_players(game))
 
 
 def prepare_workers(specs: Sequence[str], workers: int | None, games: int, use_ray: bool) -> tuple[int, bool]:
@@ -109,6 +120,24 @@ def prepare_workers(specs: Sequence[str], workers: int | None, games: int, use_r
     if use_ray:
         connect_ray_or_fail(workers)
     return workers, use_ray
+
+
+def play_games(
+    game: Game,
+    specs: Sequence[str],
+    lineups: Iterable[tuple[str, ...]],
+    games: int,
+    seed: int,
+    workers: int | None,
+    use_ray: bool,
+    display: Console | None,
+) -> Iterator[MatchResult]:
+    """The results of `games` games, game `index` played by lineup `index` from seed `seed + index`,
+    in order, with a progress bar on `display`. The workers are prepared at once, the games played
+    as the results are read."""
+    workers, use_ray = prepare_workers(specs, workers, games, use_ray)
+    tasks = (MatchTask(game.name, seed + index, bots) for index, bots in enumerate(lineups))
+    return run_with_progress(tasks, games, workers, "Playing", display, use_ray)
 
 
 def check_bot(spec: str, game: Game | None = None) -> str:

@@ -13,24 +13,21 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from eixample.ai.match import MatchResult, MatchTask, lineup
+from eixample.ai.match import MatchResult, lineup
 from eixample.ai.stats import Summary, summarise, wilson_interval
 from eixample.cli.common import (
     FirstSeedOption,
     GameOption,
     RayOption,
     WorkersOption,
-    check_players,
     console,
     counted,
-    default_players,
     error_console,
     fail,
-    game_and_bots,
-    prepare_workers,
+    game_bots_and_players,
+    play_games,
     seat_label,
 )
-from eixample.cli.runner import run_with_progress
 from eixample.core.errors import EixampleError
 from eixample.core.protocol import Game
 
@@ -51,13 +48,11 @@ def simulate_command(
     use_ray: RayOption = False,
 ) -> None:
     """Play bots against each other and report win rates, scores and points by source."""
-    game, specs = game_and_bots(game_name, bots)
-    count = check_players(game, players or default_players(game))
-    workers, use_ray = prepare_workers(specs, workers, games, use_ray)
-    tasks = (MatchTask(game.name, seed + index, lineup(specs, count, index)) for index in range(games))
+    game, specs, count = game_bots_and_players(game_name, bots, players)
+    lineups = (lineup(specs, count, index) for index in range(games))
     display = None if as_json else error_console()
+    results = play_games(game, specs, lineups, games, seed, workers, use_ray, display)
     with _records_file(out) as stream:
-        results = run_with_progress(tasks, games, workers, "Playing", display, use_ray)
         summary = _summarise_or_fail(_written(results, stream), specs)
     saved = save_plots_or_fail(summary, plots) if plots is not None else []
     if as_json:

@@ -7,21 +7,18 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from eixample.ai.match import MatchTask
 from eixample.ai.tournament import Ratings, schedule
 from eixample.cli.common import (
     FirstSeedOption,
     GameOption,
     RayOption,
     WorkersOption,
-    check_players,
     console,
     error_console,
     fail,
-    game_and_bots,
-    prepare_workers,
+    game_bots_and_players,
+    play_games,
 )
-from eixample.cli.runner import run_with_progress
 from eixample.core.errors import EixampleError
 
 
@@ -37,19 +34,16 @@ def tournament_command(
     use_ray: RayOption = False,
 ) -> None:
     """Round robin between bot configurations; Plackett-Luce ratings in a table."""
-    game, specs = game_and_bots(game_name, bots)
-    check_players(game, players)
+    game, specs, players = game_bots_and_players(game_name, bots, players)
     try:
         lineups = schedule(specs, players, games_per_pair)
     except ValueError as error:
         fail(str(error))
-    workers, use_ray = prepare_workers(specs, workers, len(lineups), use_ray)
-    tasks = (MatchTask(game.name, seed + index, bots) for index, bots in enumerate(lineups))
+    results = play_games(game, specs, lineups, len(lineups), seed, workers, use_ray, error_console())
     ratings = Ratings(specs)
     played = 0
     try:
-        for result in run_with_progress(tasks, len(lineups), workers, "Playing",
-                                        error_console(), use_ray):
+        for result in results:
             ratings.update(result)
             played += 1
     except (EixampleError, ValueError, RuntimeError) as error:

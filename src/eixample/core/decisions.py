@@ -26,7 +26,8 @@ raises the undo floor (an action seen by a random draw can never be taken back).
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableSequence
+from array import array
+from collections.abc import Callable, Iterable, MutableSequence
 from typing import Any, ClassVar, TypeVar
 
 from eixample.core.errors import IllegalActionError
@@ -259,4 +260,15 @@ def _unlink(node: Any) -> list[Any]:
         node, item = node
         out.append(item)
     out.reverse()
+    return out
+
+
+def fields_json(state: object, names: Iterable[str]) -> dict[str, Any]:
+    """The named fields of a flat state as JSON values: each sequence a list, and so each tuple in it."""
+    out: dict[str, Any] = {}
+    for name in names:
+        value = getattr(state, name)
+        if isinstance(value, (list, tuple, array)):
+            value = [list(v) if isinstance(v, (list, tuple)) else v for v in value]
+        out[name] = value
     return out

@@ -74,3 +74,8 @@ class Rng:
     def fork(self) -> Rng:
         """An independent generator seeded from this one."""
         return Rng(self.next_u64())
+
+
+def seed_from(rng_seed: int | Rng) -> int:
+    """`rng_seed` itself, or a seed drawn from it if it is a generator."""
+    return rng_seed.next_u64() if isinstance(rng_seed, Rng) else rng_seed

@@ -30,7 +30,7 @@ import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -814,11 +814,8 @@ def _address(request: Request) -> str:
 
 
 def _account_out(accounts: Accounts, account: Account, csrf: str) -> dict[str, Any]:
-    return {
-        "id": account.id, "name": account.name, "email": account.email,
-        "email_verified": account.email_verified, "role": account.role, "created_at": account.created_at,
-        "csrf": csrf, "mail": accounts.mailer.enabled, "has_password": account.has_password,
-    }
+    shown = {name: value for name, value in asdict(account).items() if name in AccountOut.model_fields}
+    return {**shown, "csrf": csrf, "mail": accounts.mailer.enabled}
 
 
 def set_session_cookie(request: Request, response: Response, session_id: str, lifetime: timedelta) -> None:

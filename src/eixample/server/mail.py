@@ -138,11 +138,18 @@ class Mailer:
 
     async def send(self, to: str, subject: str, text: str) -> None:
         """Hand one message to the SMTP server (in a worker thread); MailError if that fails."""
-        if not self.enabled:
-            raise MailError("this server sends no mail (EIXAMPLE_SMTP_HOST is not set)")
-        message = self.message(to, subject, text)
+        self._check_enabled()
+        await self.send_message(self.message(to, subject, text))
+
+    async def send_message(self, message: EmailMessage) -> None:
+        """`send` for a message already made by `message()`, with headers of its own added."""
+        self._check_enabled()
         await asyncio.to_thread(self._send, message)
         self.sent += 1
+
+    def _check_enabled(self) -> None:
+        if not self.enabled:
+            raise MailError("this server sends no mail (EIXAMPLE_SMTP_HOST is not set)")
 
     def _send(self, message: EmailMessage) -> None:
         settings = self.settings

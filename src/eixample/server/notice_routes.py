@@ -77,8 +77,7 @@ class NoticeService:
         message = self.mailer.message(recipient.email, letter.subject, letter.text)
         message["List-Unsubscribe"] = f"<{letter.unsubscribe}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        await asyncio.to_thread(self.mailer._send, message)
-        self.mailer.sent += 1
+        await self.mailer.send_message(message)
         return True
 
     async def push(self, recipient: Recipient) -> bool:

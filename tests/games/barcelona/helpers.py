@@ -91,7 +91,7 @@ def scenario(players: int = 4, seed: int = 1, rules: int | None = None) -> Barce
 
 def decide(state: BarcelonaState, frame: tuple[int, ...]) -> BarcelonaState:
     """Make `frame` the pending decision, over a resting frame whose only choice is 'end actions'."""
-    from eixample.games.barcelona.state import ACTIONS
+    from eixample.games.barcelona.frames import ACTIONS
 
     state.stack = [(ACTIONS, frame[1], 0, 0), frame]
     state._legal = None

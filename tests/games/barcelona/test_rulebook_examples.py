@@ -6,7 +6,7 @@ import itertools
 
 from eixample.games.barcelona import board, cerda_scoring, game_end
 from eixample.games.barcelona.components import ACTION_KINDS, Benefit
-from eixample.games.barcelona.state import (
+from eixample.games.barcelona.frames import (
     ACTIONS,
     BUILD,
     IMPROVE,
@@ -14,8 +14,8 @@ from eixample.games.barcelona.state import (
     STREET_KIND,
     TAKE,
     TRAM,
-    BarcelonaState,
 )
+from eixample.games.barcelona.state import BarcelonaState
 from eixample.games.barcelona.tables import CORNER
 from tests.games.barcelona.helpers import decide, scenario
 

@@ -7,7 +7,7 @@ import pytest
 from eixample.core.errors import IllegalActionError
 from eixample.games.barcelona import actions, board, construction, new_game, tracks
 from eixample.games.barcelona.components import ACTION_KINDS
-from eixample.games.barcelona.state import (
+from eixample.games.barcelona.frames import (
     ACTIONS,
     BUILD,
     COBBLE,
@@ -15,7 +15,6 @@ from eixample.games.barcelona.state import (
     GAIN,
     IMPROVE,
     INTERSECTION,
-    NSRC,
     PASSENGER,
     SERVICE,
     STREET,
@@ -23,6 +22,7 @@ from eixample.games.barcelona.state import (
     TAKE,
     TRAM,
 )
+from eixample.games.barcelona.state import NSRC
 from eixample.games.barcelona.tables import CORNER, L1, L2, L3
 from tests.games.barcelona.helpers import at_rest, decide, scenario, street_with
 

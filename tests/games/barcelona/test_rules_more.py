@@ -20,7 +20,7 @@ from eixample.games.barcelona import (
     turn,
 )
 from eixample.games.barcelona.components import Benefit
-from eixample.games.barcelona.state import (
+from eixample.games.barcelona.frames import (
     ACTIONS,
     BUILD,
     COBBLE,
@@ -31,8 +31,8 @@ from eixample.games.barcelona.state import (
     STREET_KIND,
     TAKE,
     TRAM,
-    BarcelonaState,
 )
+from eixample.games.barcelona.state import BarcelonaState
 from eixample.games.barcelona.tables import CORNER, L1, L2, L3
 from tests.games.barcelona.helpers import at_rest, decide, scenario
 

@@ -25,7 +25,8 @@ from eixample.core.protocol import TERMINAL
 from eixample.games import barcelona
 from eixample.games.barcelona import actions, board, construction, solo, turn
 from eixample.games.barcelona.components import ACTION_KINDS, DATA_DIR, DIFFICULTIES, Benefit, load_components
-from eixample.games.barcelona.state import AUTOMA, BENEFITS, NSRC, BarcelonaState
+from eixample.games.barcelona.frames import AUTOMA, BENEFITS
+from eixample.games.barcelona.state import NSRC, BarcelonaState
 from eixample.games.barcelona.tables import CORNER, L1, L2, L3
 from tests.games.barcelona.helpers import check_invariants, random_playout
 

@@ -17,7 +17,8 @@ from eixample.core.versions import match_rules, result_fits
 from eixample.games import barcelona
 from eixample.games.barcelona import actions, new_game
 from eixample.games.barcelona.components import Benefit
-from eixample.games.barcelona.state import ACTIONS, BarcelonaState
+from eixample.games.barcelona.frames import ACTIONS
+from eixample.games.barcelona.state import BarcelonaState
 from eixample.games.barcelona.versions import LATEST_RULES, RULES_VERSIONS
 from tests.games.barcelona.helpers import at_rest, scenario
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from operator import mul
 from typing import TYPE_CHECKING
 
-from eixample.games.barcelona import scoring
+from eixample.games.barcelona import frames, scoring
 
 if TYPE_CHECKING:
     from eixample.games.barcelona.state import BarcelonaState
@@ -32,33 +32,32 @@ INTERSECTION_BENEFIT_VALUE = 2.0
 
 
 def pending_value(s: BarcelonaState) -> list[float]:
-    from eixample.games.barcelona import actions, construction
-    from eixample.games.barcelona import state as st
+    from eixample.games.barcelona import actions, board, construction
 
     values = [0.0] * s.n
     for frame in s.stack:
         kind, p = frame[0], frame[1]
-        if kind == st.ACTIONS:
+        if kind == frames.ACTIONS:
             x, mask = frame[2], frame[3]
-            for i, street in enumerate(st.board.CROSSING_STREETS[x]):
+            for i, street in enumerate(board.CROSSING_STREETS[x]):
                 if mask >> i & 1:
                     action = s.street_action[street]
                     if actions.action_available(s, p, action):
                         values[p] += ACTION_VALUE[action]
-        elif (kind == st.BUILD_PHASE and construction.legal_builds(s, p)) or kind == st.BUILD:
+        elif (kind == frames.BUILD_PHASE and construction.legal_builds(s, p)) or kind == frames.BUILD:
             values[p] += construction.lowest_visible(s) + BUILDING_EFFECT_VALUE
-        elif kind == st.CITIZENS_CHOICE:
+        elif kind == frames.CITIZENS_CHOICE:
             building = frame[2]
-            row = st.board.BUILDING_SPACES[frame[3]].block[0]
+            row = board.BUILDING_SPACES[frame[3]].block[0]
             best = max(
                 construction.lowest_visible(s, tuple(s.cross_cit[x][-1] for x in combo))
                 for combo in construction.citizen_choices(s, building, frame[3])
             )
             values[p] += best + s.t.building_vp[building] + BUILDING_EFFECT_VALUE
             values[p] += s.t.row_bonus_vp[row] if s.row_bonus[row] else 0
-        elif kind == st.BENEFITS:
+        elif kind == frames.BENEFITS:
             values[p] += frame[2] * INTERSECTION_BENEFIT_VALUE
-        elif kind == st.STREET:
+        elif kind == frames.STREET:
             values[p] += frame[3] * (3.0 if frame[2] else 1.5)
         elif kind in FIRST_FRAME_KIND:
             values[p] += ACTION_VALUE[FIRST_FRAME_KIND[kind]]
@@ -67,10 +66,11 @@ def pending_value(s: BarcelonaState) -> list[float]:
 
 def _first_frame_kinds() -> dict[int, int]:
     """The first decision of each action, mapped to that action's kind."""
-    from eixample.games.barcelona import state as st
-
-    frames = (st.GAIN, st.COBBLE, st.STREET_KIND, st.INTERSECTION, st.IMPROVE, st.TAKE, st.SERVICE, st.TRAM)
-    return {frame: kind for kind, frame in enumerate(frames)}
+    first = (
+        frames.GAIN, frames.COBBLE, frames.STREET_KIND, frames.INTERSECTION,
+        frames.IMPROVE, frames.TAKE, frames.SERVICE, frames.TRAM,
+    )
+    return {frame: kind for kind, frame in enumerate(first)}
 
 
 FIRST_FRAME_KIND = _first_frame_kinds()

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from eixample.core.decisions import DecisionStack, DescribeFn, LegalFn, ResolveFn, StepFn
+from eixample.core.decisions import DecisionStack, DescribeFn, LegalFn, ResolveFn, StepFn, fields_json
 from eixample.core.messages import Entry
 from eixample.core.protocol import JsonDict
 from eixample.core.records import make_record
-from eixample.core.rng import Rng
+from eixample.core.rng import Rng, seed_from
 from eixample.games.barcelona import (
     actions,
     board,
@@ -37,11 +37,9 @@ from eixample.games.barcelona import (
     tracks,
     turn,
 )
-from eixample.games.barcelona.actions import benefit_json
 from eixample.games.barcelona.frames import (
     ACTIONS,
     AUTOMA,
-    AUTOMATIC,
     BENEFITS,
     BUILD,
     BUILD_PHASE,
@@ -53,14 +51,6 @@ from eixample.games.barcelona.frames import (
     GAIN,
     IMPROVE,
     INTERSECTION,
-    K_COBBLE,
-    K_GAIN,
-    K_IMPROVE,
-    K_INTERSECTION,
-    K_SERVICE,
-    K_STREETS,
-    K_TAKE,
-    K_TRAM,
     MIX,
     ORDER,
     PASSENGER,
@@ -75,49 +65,6 @@ from eixample.games.barcelona.frames import (
     TRAM,
 )
 from eixample.games.barcelona.tables import Tables
-
-__all__ = [
-    "ACTIONS",
-    "AUTOMA",
-    "AUTOMATIC",
-    "BENEFITS",
-    "BUILD",
-    "BUILD_PHASE",
-    "CITIZENS_CHOICE",
-    "COBBLE",
-    "DECISION_NAMES",
-    "DISCARD",
-    "END_TURN",
-    "FIELDS",
-    "GAIN",
-    "IMPROVE",
-    "INTERSECTION",
-    "K_COBBLE",
-    "K_GAIN",
-    "K_IMPROVE",
-    "K_INTERSECTION",
-    "K_SERVICE",
-    "K_STREETS",
-    "K_TAKE",
-    "K_TRAM",
-    "MIX",
-    "NSRC",
-    "ORDER",
-    "PASSENGER",
-    "PASSENGER_ACTION",
-    "PLACE",
-    "SAGRADA",
-    "SERVICE",
-    "SOLO_SEAT",
-    "SOURCES",
-    "STREET",
-    "STREET_KIND",
-    "TAKE",
-    "TRAM",
-    "TUPLE_ITEM_FIELDS",
-    "BarcelonaState",
-    "benefit_json",
-]
 
 # VP sources of the score breakdown
 SOURCES = (
@@ -331,16 +278,10 @@ class BarcelonaState(DecisionStack):
         o.markers_left = self.markers_left[:]
         o.mod_tile = self.mod_tile[:]
         o.mod_top = self.mod_top[:]
-        o.turn_player = self.turn_player
-        o.first_player = self.first_player
-        o.turns = self.turns
-        o.end_triggered = self.end_triggered
-        o.idle_turns = self.idle_turns
-        o.progress = self.progress
-        o.solo = self.solo
-        o.solo_meeple = self.solo_meeple
-        o.solo_deck = self.solo_deck
-        o.solo_drawn = self.solo_drawn
+        o.turn_player, o.first_player, o.turns = self.turn_player, self.first_player, self.turns
+        o.end_triggered, o.idle_turns, o.progress = self.end_triggered, self.idle_turns, self.progress
+        o.solo, o.solo_meeple = self.solo, self.solo_meeple
+        o.solo_deck, o.solo_drawn = self.solo_deck, self.solo_drawn
         return o
 
     def scores(self) -> list[int]:
@@ -428,8 +369,6 @@ class BarcelonaState(DecisionStack):
         return make_view(self, player)
 
     def write_observation(self, player: int, out: Any) -> None:
-        """Write `player`'s structured observation into `out`, a float32 numpy vector of the size
-        `Game.observation_spec` gives (`observation.py`)."""
         from eixample.games.barcelona.observation import write_observation
 
         write_observation(self, player, out)
@@ -441,13 +380,7 @@ class BarcelonaState(DecisionStack):
             "seed": self.seed,
             "options": dict(self.options),
         }
-        state: dict[str, Any] = {}
-        for name in FIELDS:
-            value = getattr(self, name)
-            if isinstance(value, (list, tuple)):
-                value = [list(v) if isinstance(v, (list, tuple)) else v for v in value]
-            state[name] = value
-        data["state"] = state
+        data["state"] = fields_json(self, FIELDS)
         data["actions"] = self.actions()
         data["log"] = self.log()
         return data
@@ -456,8 +389,7 @@ class BarcelonaState(DecisionStack):
         """See `setup.resample`; `rng_seed` is a seed or a generator to draw one from."""
         from eixample.games.barcelona.setup import resample
 
-        seed = rng_seed.next_u64() if isinstance(rng_seed, Rng) else rng_seed
-        return resample(self, player, seed)
+        return resample(self, player, seed_from(rng_seed))
 
 
 # ---------------------------------------------------------------------- dispatch tables

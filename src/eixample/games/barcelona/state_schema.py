@@ -26,7 +26,8 @@ from eixample.core.messages import english
 from eixample.core.rng import SEED_LIMIT
 from eixample.games.barcelona import board
 from eixample.games.barcelona.components import ACTION_KINDS
-from eixample.games.barcelona.state import AUTOMA, BUILD_PHASE, DECISION_NAMES, END_TURN, FIELDS, NSRC
+from eixample.games.barcelona.frames import AUTOMA, BUILD_PHASE, DECISION_NAMES, END_TURN
+from eixample.games.barcelona.state import FIELDS, NSRC
 from eixample.games.barcelona.tables import BUILDING_TYPES, Tables, tables_for
 from eixample.games.barcelona.versions import UNVERSIONED_RULES
 

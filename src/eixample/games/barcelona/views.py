@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from eixample.games.barcelona import actions, board, construction, scoring
+from eixample.games.barcelona.actions import benefit_json
 from eixample.games.barcelona.components import ACTION_KINDS, SERVICE_EFFECTS
-from eixample.games.barcelona.state import ACTIONS, CITIZENS_CHOICE, ORDER, SOURCES, benefit_json
+from eixample.games.barcelona.frames import ACTIONS, CITIZENS_CHOICE, ORDER
+from eixample.games.barcelona.state import SOURCES
 from eixample.games.barcelona.tables import BUILDING_TYPES, CITIZENS, Tables
 
 if TYPE_CHECKING:

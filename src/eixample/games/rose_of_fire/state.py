@@ -12,11 +12,11 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
-from eixample.core.decisions import DecisionStack
+from eixample.core.decisions import DecisionStack, fields_json
 from eixample.core.messages import Entry, vp
 from eixample.core.protocol import JsonDict
 from eixample.core.records import make_record
-from eixample.core.rng import Rng
+from eixample.core.rng import Rng, seed_from
 from eixample.games.rose_of_fire.actions import Texts
 from eixample.games.rose_of_fire.components import (
     CITY,
@@ -422,26 +422,18 @@ class RoseState(DecisionStack):
         return make_view(self, player)
 
     def write_observation(self, player: int, out: Any) -> None:
-        """Write `player`'s structured observation into `out`, a float32 numpy vector of the size
-        `Game.observation_spec` gives (`observation.py`)."""
         from eixample.games.rose_of_fire.observation import write_observation
 
         write_observation(self, player, out)
 
     def to_json(self) -> JsonDict:
-        state: dict[str, Any] = {}
-        for name in FIELDS:
-            value = getattr(self, name)
-            if isinstance(value, (list, tuple, array)):
-                value = [list(v) if isinstance(v, (list, tuple)) else v for v in value]
-            state[name] = value
         return {
             "format": 1,
             "game": GAME_NAME,
             "players": self.n,
             "seed": self.seed,
             "options": dict(self.options),
-            "state": state,
+            "state": fields_json(self, FIELDS),
             "actions": self.actions(),
             "log": self.log(),
         }
@@ -449,8 +441,7 @@ class RoseState(DecisionStack):
     def resample(self, player: int, rng_seed: int | Rng) -> RoseState:
         from eixample.games.rose_of_fire.setup import resample
 
-        seed = rng_seed.next_u64() if isinstance(rng_seed, Rng) else rng_seed
-        return resample(self, player, seed)
+        return resample(self, player, seed_from(rng_seed))
 
     # ------------------------------------------------------------------ helpers for the chapters
     def seat_name(self, p: int) -> str:

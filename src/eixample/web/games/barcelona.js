@@ -23,7 +23,7 @@
 // yellow W, sky-blue M and black U discs, always lettered.
 
 import { hasKey, t } from "../js/i18n.js";
-import { actionTarget, activate, addTo, boardFrame, boardOrder, focusFirst, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice, viewerOf } from "../js/draw.js";
+import { actionTarget, activate, beginDrawing, boardFrame, boardOrder, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice, viewerOf } from "../js/draw.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
 import { actionWords, decisionHelp as helpFor, groupWords } from "./barcelona-words.js";
 
@@ -131,8 +131,10 @@ const tr = t; // for functions that name a local `t` (a tile's group)
 // -- state kept between redraws -------------------------------------------------------------------
 
 // a Modernisme tile picked before its project space, a building space before its Building type
-const choice = new TwoStepChoice(["take", "buildSpace"], new URL("../css/barcelona.css", import.meta.url).href,
-  (...call) => render(...call));
+const choice = new TwoStepChoice({
+  take: { legal: "take", selected: /^take (\S+) into \d+$/, evenForOne: true },
+  buildSpace: { legal: "build", selected: /^build \S+ (\S+)$/ },
+}, new URL("../css/barcelona.css", import.meta.url).href, (...call) => render(...call));
 const local = choice.local;
 
 // -- small drawing helpers ------------------------------------------------------------------------
@@ -262,36 +264,14 @@ function drawBenefit(parent, x, y, benefit, s = 1) {
 
 // -- legal actions ---------------------------------------------------------------------------------
 
-function parseLegal(list) {
-  const legal = {
-    all: new Set(list),
-    place: new Set(),
-    intersection: new Set(),
-    street: new Set(),
-    tram: new Set(),
-    cobble: new Set(),
-    improve: new Set(),
-    service: new Set(),
-    sagrada: new Set(),
-    build: new Map(), // space -> [types]
-    take: new Map(), // tile -> [space numbers]
-    act: new Map(), // street -> action text
-  };
-  for (const action of list) {
-    const words = action.split(" ");
-    const [verb] = words;
-    if (words.length === 2 && ["place", "intersection", "street", "tram", "cobble", "improve", "service", "sagrada"].includes(verb)) {
-      legal[verb].add(words[1]);
-    } else if (verb === "build" && words.length === 3) {
-      addTo(legal.build, words[2], words[1]);
-    } else if (verb === "take" && words.length === 4 && words[2] === "into") {
-      addTo(legal.take, words[1], Number(words[3]));
-    } else if (verb === "act" && words.length === 3) {
-      legal.act.set(words[1], action);
-    }
-  }
-  return legal;
-}
+const TARGETS = {
+  sets: ["place", "intersection", "street", "tram", "cobble", "improve", "service", "sagrada"],
+  maps: {
+    build: (words) => words.length === 3 && [words[2], words[1]], // space -> [types]
+    take: (words) => words.length === 4 && words[2] === "into" && [words[1], Number(words[3])], // tile -> [space numbers]
+    act: (words, action) => words.length === 3 && [words[1], action], // street -> [action text]
+  },
+};
 
 // A clickable element playing `action` (only if it is legal now).
 function target(ctx, parent, action, tag, attrs, label) {
@@ -301,35 +281,10 @@ function target(ctx, parent, action, tag, attrs, label) {
 
 // -- entry point ----------------------------------------------------------------------------------
 
-export function render(root, view, { legalActions = [], onAction = () => {}, seat = null, seats = [], selected = null } = {}) {
-  choice.begin(root, view, { legalActions, onAction, seat, seats, selected });
-  const legal = parseLegal(legalActions);
-  // the page's keyboard selection shows where the selected action is
-  let take = local.take;
-  let buildSpace = local.buildSpace;
-  let match;
-  if (selected && (match = /^take (\S+) into \d+$/.exec(selected))) take = match[1];
-  if (selected && (match = /^build \S+ (\S+)$/.exec(selected)) && (legal.build.get(match[1]) || []).length > 1) buildSpace = match[1];
-  if (take && !legal.take.has(take)) take = null;
-  if (buildSpace && !legal.build.has(buildSpace)) buildSpace = null;
-
+export function render(root, view, options = {}) {
+  const ctx = beginDrawing(choice, root, view, options, { prefix: "bcn", targets: TARGETS });
+  const { viewer, buildSpace } = ctx;
   const players = view.player_list || [];
-  const viewer = viewerOf(view, seat);
-  const ctx = {
-    view,
-    legal,
-    handled: new Set(),
-    onAction: choice.played(onAction),
-    selected,
-    viewer,
-    take,
-    buildSpace,
-    names: seatNames(view, seats),
-    seats,
-    root,
-    prefix: "bcn",
-  };
-
   const rows = Math.ceil(players.length / 2);
   const boardsY = BOARDS_Y + (view.solo ? 78 : 0);
   const height = boardsY + rows * (BOARD_H + 8) + 4;
@@ -635,9 +590,7 @@ function drawCity(ctx, g) {
     } else {
       for (const type of types) ctx.handled.add(`build ${type} ${space}`);
       const node = stepTarget(ctx, targets, "polygon", { points: pointList, "data-build-space": space }, `${t("bcn.buildOn", { space })} ${types.map(buildingLabel).join(", ")}`, ctx.buildSpace === space, () => {
-        local.take = null;
-        choice.choose("buildSpace", local.buildSpace === space ? null : space);
-        focusFirst(choice.root, ".bcn-choice .bcn-target");
+        choice.choose("buildSpace", local.buildSpace === space ? null : space, ".bcn-choice .bcn-target");
       });
       node.dataset.buildTypes = types.join(" ");
     }
@@ -774,7 +727,7 @@ function drawStreetEnd(ctx, parent, street) {
   text(g, end.x, end.y - 3, street.id === "D" ? t("bcn.diagonal") : `${street.id} · ${t(`bcn.width.${street.width}`)}`, { class: "end-id" });
   const size = Math.min(10.5, (end.w - 8) / (info.label.length * 0.62));
   text(g, end.x, end.y + 10, info.label, { class: "end-action", "font-size": size.toFixed(1) });
-  const action = ctx.legal.act.get(street.id);
+  const [action] = ctx.legal.act.get(street.id) || [];
   if (action) {
     target(ctx, parent, action, "rect", { x: end.x - end.w / 2 - 2, y: end.y - end.h / 2 - 2, width: end.w + 4, height: end.h + 4, rx: 6 }, t("bcn.tip.actOf", { action: info.label, street: street.id }));
   }
@@ -917,9 +870,7 @@ function drawOffer(ctx, g) {
         target(ctx, g, `take ${tile.id} into ${spaces[0]}`, "rect", attrs, tr("bcn.tip.takeInto", { tile: tileText(tile), space: spaces[0] }));
       } else {
         stepTarget(ctx, g, "rect", attrs, tr("bcn.tip.takeThen", { tile: tile.id, spaces: spaces.join(", ") }), ctx.take === tile.id, () => {
-          local.buildSpace = null;
-          choice.choose("take", local.take === tile.id ? null : tile.id);
-          focusFirst(choice.root, `.bcn-target[data-action^="take ${tile.id} into"]`);
+          choice.choose("take", local.take === tile.id ? null : tile.id, `.bcn-target[data-action^="take ${tile.id} into"]`);
         });
       }
     }

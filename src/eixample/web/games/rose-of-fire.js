@@ -20,7 +20,7 @@
 // letter, influence symbols their letter (K crown, C colonies, P personalities).
 
 import { t } from "../js/i18n.js";
-import { actionTarget, activate, addTo, boardFrame, boardOrder, focusFirst, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice, viewerOf } from "../js/draw.js";
+import { actionTarget, activate, beginDrawing, boardFrame, boardOrder, group, inkFor, seatNames, stepTarget, text, tip, TwoStepChoice, viewerOf } from "../js/draw.js";
 import { seatMarker, seatStyle, svg } from "../js/players.js";
 import {
   actionWords,
@@ -67,9 +67,10 @@ const KIND_FILL = { city: "#5b7fa6", popularity: "#a0522d", prestige: "#7b5aa6",
 // -- state kept between redraws -------------------------------------------------------------------
 
 // a space picked before the tile's colour, an influence card before its payment
-const choice = new TwoStepChoice(["tileSpace", "buyCard"], new URL("../css/rose-of-fire.css", import.meta.url).href,
-  (...call) => render(...call));
-const local = choice.local;
+const choice = new TwoStepChoice({
+  tileSpace: { legal: "tile", selected: /^tile (\S+) [YLG]$/ },
+  buyCard: { legal: "buy", selected: /^buy (\S+) with \S+$/ },
+}, new URL("../css/rose-of-fire.css", import.meta.url).href, (...call) => render(...call));
 
 // -- small drawing helpers ------------------------------------------------------------------------
 
@@ -117,25 +118,13 @@ function panel(parent, x, y, w, h, title) {
 
 // -- legal actions ---------------------------------------------------------------------------------
 
-function parseLegal(list) {
-  const legal = {
-    all: new Set(list),
-    tile: new Map(), // space -> [colour letters]
-    buy: new Map(), // influence card -> [action texts]
-    block: new Set(),
-  };
-  for (const action of list) {
-    const words = action.split(" ");
-    if (words[0] === "tile" && words.length === 3) {
-      addTo(legal.tile, words[1], words[2]);
-    } else if (words[0] === "buy" && words.length === 4) {
-      addTo(legal.buy, words[1], action);
-    } else if (words[0] === "block" && words.length === 2) {
-      legal.block.add(words[1]);
-    }
-  }
-  return legal;
-}
+const TARGETS = {
+  sets: ["block"],
+  maps: {
+    tile: (words) => words.length === 3 && [words[1], words[2]], // space -> [colour letters]
+    buy: (words, action) => words.length === 4 && [words[1], action], // influence card -> [action texts]
+  },
+};
 
 // A clickable element playing `action` (only if it is legal now); its tooltip says what it does.
 function target(ctx, parent, action, tag, attrs) {
@@ -157,33 +146,11 @@ function familyBox(k, top) {
   return [6 + (k % 2) * (FAMILY_W + 8), top + Math.floor(k / 2) * (FAMILY_H + 8)];
 }
 
-export function render(root, view, { legalActions = [], onAction = () => {}, seat = null, seats = [], selected = null } = {}) {
-  choice.begin(root, view, { legalActions, onAction, seat, seats, selected });
-  const legal = parseLegal(legalActions);
-  let tileSpace = local.tileSpace;
-  let buyCard = local.buyCard;
-  let match;
-  if (selected && (match = /^tile (\S+) [YLG]$/.exec(selected)) && legal.tile.get(match[1]).length > 1) tileSpace = match[1];
-  if (selected && (match = /^buy (\S+) with \S+$/.exec(selected)) && legal.buy.get(match[1]).length > 1) buyCard = match[1];
-  if (tileSpace && !legal.tile.has(tileSpace)) tileSpace = null;
-  if (buyCard && !legal.buy.has(buyCard)) buyCard = null;
-
+export function render(root, view, options = {}) {
+  const ctx = beginDrawing(choice, root, view, options, { prefix: "rof", targets: TARGETS });
+  const { viewer, tileSpace, buyCard } = ctx;
   const players = view.player_list || [];
-  const viewer = viewerOf(view, seat);
-  const ctx = {
-    view,
-    legal,
-    handled: new Set(),
-    onAction: choice.played(onAction),
-    selected,
-    viewer,
-    tileSpace,
-    buyCard,
-    names: seatNames(view, seats),
-    houseSpace: null,
-    prefix: "rof",
-  };
-  ctx.houseSpace = houseSpace(view, legalActions, viewer);
+  ctx.houseSpace = houseSpace(view, Array.from(ctx.legal.all), viewer);
 
   const top = familyTop(view, viewer);
   const rows = Math.ceil(players.length / 2);
@@ -322,9 +289,7 @@ function drawSpace(ctx, g, space) {
     for (const letter of colours) ctx.handled.add(`tile ${space.space} ${letter}`);
     const label = t("rof.tip.tileChoice", { space: space.space, colours: colours.map((c) => colourName(COLOUR_OF_LETTER[c])).join(", ") });
     stepTarget(ctx, g, "rect", { ...box, "data-tile-space": space.space }, label, ctx.tileSpace === space.space, () => {
-      local.buyCard = null;
-      choice.choose("tileSpace", space.space);
-      focusFirst(choice.root, ".rof-choice [data-action]");
+      choice.choose("tileSpace", space.space, ".rof-choice [data-action]");
     });
   }
 }
@@ -574,9 +539,7 @@ function drawInfluenceCards(ctx, g) {
     else {
       for (const action of payments) ctx.handled.add(action);
       stepTarget(ctx, g, "rect", { ...box, "data-buy": card.id }, t("rof.tip.buyChoice", { name: card.name, count: payments.length }), ctx.buyCard === card.id, () => {
-        local.tileSpace = null;
-        choice.choose("buyCard", card.id);
-        focusFirst(choice.root, ".rof-choice [data-action]");
+        choice.choose("buyCard", card.id, ".rof-choice [data-action]");
       });
     }
   });

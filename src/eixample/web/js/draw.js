@@ -221,17 +221,22 @@ export function seatNames(view, seats) {
   return names;
 }
 
-// What a board keeps between draws: the half-made two-step choice (its named `parts`, e.g. the
+// What a board keeps between draws: the half-made two-step choice (its named `steps`, e.g. the
 // Modernisme tile picked before its project space) and the last call to render, so that opening
 // or closing a choice redraws the board. The choice is dropped when the legal actions change, on
 // Escape, on a click on the table, and once an action is played.
+//
+// Each step names the entry of the legal actions by target (`legalTargets`) whose key it holds,
+// and the pattern of an action behind it: the page's keyboard selection of such an action opens
+// the step when it has more than one option (or always, with `evenForOne`).
 export class TwoStepChoice {
-  constructor(parts, stylesheet, render) {
-    this.parts = parts;
+  constructor(steps, stylesheet, render) {
+    this.steps = steps;
+    this.parts = Object.keys(steps);
     this.stylesheet = stylesheet;
     this.render = render;
     this.local = { key: "" };
-    for (const part of parts) this.local[part] = null;
+    for (const part of this.parts) this.local[part] = null;
     this.lastCall = null;
     this.listening = false;
   }
@@ -274,10 +279,27 @@ export class TwoStepChoice {
     this.redraw();
   }
 
-  // Sets one part of the choice (null closes it) and draws the board again.
-  choose(part, value) {
+  // The steps open in this drawing, by part: kept from the last one or opened by the page's
+  // selection, and only while the legal actions still have them.
+  openSteps(legal, selected) {
+    const open = {};
+    for (const [part, step] of Object.entries(this.steps)) {
+      const options = legal[step.legal];
+      const match = selected ? step.selected.exec(selected) : null;
+      const opens = match && (step.evenForOne || (options.get(match[1]) || []).length > 1);
+      const value = opens ? match[1] : this.local[part];
+      open[part] = value && options.has(value) ? value : null;
+    }
+    return open;
+  }
+
+  // Opens one part of the choice, closing the others (null closes it), draws the board again and
+  // puts the keyboard focus on the first element matching `focus` (the step's options).
+  choose(part, value, focus) {
+    this.clear();
     this.local[part] = value;
     this.redraw();
+    focusFirst(this.root, focus);
   }
 
   redraw() {
@@ -313,6 +335,51 @@ export class TwoStepChoice {
 export function addTo(map, key, value) {
   if (!map.has(key)) map.set(key, []);
   map.get(key).push(value);
+}
+
+// The legal actions by what they target on the board: `all` of them; for each verb of `sets`, the
+// Set of what its two-word actions name ("block B4": B4); for each verb of `maps`, a Map of the
+// lists that `maps[verb](words, action)` files under a key ([key, value], or false to leave an
+// action out): "tile S3 Y" and "tile S3 G" give S3 -> [Y, G].
+export function legalTargets(list, { sets = [], maps = {} }) {
+  const legal = { all: new Set(list) };
+  for (const verb of sets) legal[verb] = new Set();
+  for (const verb of Object.keys(maps)) legal[verb] = new Map();
+  for (const action of list) {
+    const words = action.split(" ");
+    const [verb] = words;
+    if (words.length === 2 && sets.includes(verb)) {
+      legal[verb].add(words[1]);
+    } else if (Object.hasOwn(maps, verb)) {
+      const entry = maps[verb](words, action);
+      if (entry) addTo(legal[verb], entry[0], entry[1]);
+    }
+  }
+  return legal;
+}
+
+// The start of a board's render(root, view, options): the call kept by `choice` for redraws, and
+// what the drawing reads (the `ctx` of actionTarget and stepTarget): the view, the legal actions
+// by target (`legalTargets` with the board's `targets`), the actions handled so far, the page's
+// onAction and selection, the viewer, the seats and their names, the board's class `prefix` and
+// each step of `choice` open (by its part's name), or null.
+export function beginDrawing(choice, root, view, options, { prefix, targets }) {
+  const { legalActions = [], onAction = () => {}, seat = null, seats = [], selected = null } = options;
+  choice.begin(root, view, { legalActions, onAction, seat, seats, selected });
+  const legal = legalTargets(legalActions, targets);
+  return {
+    view,
+    legal,
+    handled: new Set(),
+    onAction: choice.played(onAction),
+    selected,
+    viewer: viewerOf(view, seat),
+    names: seatNames(view, seats),
+    seats,
+    root,
+    prefix,
+    ...choice.openSteps(legal, selected),
+  };
 }
 
 // A clickable element playing `action` (only if it is legal now), named `words`; `ctx.prefix`
