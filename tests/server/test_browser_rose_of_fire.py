@@ -405,7 +405,20 @@ def test_every_board_target_is_clickable(page: Any, server: ServerProcess) -> No
             assert focused, "keyboard users continue on the choice's first option"
             page.keyboard.press("Escape")
             assert page.locator("svg#probe .rof-choice").count() == 0, "Escape closes the choice"
+        if kind == "house":
+            page.evaluate(RENDER, [view, legal])
+            assert page.evaluate(COUNTS_OUTSIDE_THEIR_HOUSE) == [], "a count '×5' is cut by its target"
     assert not page.problems, page.problems
+
+
+COUNTS_OUTSIDE_THEIR_HOUSE = """() => {
+    const counts = [...document.querySelectorAll("svg#probe .rof-house-choice .count-text")];
+    const houses = [...document.querySelectorAll("svg#probe .rof-house-choice [data-action^='house ']")];
+    return counts.filter((count, k) => {
+        const c = count.getBoundingClientRect(), h = houses[k].getBoundingClientRect();
+        return c.left < h.left || c.right > h.right - 2 || c.top < h.top || c.bottom > h.bottom;
+    }).map((count) => count.textContent);
+}"""
 
 
 TARGETS_IN_VIEW = """(nodes) => {

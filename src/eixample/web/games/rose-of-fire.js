@@ -774,19 +774,20 @@ function drawHouseChoice(ctx, g, space, player) {
   const letters = HOUSE_LETTERS.filter((letter) => ctx.legal.all.has(`house ${letter}`));
   const [sx, sy] = spaceXY(space);
   svg("rect", { x: sx - 2, y: sy - 2, width: CELL + 4, height: CELL + 4, rx: 4, class: "decision-ring" }, g);
-  const w = Math.max(200, 24 + letters.length * 60);
+  const step = 70; // a house and its count "×5", both inside the house's target
+  const w = Math.max(200, 24 + letters.length * step);
   const x = Math.max(6, Math.min(W - w - 6, sx + CELL / 2 - w / 2));
   const y = sy + CELL + 90 > TRACKS_Y ? sy - 80 : sy + CELL + 6;
   svg("rect", { x, y, width: w, height: 74, rx: 6, class: "choice-panel" }, g);
   text(g, x + w / 2, y + 16, t("rof.choice.house", { space }), { class: "choice-title" });
   const style = seatStyle(player.seat);
   letters.forEach((letter, k) => {
-    const hx = x + (w - letters.length * 60 + 8) / 2 + k * 60;
+    const hx = x + (w - letters.length * step + 8) / 2 + k * step;
     const hy = y + 26;
     svg("polygon", { points: `${hx + 6},${hy + 14} ${hx + 20},${hy + 2} ${hx + 34},${hy + 14} ${hx + 34},${hy + 38} ${hx + 6},${hy + 38}`, fill: style.colour, stroke: "#1d1a15", "stroke-width": 1.2 }, g);
     text(g, hx + 20, hy + 32, letter, { class: "tok-letter", "font-size": 13, fill: inkFor(player.seat) });
-    text(g, hx + 46, hy + 32, `×${player.houses_left[letter]}`, { class: "count-text middle" });
-    target(ctx, g, `house ${letter}`, "rect", { x: hx, y: hy, width: 52, height: 42, rx: 4 });
+    text(g, hx + 38, hy + 32, `×${player.houses_left[letter]}`, { class: "count-text" });
+    target(ctx, g, `house ${letter}`, "rect", { x: hx, y: hy, width: step - 8, height: 42, rx: 4 });
   });
 }
 
