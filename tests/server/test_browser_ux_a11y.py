@@ -11,12 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import TIMEOUT_MS
+from tests.server.browser import assert_no_serious_axe_violations, tab
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
-
-BLOCKING = {"serious", "critical"}
 
 
 @pytest.fixture(scope="module")
@@ -60,22 +58,9 @@ def pages(module_server: ServerProcess) -> dict[str, tuple[str, str]]:
 def test_no_serious_axe_violations(
     browser: Any, pages: dict[str, tuple[str, str]], name: str, width: int, height: int
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
     url, ready = pages[name]
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    try:
-        tab.goto(url)
-        tab.wait_for_selector(ready, state="attached")
-        tab.wait_for_timeout(200)
-        results = Axe().run(tab)
-        blocking = [
-            f"{v['id']} ({v['impact']}): {v['help']} — {[node['target'] for node in v['nodes'][:4]]}"
-            for v in results.response["violations"]
-            if v.get("impact") in BLOCKING
-        ]
-        assert not blocking, "\n".join(blocking)
-    finally:
-        context.close()
+    with tab(browser, width, height) as page:
+        page.goto(url)
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_timeout(200)
+        assert_no_serious_axe_violations(page)
