@@ -12,13 +12,11 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import ARTIFACTS, TIMEOUT_MS
+from tests.server.browser import ARTIFACTS, LAPTOP, PHONE, Viewport, open_page
 from tests.server.harness import ServerProcess, create_claimed_game, wait_for
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
 
 # Per column of the final score table: is its header inside the window, or can the table's own
 # box scroll to it? And the widest row label's lines (a label one character wide wraps a lot).
@@ -63,18 +61,6 @@ def four_player_game(module_server: ServerProcess) -> str:
     return game_id
 
 
-def open_page(browser: Any, viewport: dict[str, int], url: str) -> Any:
-    phone = viewport["width"] < 600
-    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(str(error)))
-    tab.goto(url)
-    tab.problems = problems
-    return tab
-
-
 @pytest.mark.parametrize("lang", ["en", "ja", "de"])
 @pytest.mark.parametrize("page", ["replay", "play"])
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
@@ -82,7 +68,7 @@ def test_final_scores_show_every_player(
     browser: Any,
     module_server: ServerProcess,
     four_player_game: str,
-    viewport: dict[str, int],
+    viewport: Viewport,
     page: str,
     lang: str,
 ) -> None:

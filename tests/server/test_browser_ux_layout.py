@@ -17,13 +17,11 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import ARTIFACTS, TIMEOUT_MS
+from tests.server.browser import ARTIFACTS, LAPTOP, PHONE, Viewport, open_page
 from tests.server.harness import ServerProcess, create_claimed_game, seat_headers, wait_for
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
 MIN_TARGET = 24
 READY = "body[data-your-turn='true'][data-busy='false']"
 
@@ -105,19 +103,6 @@ def games(module_server: ServerProcess) -> dict[str, str]:
     }
 
 
-def open_page(browser: Any, viewport: dict[str, int], url: str) -> Any:
-    context = browser.new_context(
-        viewport=viewport, is_mobile=viewport["width"] < 600, has_touch=viewport["width"] < 600
-    )
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(str(error)))
-    tab.goto(url)
-    tab.problems = problems
-    return tab
-
-
 def wait_ready(tab: Any, name: str) -> None:
     if name in ("barcelona", "tictactoe"):
         tab.wait_for_selector(READY)
@@ -153,7 +138,7 @@ def assert_in_window(tab: Any, selector: str, where: str) -> None:
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
 @pytest.mark.parametrize("name", ["lobby", "barcelona", "tictactoe", "replay-barcelona", "replay-tictactoe"])
-def test_layout(browser: Any, games: dict[str, str], name: str, viewport: dict[str, int]) -> None:
+def test_layout(browser: Any, games: dict[str, str], name: str, viewport: Viewport) -> None:
     tab = open_page(browser, viewport, games[name])
     where = f"{name} at {viewport['width']}x{viewport['height']}"
     try:
