@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,11 @@ class PostgresCluster:
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresCluster]:
+    """A throwaway cluster for one test module, stopped after its last test."""
+    cluster = PostgresCluster().start()
+    yield cluster
+    cluster.stop()

@@ -4,7 +4,6 @@ cached); the account tables' constraints hold there as on SQLite."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,13 +18,6 @@ from tests.server.signin import sign_in, sign_up
 
 pytestmark = pytest.mark.postgres
 COOKIE = "eixample_session"
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster().start()
-    yield cluster
-    cluster.stop()
 
 
 def test_the_account_store_on_postgresql(postgres: PostgresCluster) -> None:

@@ -32,13 +32,6 @@ NOTICE_WAIT = 5.0
 """How long a test waits for a push; the time it took is reported (the aim is well under 1 s)."""
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster().start()
-    yield cluster
-    cluster.stop()
-
-
 new_database = PostgresCluster.new_database
 """A fresh database of the cluster: its DATABASE_URL."""
 

@@ -34,13 +34,6 @@ BROKEN = ("cannot be loaded", "could not take in a change")
 """What a process logs when it took a game, or a change of it, for broken."""
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster().start()
-    yield cluster
-    cluster.stop()
-
-
 class Processes:
     """Server processes on one database, stopped at the end."""
 

@@ -1,7 +1,7 @@
 """PostgreSQL: a database the release before migrations made keeps every game when this release
 opens it (the same checks as tests/server/test_server_upgrade.py, on that release's PostgreSQL
-tables), processes opening an empty database together migrate it once, and a database a newer
-release has upgraded is refused."""
+tables), and processes opening an empty database together migrate it once. (A database a newer
+release has upgraded is refused: tests/server/test_server_migrations.py.)"""
 
 from __future__ import annotations
 
@@ -9,18 +9,17 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Column, MetaData, Table, create_engine, insert, inspect, select, text
 
 from eixample.server import migrations
-from eixample.server.db import SQLITE_FILE, Base, Store
-from eixample.server.migrations import SchemaTooNewError
+from eixample.server.db import SQLITE_FILE, Base
 from eixample.server.table import TableBase
 from tests.server.harness import ServerProcess
 from tests.server.postgres import PostgresCluster
+from tests.server.test_server_migrations import revisions
 from tests.server.test_server_upgrade import (
     RELEASE,
     STORES,
@@ -35,23 +34,8 @@ from tests.server.test_server_upgrade import (
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster().start()
-    yield cluster
-    cluster.stop()
-
-
 new_database = PostgresCluster.new_database
 """A fresh database of the cluster: its DATABASE_URL."""
-
-
-def revisions(url: str) -> list[str]:
-    engine = create_engine(url)
-    with engine.connect() as connection:
-        found = [row[0] for row in connection.execute(text("SELECT version_num FROM alembic_version"))]
-    engine.dispose()
-    return found
 
 
 def release_database(url: str, folder: Path) -> None:
@@ -145,16 +129,3 @@ def test_processes_opening_an_empty_database_together_migrate_it_once(
                 process.kill()
                 process.wait()
     assert revisions(url) == [migrations.head()]
-
-
-def test_a_postgresql_database_a_newer_release_has_upgraded_is_refused(postgres: PostgresCluster) -> None:
-    url = new_database(postgres)
-    Store(url).close()
-    engine = create_engine(url)
-    with engine.begin() as connection:
-        connection.execute(text("UPDATE alembic_version SET version_num = '0999'"))
-        connection.execute(text("ALTER TABLE games ADD COLUMN made_by_a_newer_release INTEGER"))
-    engine.dispose()
-    with pytest.raises(SchemaTooNewError, match="schema revision 0999"):
-        Store(url)
-    assert revisions(url) == ["0999"]
