@@ -40,7 +40,7 @@ from tests.server.browser import (
     tab,
     untranslated_log_lines,
 )
-from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, wait_until_finished
 
 pytestmark = pytest.mark.browser
 
@@ -259,11 +259,7 @@ def rof_pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tu
         created = create_claimed_game(client, "rose-of-fire", people, seed=6, seed_shown=True)
         bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
         done = create_claimed_game(client, "rose-of-fire", bots, seed=7, seed_shown=True)
-        wait_for(
-            lambda: client.get(f"/api/games/{done['game_id']}").json()["status"] == "finished",
-            60,
-            "a bot game to end",
-        )
+        wait_until_finished(client, done)
     yield {
         "turn": (created["seats"][0]["link"], "body[data-your-turn='true'][data-busy='false']"),
         "replay": (f"{process.url}/replay/{done['game_id']}", "body[data-step='0']"),

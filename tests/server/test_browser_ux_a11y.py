@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.server.browser import assert_no_serious_axe_violations, tab
-from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, wait_until_finished
 
 pytestmark = pytest.mark.browser
 
@@ -28,10 +28,7 @@ def pages(module_server: ServerProcess) -> dict[str, tuple[str, str]]:
         done = create_claimed_game(client, "barcelona", bots, seed=7, seed_shown=True)
         rose = create_claimed_game(client, "rose-of-fire", bots, seed=7, seed_shown=True)
 
-        def finished(game: dict[str, Any]) -> bool:
-            return bool(client.get(f"/api/games/{game['game_id']}").json()["status"] == "finished")
-
-        wait_for(lambda: finished(done) and finished(rose), 60, "the bot games to end")
+        wait_until_finished(client, done, rose)
     turn = "body[data-your-turn='true'][data-busy='false']"
     return {
         "lobby": (f"{module_server.url}/", "#game-select option"),

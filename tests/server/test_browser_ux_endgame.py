@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.server.browser import ARTIFACTS, LAPTOP, PHONE, Viewport, open_page
-from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, wait_until_finished
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ TABLE_FACTS = """() => {
 @pytest.fixture(scope="module")
 def four_player_game(module_server: ServerProcess) -> str:
     with module_server.client() as client:
-        game_id = create_claimed_game(
+        game = create_claimed_game(
             client,
             "barcelona",
             [
@@ -52,13 +52,9 @@ def four_player_game(module_server: ServerProcess) -> str:
                 for name in ("Montserrat Puig", "Bartomeu Rosselló", "Carme", "Dolors Aleixandre")
             ],
             seed=7,
-        )["game_id"]
-        wait_for(
-            lambda: client.get(f"/api/games/{game_id}").json()["status"] == "finished",
-            90,
-            "a bot game to end",
         )
-    return game_id
+        wait_until_finished(client, game, timeout=90)
+    return str(game["game_id"])
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "de"])
@@ -100,18 +96,14 @@ def test_final_scores_show_every_player(
 def bot_game(module_server: ServerProcess) -> str:
     """A finished game of two unnamed bots: a level ("beginner") and a spec of its own."""
     with module_server.client() as client:
-        game_id = create_claimed_game(
+        game = create_claimed_game(
             client,
             "tictactoe",
             [{"kind": "bot", "bot": "beginner"}, {"kind": "bot", "bot": "random"}],
             seed=3,
-        )["game_id"]
-        wait_for(
-            lambda: client.get(f"/api/games/{game_id}").json()["status"] == "finished",
-            60,
-            "a bot game to end",
         )
-    return game_id
+        wait_until_finished(client, game)
+    return str(game["game_id"])
 
 
 @pytest.mark.parametrize("page", ["play", "replay", "lobby"])

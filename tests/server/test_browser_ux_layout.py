@@ -18,7 +18,12 @@ from typing import Any
 import pytest
 
 from tests.server.browser import ARTIFACTS, LAPTOP, PHONE, Viewport, open_page
-from tests.server.harness import ServerProcess, create_claimed_game, seat_headers, wait_for
+from tests.server.harness import (
+    ServerProcess,
+    create_claimed_game,
+    seat_headers,
+    wait_until_finished,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -85,21 +90,16 @@ def games(module_server: ServerProcess) -> dict[str, str]:
         finished = {
             name: create_claimed_game(
                 client, name, [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}], seed=5
-            )["game_id"]
+            )
             for name in ("barcelona", "tictactoe")
         }
-        for game_id in finished.values():
-            wait_for(
-                lambda gid=game_id: client.get(f"/api/games/{gid}").json()["status"] == "finished",
-                60,
-                "a bot game to end",
-            )
+        wait_until_finished(client, *finished.values())
     return {
         "lobby": f"{module_server.url}/",
         "barcelona": barcelona["seats"][0]["link"],
         "tictactoe": tictactoe["seats"][0]["link"],
-        "replay-barcelona": f"{module_server.url}/replay/{finished['barcelona']}",
-        "replay-tictactoe": f"{module_server.url}/replay/{finished['tictactoe']}",
+        "replay-barcelona": f"{module_server.url}/replay/{finished['barcelona']['game_id']}",
+        "replay-tictactoe": f"{module_server.url}/replay/{finished['tictactoe']['game_id']}",
     }
 
 
