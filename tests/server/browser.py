@@ -66,20 +66,9 @@ def browser() -> Iterator[Any]:
 @pytest.fixture()
 def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     viewport = getattr(request.module, "VIEWPORT", DEFAULT_VIEWPORT)
-    context = browser.new_context(viewport=viewport)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-
-    def console(message: Any) -> None:
-        if message.type == "error":
-            problems.append(f"console error: {message.text}")
-
-    tab.on("console", console)
-    tab.problems = problems
+    tab = new_tab(browser, viewport["width"], viewport["height"], locale=None, console=True)
     yield tab
-    context.close()
+    tab.context.close()
 
 
 def screenshot(page: Any, name: str) -> None:
@@ -149,14 +138,15 @@ def seat_link(created: dict[str, Any], seat: int = 0, lang: str | None = None) -
 
 
 def new_tab(
-    browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US", *, console: bool = False,
-    touch: bool = False,
+    browser: Any, width: int = 1280, height: int = 800, locale: str | None = "en-US", *,
+    console: bool = False, touch: bool = False,
 ) -> Any:
-    """A page in a fresh context of the given size and language (a phone's touch screen with
-    `touch`); its page errors (and, with `console`, the console's errors) collected in `problems`.
-    The caller closes `page.context`."""
+    """A page in a fresh context of the given size and language (the browser's own with None; a
+    phone's touch screen with `touch`); its page errors (and, with `console`, the console's errors)
+    collected in `problems`. The caller closes `page.context`."""
+    language = {} if locale is None else {"locale": locale}
     context = browser.new_context(
-        viewport={"width": width, "height": height}, locale=locale, is_mobile=touch, has_touch=touch
+        viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch, **language
     )
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
