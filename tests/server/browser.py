@@ -233,6 +233,30 @@ def create_table(page: Any) -> str:
     return found.group(1)
 
 
+def sit_against_a_bot(page: Any, server_url: str, game: str, seed: int, board: str) -> str:
+    """From the lobby, a 2-player `game` (its `seed`) of Ana, at this page, against the beginner
+    bot; the page opens Ana's seat and waits for her board (of class `board`: bcn-board,
+    rof-board). Returns the game's id."""
+    open_lobby(page, server_url, game, players=2)
+    set_seat(page, 0, "person", name="Ana")
+    set_seat(page, 1, "bot", level="beginner")  # greedy
+    page.fill("#seed", str(seed))
+    game_id = create_table(page)
+    page.click("a.play-link[data-seat='0']")
+    page.wait_for_selector(f"{BOARD}.{board}")
+    return game_id
+
+
+def assert_keyboard_choice_shows_on_the_board(page: Any, target: str) -> None:
+    """Key 1 selects the decision's first action, whose board target (of class `target`:
+    bcn-target, rof-target) shows it selected; Escape lets it go."""
+    page.wait_for_selector(READY)
+    first = page.locator("#actions button.action").first.get_attribute("data-action")
+    page.keyboard.press("1")
+    page.wait_for_selector(f'{BOARD} .{target}.selected[data-action="{first}"]')
+    page.keyboard.press("Escape")
+
+
 def keep_seat_token(page: Any, created: dict[str, Any], seat: int = 0) -> None:
     """The seat's token (claimed already) kept in the page's browser as the page keeps a claimed
     one, so that opening the seat's link does not try to claim it again."""

@@ -24,12 +24,14 @@ from tests.server.browser import (
     ARTIFACTS,
     BOARD,
     READY,
+    assert_keyboard_choice_shows_on_the_board,
     assert_target_in_view,
     create_table,
     css_string,
     open_lobby,
     screenshot,
     set_seat,
+    sit_against_a_bot,
     tab,
     untranslated_log_lines,
 )
@@ -115,20 +117,9 @@ def test_play_barcelona_against_a_bot_by_clicks(
 
 
 def play_a_whole_game(page: Any, new_server: Callable[..., ServerProcess], tag: str) -> None:
-    server = lobby_for_barcelona(page, new_server)
-    set_seat(page, 0, "person", name="Ana")
-    set_seat(page, 1, "bot", level="beginner")  # greedy
-    page.fill("#seed", "7")
-    game_id = create_table(page)
-    page.click("a.play-link[data-seat='0']")
-    page.wait_for_selector(f"{BOARD}.bcn-board")
-
-    # the keyboard selection of the page shows on the board
-    page.wait_for_selector(READY)
-    first = page.locator("#actions button.action").first.get_attribute("data-action")
-    page.keyboard.press("1")
-    page.wait_for_selector(f'{BOARD} .bcn-target.selected[data-action="{first}"]')
-    page.keyboard.press("Escape")
+    server = new_server(bot_delay=0.0).start()
+    game_id = sit_against_a_bot(page, server.url, "barcelona", 7, "bcn-board")
+    assert_keyboard_choice_shows_on_the_board(page, "bcn-target")
 
     rng = random.Random(5)
     played = {"board": 0, "button": 0}

@@ -28,15 +28,14 @@ from tests.server.browser import (
     BOARD,
     LOCALES,
     READY,
+    assert_keyboard_choice_shows_on_the_board,
     assert_no_serious_axe_violations,
     assert_target_in_view,
     catalog,
-    create_table,
     css_string,
     new_tab,
-    open_lobby,
     screenshot,
-    set_seat,
+    sit_against_a_bot,
     tab,
     untranslated_log_lines,
 )
@@ -135,20 +134,8 @@ def play_a_whole_game(
     page: Any, browser: Any, new_server: Callable[..., ServerProcess], lang: str, width: int, height: int
 ) -> None:
     server = new_server(bot_delay=0.0).start()
-    open_lobby(page, server.url, "rose-of-fire", players=2)
-    set_seat(page, 0, "person", name="Ana")
-    set_seat(page, 1, "bot", level="beginner")  # greedy
-    page.fill("#seed", "11")
-    game_id = create_table(page)
-    page.click("a.play-link[data-seat='0']")
-    page.wait_for_selector(f"{BOARD}.rof-board")
-
-    # the keyboard selection of the page shows on the board
-    page.wait_for_selector(READY)
-    first = page.locator("#actions button.action").first.get_attribute("data-action")
-    page.keyboard.press("1")
-    page.wait_for_selector(f'{BOARD} .rof-target.selected[data-action="{first}"]')
-    page.keyboard.press("Escape")
+    game_id = sit_against_a_bot(page, server.url, "rose-of-fire", 11, "rof-board")
+    assert_keyboard_choice_shows_on_the_board(page, "rof-target")
 
     spectator = new_tab(browser, width, height, LOCALES[lang])
     spectator.goto(f"{server.url}/play/{game_id}")
