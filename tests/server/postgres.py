@@ -17,10 +17,11 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.server.harness import free_port
+from tests.server.harness import ServerProcess, free_port
 
 PG_ROOT = Path("/usr/lib/postgresql")
 OS_USER = "postgres"
@@ -112,3 +113,27 @@ def postgres() -> Iterator[PostgresCluster]:
     cluster = PostgresCluster().start()
     yield cluster
     cluster.stop()
+
+
+class ServersOnOneDatabase:
+    """Server processes on one database, each with a data folder of its own; stopped at the end.
+    The `options` (of ServerProcess) go to every process, each start's own to its process."""
+
+    def __init__(self, folder: Path, database: str, **options: Any) -> None:
+        self.folder = folder
+        self.database = database
+        self.options = options
+        self.made: list[ServerProcess] = []
+
+    def start(self, *preload: Path, **options: Any) -> ServerProcess:
+        folder = self.folder / f"server{len(self.made)}"
+        folder.mkdir()
+        process = ServerProcess(
+            folder, database_url=self.database, preload=preload, **{**self.options, **options}
+        )
+        self.made.append(process)
+        return process.start()
+
+    def stop(self) -> None:
+        for process in self.made:
+            process.stop()
