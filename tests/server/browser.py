@@ -8,6 +8,7 @@ A test module sets VIEWPORT to choose its window size.
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -231,6 +232,19 @@ def create_table(page: Any) -> str:
     found = re.search(r"/play/([^#?]+)", link)
     assert found, f"no game in the first seat's link {link!r}"
     return found.group(1)
+
+
+def click_a_random_target(page: Any, rng: random.Random) -> bool:
+    """Waits for the seat's turn and clicks one of the board's targets, drawn by `rng`, then waits
+    for the move to be made; False, with nothing clicked, once the game is over."""
+    page.wait_for_selector(READY)
+    if page.locator("body[data-status='finished']").count():
+        return False
+    number = page.locator("body").get_attribute("data-move-number")
+    targets = page.locator(f"{BOARD} .target")
+    targets.nth(rng.randrange(targets.count())).click()
+    page.wait_for_selector(f"body:not([data-move-number='{number}'])")
+    return True
 
 
 def sit_against_a_bot(page: Any, server_url: str, game: str, seed: int, board: str) -> str:

@@ -18,6 +18,7 @@ from tests.server.browser import (
     PHONE,
     assert_no_serious_axe_violations,
     catalog,
+    click_a_random_target,
     create_table,
     new_tab,
     open_lobby,
@@ -36,19 +37,6 @@ def ratings_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerP
     process = ServerProcess(tmp_path_factory.mktemp("ratings-browser"), bot_delay=0.0).start()
     yield process
     process.stop()
-
-
-def play_in_page(page: Any) -> None:
-    """Click free squares until the game is over."""
-    draw = random.Random(5)
-    while True:
-        page.wait_for_selector("body[data-status='finished'], body[data-your-turn='true'][data-busy='false']")
-        if page.locator("body[data-status='finished']").count():
-            return
-        number = page.locator("body").get_attribute("data-move-number")
-        targets = page.locator("svg#board .target")
-        targets.nth(draw.randrange(targets.count())).click()
-        page.wait_for_selector(f"body:not([data-move-number='{number}'])")
 
 
 def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
@@ -73,7 +61,9 @@ def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
         page.click("a.play-link[data-seat='0']")
         page.wait_for_selector("body[data-move-number]")
         assert page.url.split("#")[0].rsplit("/", 1)[1] == game_id
-        play_in_page(page)
+        draw = random.Random(5)
+        while click_a_random_target(page, draw):  # free squares, until the game is over
+            pass
         page.wait_for_selector("body[data-ratings='2'] #rating-changes:not([hidden])")
         changes = page.locator("#rating-changes li")
         assert changes.nth(0).locator("a").get_attribute("href") == f"/players/{name}"
