@@ -36,6 +36,8 @@ DEFAULT_VIEWPORT = {"width": 1280, "height": 860}
 
 
 class Viewport(TypedDict):
+    """A window's size in CSS pixels."""
+
     width: int
     height: int
 
