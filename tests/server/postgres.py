@@ -3,6 +3,9 @@ folder, started with `pg_ctl` on a free 127.0.0.1 port (and a socket folder of i
 the `postgres` user when the tests run as root (PostgreSQL refuses to run as root), stopped and
 removed at the end.
 
+The `postgres` fixture (tests/server/conftest.py) gives each test module one cluster;
+`ServersOnOneDatabase` starts server processes on one of its databases.
+
 A machine without PostgreSQL fails these tests with a message saying how to install it
 (`make postgres`): they are never skipped.
 """
