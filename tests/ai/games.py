@@ -7,11 +7,10 @@ Most rounds wins. `resample` keeps what the seat has seen and redeals everything
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from eixample.core.errors import IllegalActionError
-from eixample.core.protocol import TERMINAL, JsonDict
+from eixample.core.protocol import TERMINAL, JsonDict, StateDefaults
 from eixample.core.records import RecordedGame, make_record
 from eixample.core.rng import Rng
 
@@ -19,7 +18,7 @@ CARDS = tuple(range(8))
 HAND = 3
 
 
-class TricksState:
+class TricksState(StateDefaults):
     def __init__(self, seed: int, hands: tuple[list[int], list[int]]) -> None:
         self.seed = seed
         self.hands = hands
@@ -74,15 +73,6 @@ class TricksState:
 
     def score_breakdown(self) -> list[dict[str, int]]:
         return [{"rounds": points} for points in self.rounds]
-
-    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
-        return None
-
-    def win_estimate(self) -> list[float] | None:
-        return None
-
-    def stage(self) -> int:
-        return 0
 
     def evaluation(self) -> list[float]:
         return [points + sum(hand) / 10 for points, hand in zip(self.rounds, self.hands, strict=True)]

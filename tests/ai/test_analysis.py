@@ -15,20 +15,17 @@ from eixample.ai.analysis import (
 )
 from eixample.ai.mcts import MctsSettings
 from eixample.core.errors import MalformedRecordError
-from eixample.core.protocol import JsonDict, State
+from eixample.core.protocol import State
 from eixample.core.registry import get_game
 from eixample.core.rng import Rng
 from eixample.games import barcelona
+from tests.records import record_of
 
 SEARCH = MctsSettings(iterations=300)
 TINY = MctsSettings(iterations=8)
 
 # X: 0, O: 4, X: 8, O: 1 threatens 1-4-7; X must take 7 and plays 2 instead; O wins with 7.
 BLUNDER = ["mark 0", "mark 4", "mark 8", "mark 1", "mark 2", "mark 7"]
-
-
-def _record(actions: list[str]) -> JsonDict:
-    return {"format": 1, "game": "tictactoe", "players": 2, "seed": 0, "options": {}, "actions": actions}
 
 
 def _tictactoe(*actions: str) -> State:
@@ -39,7 +36,7 @@ def _tictactoe(*actions: str) -> State:
 
 
 def test_a_blunder_is_the_biggest_mistake_with_the_block_as_the_better_move() -> None:
-    notes = analyse_game(get_game("tictactoe"), _record(BLUNDER), SEARCH, seed=1)
+    notes = analyse_game(get_game("tictactoe"), record_of(BLUNDER), SEARCH, seed=1)
     assert [note.move for note in notes] == list(range(len(BLUNDER)))
     assert [note.seat for note in notes] == [0, 1, 0, 1, 0, 1]
     assert [note.action for note in notes] == BLUNDER
@@ -52,7 +49,7 @@ def test_a_blunder_is_the_biggest_mistake_with_the_block_as_the_better_move() ->
 
 
 def test_win_probabilities_sum_to_one_and_losses_are_never_negative() -> None:
-    notes = analyse_game(get_game("tictactoe"), _record(BLUNDER), TINY, seed=2)
+    notes = analyse_game(get_game("tictactoe"), record_of(BLUNDER), TINY, seed=2)
     for note in notes:
         assert sum(note.win_probability) == pytest.approx(1.0)
         assert all(0.0 <= p <= 1.0 for p in note.win_probability)
@@ -62,8 +59,8 @@ def test_win_probabilities_sum_to_one_and_losses_are_never_negative() -> None:
 
 def test_same_seed_same_notes() -> None:
     game = get_game("tictactoe")
-    first = analyse_game(game, _record(BLUNDER), TINY, seed=5)
-    assert analyse_game(game, _record(BLUNDER), TINY, seed=5) == first
+    first = analyse_game(game, record_of(BLUNDER), TINY, seed=5)
+    assert analyse_game(game, record_of(BLUNDER), TINY, seed=5) == first
 
 
 def test_top_actions_put_the_winning_move_first() -> None:
@@ -92,7 +89,7 @@ def test_only_the_deciding_seat_gets_choices() -> None:
 
 def test_a_record_with_an_illegal_action_is_refused_before_any_search() -> None:
     with pytest.raises(MalformedRecordError, match="'mark 0' is illegal"):
-        analyse_game(get_game("tictactoe"), _record(["mark 0", "mark 0"]), SEARCH)
+        analyse_game(get_game("tictactoe"), record_of(["mark 0", "mark 0"]), SEARCH)
 
 
 def test_win_probabilities_of_rewards() -> None:
@@ -137,7 +134,7 @@ def test_barcelona_moves_are_annotated() -> None:
 
 
 def test_the_curve_has_a_point_per_position_ending_with_the_outcome() -> None:
-    curve = win_probability_curve(get_game("tictactoe"), _record(BLUNDER), SEARCH, seed=1)
+    curve = win_probability_curve(get_game("tictactoe"), record_of(BLUNDER), SEARCH, seed=1)
     assert [point.move for point in curve] == list(range(len(BLUNDER) + 1))
     assert all(sum(point.win_probability) == pytest.approx(1.0) for point in curve)
     assert curve[-1].win_probability == [0.0, 1.0]

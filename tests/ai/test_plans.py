@@ -11,7 +11,7 @@ from eixample.ai import make_bot
 from eixample.ai.greedy import GreedyBot
 from eixample.ai.mcts import MctsBot, finish_move
 from eixample.ai.view import PlayerView
-from eixample.core.protocol import TERMINAL, JsonDict, State
+from eixample.core.protocol import TERMINAL, JsonDict, State, StateDefaults
 from eixample.core.registry import get_game
 
 SECOND = {"safe": {"small": 1.0}, "bold": {"fail": -1.0, "win": 5.0}, "sure": {"forced": 3.0}}
@@ -21,7 +21,7 @@ good one by a forced second move."""
 AFTER_FIRST = {"safe": 0.5, "bold": 0.0, "sure": -1.0}
 
 
-class TwoSteps:
+class TwoSteps(StateDefaults):
     def __init__(self, moves: tuple[str, ...] = ()) -> None:
         self.moves = moves
 
@@ -52,15 +52,6 @@ class TwoSteps:
 
     def view(self, player: int | None) -> JsonDict:
         return {"moves": list(self.moves)}
-
-    def evaluations_after(self, actions: list[str]) -> list[list[float]] | None:
-        return None
-
-    def win_estimate(self) -> list[float] | None:
-        return None
-
-    def stage(self) -> int:
-        return 0
 
     def evaluation(self) -> list[float]:
         if len(self.moves) == 1:

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from eixample.core.errors import IllegalActionError
-from eixample.core.protocol import TERMINAL, JsonDict
+from eixample.core.protocol import TERMINAL, JsonDict, StateDefaults
 from eixample.core.records import RecordedGame, make_record
 
 TURNS_EACH = 2
 STEPS = 2
 
 
-class StepsState:
+class StepsState(StateDefaults):
     """Each turn, the player adds 1 or 2 to their total twice; after two turns each, the higher
     total wins (equal totals share the victory)."""
 
@@ -57,15 +56,6 @@ class StepsState:
 
     def score_breakdown(self) -> list[dict[str, int]]:
         return [{"steps": total} for total in self.totals]
-
-    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
-        return None
-
-    def win_estimate(self) -> list[float] | None:
-        return None
-
-    def stage(self) -> int:
-        return 0
 
     def evaluation(self) -> list[float]:
         return [float(total) for total in self.totals]

@@ -9,19 +9,16 @@ from typer.testing import CliRunner
 from eixample.core.rng import Rng
 from eixample.games import barcelona
 from tests.cli.helpers import assert_clear_failure, invoke
+from tests.records import record_of
 
 # X: 0, O: 4, X: 8, O: 1 threatens 1-4-7; X must take 7 and plays 2 instead; O wins with 7.
 BLUNDER = ["mark 0", "mark 4", "mark 8", "mark 1", "mark 2", "mark 7"]
 
 
-def _record(actions: list[str]) -> dict[str, object]:
-    return {"format": 1, "game": "tictactoe", "players": 2, "seed": 0, "options": {}, "actions": actions}
-
-
 @pytest.fixture
 def blunder_file(tmp_path: Path) -> Path:
     path = tmp_path / "blunder.json"
-    path.write_text(json.dumps(_record(BLUNDER)))
+    path.write_text(json.dumps(record_of(BLUNDER)))
     return path
 
 
@@ -63,7 +60,7 @@ def test_a_barcelona_game_from_a_json_lines_file(runner: CliRunner, tmp_path: Pa
     for _ in range(12):
         legal = state.legal_actions()
         state.apply(legal[rng.below(len(legal))])
-    lines = [{"record": _record(BLUNDER[:2]), "bots": ["random", "random"]},
+    lines = [{"record": record_of(BLUNDER[:2]), "bots": ["random", "random"]},
              {"record": state.record(), "bots": ["greedy", "mcts"]}]
     path = tmp_path / "games.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
@@ -81,7 +78,7 @@ def test_bad_input_is_refused_clearly(runner: CliRunner, tmp_path: Path, blunder
     assert_clear_failure(invoke(runner, "analyze", str(blunder_file), "--seconds", "0"), "--seconds")
     assert_clear_failure(invoke(runner, "analyze", str(blunder_file), "--seconds", "1000"), "at most 60")
     illegal = tmp_path / "illegal.json"
-    illegal.write_text(json.dumps(_record(["mark 0", "mark 0"])))
+    illegal.write_text(json.dumps(record_of(["mark 0", "mark 0"])))
     assert_clear_failure(invoke(runner, "analyze", str(illegal)), "action 1 'mark 0' is illegal")
     assert_clear_failure(invoke(runner, "analyze", str(tmp_path / "missing.json")), "cannot read")
 

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 from eixample.core.protocol import Game
 from tests.cli.helpers import assert_clear_failure, invoke
+from tests.records import record_of
 
 HOT_SEAT = ("play", "--game", "tictactoe", "--seat", "2=human", "--seed", "3")
 
@@ -109,10 +110,6 @@ def test_a_failed_save_loses_nothing(runner: CliRunner, tmp_path: Path) -> None:
     assert "O to play" in out
 
 
-def _record(actions: list[str], game: str = "tictactoe") -> dict[str, object]:
-    return {"format": 1, "game": game, "players": 2, "seed": 0, "options": {}, "actions": actions}
-
-
 @pytest.mark.parametrize(("args", "phrases"), [
     (("--seat", "2=alphazero"), ["unknown bot 'alphazero'"]),
     (("--seat", "3=human"), ["seats are numbered 1 to 2"]),
@@ -135,9 +132,10 @@ def test_an_unknown_game(runner: CliRunner) -> None:
 @pytest.mark.parametrize(("content", "phrases"), [
     ("{not json", ["is not valid JSON"]),
     ("[1, 2]", ["a game record must be a JSON object"]),
-    (json.dumps(_record(["mark 4", "mark 4"])), ["cannot replay the record", "action 1 'mark 4' is illegal"]),
-    (json.dumps({"record": _record(["mark 1"]), "seats": ["human"]}), ["'seats' must list 2 players"]),
-    (json.dumps({"record": _record([]), "seats": ["human", "robot"]}), ["unknown bot 'robot'"]),
+    (json.dumps(record_of(["mark 4", "mark 4"])),
+     ["cannot replay the record", "action 1 'mark 4' is illegal"]),
+    (json.dumps({"record": record_of(["mark 1"]), "seats": ["human"]}), ["'seats' must list 2 players"]),
+    (json.dumps({"record": record_of([]), "seats": ["human", "robot"]}), ["unknown bot 'robot'"]),
     (json.dumps({"players": 2}), ["'format' is missing"]),
     (json.dumps({"format": 1, "game": "tictactoe", "players": 2}), ["'seed' is missing"]),
 ])
@@ -153,7 +151,7 @@ def test_load_problems(runner: CliRunner, tmp_path: Path, steps_game: Game) -> N
     missing = tmp_path / "missing.json"
     assert_clear_failure(invoke(runner, "play", "--load", str(missing)), "cannot read")
     path = tmp_path / "record.json"
-    path.write_text(json.dumps(_record(["mark 4"])))
+    path.write_text(json.dumps(record_of(["mark 4"])))
     assert_clear_failure(invoke(runner, "play", "--game", "steps", "--load", str(path)),
                          "the record is a game of 'tictactoe', not 'steps'")
     assert_clear_failure(invoke(runner, "play", "--load", str(path), "--players", "2"),
@@ -162,7 +160,7 @@ def test_load_problems(runner: CliRunner, tmp_path: Path, steps_game: Game) -> N
 
 def test_a_bare_record_resumes_with_the_default_seats(runner: CliRunner, tmp_path: Path) -> None:
     path = tmp_path / "record.json"
-    path.write_text(json.dumps(_record(["mark 4", "mark 0"])))
+    path.write_text(json.dumps(record_of(["mark 4", "mark 0"])))
     result = invoke(runner, "play", "--load", str(path), "--seat", "2=human", input=_lines("quit"))
     assert result.exit_code == 0, result.output
     assert "X marks cell 4. O marks cell 0." in " ".join(result.output.split())  # the last moves

@@ -7,18 +7,15 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.cli.helpers import assert_clear_failure, invoke
+from tests.records import record_of
 
 ACTIONS = ["mark 4", "mark 0", "mark 1", "mark 3", "mark 7"]
-
-
-def _record(actions: list[str]) -> dict[str, object]:
-    return {"format": 1, "game": "tictactoe", "players": 2, "seed": 0, "options": {}, "actions": actions}
 
 
 @pytest.fixture
 def record_file(tmp_path: Path) -> Path:
     path = tmp_path / "record.json"
-    path.write_text(json.dumps(_record(ACTIONS)))
+    path.write_text(json.dumps(record_of(ACTIONS)))
     return path
 
 
@@ -39,7 +36,7 @@ def test_stepping_forwards_and_backwards(runner: CliRunner, record_file: Path) -
 
 def test_starting_at_a_move_and_reading_a_line_of_json_lines(runner: CliRunner, tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
-    lines = [{"record": _record(ACTIONS[:k]), "bots": ["greedy", "random"]} for k in (2, 4)]
+    lines = [{"record": record_of(ACTIONS[:k]), "bots": ["greedy", "random"]} for k in (2, 4)]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     result = invoke(runner, "replay", str(path), "--line", "2", "--index", "3", input="n\nq\n")
     assert result.exit_code == 0, result.output
@@ -49,7 +46,7 @@ def test_starting_at_a_move_and_reading_a_line_of_json_lines(runner: CliRunner, 
 
 def test_replaying_a_saved_game(runner: CliRunner, tmp_path: Path) -> None:
     path = tmp_path / "saved.json"
-    path.write_text(json.dumps({"record": _record(ACTIONS[:1]), "seats": ["human", "mcts"]}))
+    path.write_text(json.dumps({"record": record_of(ACTIONS[:1]), "seats": ["human", "mcts"]}))
     result = invoke(runner, "replay", str(path), "--index", "1", input="")
     assert result.exit_code == 0, result.output
     assert "Player 1 (human) played: mark 4" in " ".join(result.output.split())
@@ -60,13 +57,13 @@ def test_replaying_a_saved_game(runner: CliRunner, tmp_path: Path) -> None:
     ("{}\n{}\n", (), "choose one with --line L"),
     ("{}\n", ("--line", "4"), "has 1 record; there is no line 4"),
     ("{}\n{}\n", ("--line", "4"), "has 2 records; there is no line 4"),
-    (json.dumps(_record(["mark 4", "mark 4"])), (), "action 1 'mark 4' is illegal"),
-    (json.dumps(_record(["mark 9"])), (), "action 0 'mark 9' is illegal"),
-    (json.dumps({**_record([]), "players": "two"}), (), "'players' is missing or not a int"),
-    (json.dumps({**_record([]), "game": "chess"}), (), "unknown game 'chess'"),
-    (json.dumps(_record(ACTIONS)), ("--index", "6"), "the game has 5 moves; there is no move 6"),
-    (json.dumps(_record(ACTIONS[:1])), ("--index", "2"), "the game has 1 move; there is no move 2"),
-    (json.dumps(_record([])), ("--game", "barcelona"), "is a game of 'tictactoe', not 'barcelona'"),
+    (json.dumps(record_of(["mark 4", "mark 4"])), (), "action 1 'mark 4' is illegal"),
+    (json.dumps(record_of(["mark 9"])), (), "action 0 'mark 9' is illegal"),
+    (json.dumps({**record_of([]), "players": "two"}), (), "'players' is missing or not a int"),
+    (json.dumps({**record_of([]), "game": "chess"}), (), "unknown game 'chess'"),
+    (json.dumps(record_of(ACTIONS)), ("--index", "6"), "the game has 5 moves; there is no move 6"),
+    (json.dumps(record_of(ACTIONS[:1])), ("--index", "2"), "the game has 1 move; there is no move 2"),
+    (json.dumps(record_of([])), ("--game", "barcelona"), "is a game of 'tictactoe', not 'barcelona'"),
 ])
 def test_bad_files(runner: CliRunner, tmp_path: Path, content: str, args: tuple[str, ...],
                    phrase: str) -> None:

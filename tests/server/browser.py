@@ -8,12 +8,13 @@ A test module sets VIEWPORT to choose its window size.
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import httpx
 import pytest
@@ -32,6 +33,19 @@ CHROMIUM_ARGS = [
 ]
 TIMEOUT_MS = 15_000
 DEFAULT_VIEWPORT = {"width": 1280, "height": 860}
+
+
+class Viewport(TypedDict):
+    """A window's size in CSS pixels."""
+
+    width: int
+    height: int
+
+
+PHONE: Viewport = {"width": 390, "height": 844}
+LAPTOP: Viewport = {"width": 1280, "height": 800}
+AXE_BLOCKING = ("serious", "critical")
+"""The impacts of the axe-core violations that fail a page."""
 
 
 @pytest.fixture(scope="module")
@@ -55,20 +69,9 @@ def browser() -> Iterator[Any]:
 @pytest.fixture()
 def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     viewport = getattr(request.module, "VIEWPORT", DEFAULT_VIEWPORT)
-    context = browser.new_context(viewport=viewport)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-
-    def console(message: Any) -> None:
-        if message.type == "error":
-            problems.append(f"console error: {message.text}")
-
-    tab.on("console", console)
-    tab.problems = problems
+    tab = new_tab(browser, viewport["width"], viewport["height"], locale=None, console=True)
     yield tab
-    context.close()
+    tab.context.close()
 
 
 def screenshot(page: Any, name: str) -> None:
@@ -138,11 +141,16 @@ def seat_link(created: dict[str, Any], seat: int = 0, lang: str | None = None) -
 
 
 def new_tab(
-    browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US", *, console: bool = False
+    browser: Any, width: int = 1280, height: int = 800, locale: str | None = "en-US", *,
+    console: bool = False, touch: bool = False,
 ) -> Any:
-    """A page in a fresh context of the given size and language; its page errors (and, with
-    `console`, the console's errors) collected in `problems`. The caller closes `page.context`."""
-    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    """A page in a fresh context of the given size and language (the browser's own with None; a
+    phone's touch screen with `touch`); its page errors (and, with `console`, the console's errors)
+    collected in `problems`. The caller closes `page.context`."""
+    language = {} if locale is None else {"locale": locale}
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch, **language
+    )
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     problems: list[str] = []
@@ -158,14 +166,111 @@ def new_tab(
     return page
 
 
+def open_page(browser: Any, viewport: Viewport, url: str) -> Any:
+    """`url` opened in a `new_tab` of `viewport`'s size: a touch phone when narrower than 600 px."""
+    page = new_tab(browser, viewport["width"], viewport["height"], touch=viewport["width"] < 600)
+    page.goto(url)
+    return page
+
+
 @contextmanager
-def tab(browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US") -> Iterator[Any]:
-    """`new_tab` with the console's errors too, closed on leaving."""
-    page = new_tab(browser, width, height, locale, console=True)
+def tab(
+    browser: Any, width: int = 1280, height: int = 800, locale: str = "en-US", *, console: bool = True
+) -> Iterator[Any]:
+    """`new_tab`, with the console's errors too unless told otherwise, closed on leaving."""
+    page = new_tab(browser, width, height, locale, console=console)
     try:
         yield page
     finally:
         page.context.close()
+
+
+def assert_no_serious_axe_violations(page: Any) -> None:
+    """axe-core (bundled by axe-playwright-python) finds no serious or critical violation on the
+    page as it stands; each one found is named with its rule, help and first four places."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    found = [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[node['target'] for node in v['nodes'][:4]]}"
+        for v in results.response["violations"]
+        if v.get("impact") in AXE_BLOCKING
+    ]
+    assert not found, "\n".join(found)
+
+
+# -- the lobby: a table set up and created by its form ---------------------------------------------
+
+
+def open_lobby(page: Any, server_url: str, game: str, players: int | None = None) -> None:
+    """The lobby with `game` chosen by its address (and `players` in the player count), ready."""
+    page.goto(f"{server_url}/?game={game}")
+    page.locator(f"#game-select option[value='{game}']").wait_for(state="attached")
+    if players is not None:
+        page.select_option("#player-count", str(players))
+
+
+def set_seat(
+    page: Any, seat: int, kind: str | None = None, *, name: str | None = None, level: str | None = None,
+    bot: str | None = None,
+) -> None:
+    """Sets the lobby's row of `seat`: its kind, then the name, the bot's level or its own spec."""
+    row = page.locator(f".seat-row[data-seat='{seat}']")
+    if kind is not None:
+        row.locator(".seat-kind").select_option(kind)
+    if name is not None:
+        row.locator(".seat-name-input").fill(name)
+    if level is not None:
+        row.locator(".seat-level").select_option(level)
+    if bot is not None:
+        row.locator(".seat-bot").fill(bot)
+
+
+def create_table(page: Any) -> str:
+    """Creates the game set up in the lobby; its id, read from the invitations shown."""
+    page.click("#create")
+    page.wait_for_selector("#invitations:not([hidden])")
+    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
+    found = re.search(r"/play/([^#?]+)", link)
+    assert found, f"no game in the first seat's link {link!r}"
+    return found.group(1)
+
+
+def click_a_random_target(page: Any, rng: random.Random) -> bool:
+    """Waits for the seat's turn and clicks one of the board's targets, drawn by `rng`, then waits
+    for the move to be made; False, with nothing clicked, once the game is over."""
+    page.wait_for_selector(READY)
+    if page.locator("body[data-status='finished']").count():
+        return False
+    number = page.locator("body").get_attribute("data-move-number")
+    targets = page.locator(f"{BOARD} .target")
+    targets.nth(rng.randrange(targets.count())).click()
+    page.wait_for_selector(f"body:not([data-move-number='{number}'])")
+    return True
+
+
+def sit_against_a_bot(page: Any, server_url: str, game: str, seed: int, board: str) -> str:
+    """From the lobby, a 2-player `game` (its `seed`) of Ana, at this page, against the beginner
+    bot; the page opens Ana's seat and waits for her board (of class `board`: bcn-board,
+    rof-board). Returns the game's id."""
+    open_lobby(page, server_url, game, players=2)
+    set_seat(page, 0, "person", name="Ana")
+    set_seat(page, 1, "bot", level="beginner")  # greedy
+    page.fill("#seed", str(seed))
+    game_id = create_table(page)
+    page.click("a.play-link[data-seat='0']")
+    page.wait_for_selector(f"{BOARD}.{board}")
+    return game_id
+
+
+def assert_keyboard_choice_shows_on_the_board(page: Any, target: str) -> None:
+    """Key 1 selects the decision's first action, whose board target (of class `target`:
+    bcn-target, rof-target) shows it selected; Escape lets it go."""
+    page.wait_for_selector(READY)
+    first = page.locator("#actions button.action").first.get_attribute("data-action")
+    page.keyboard.press("1")
+    page.wait_for_selector(f'{BOARD} .{target}.selected[data-action="{first}"]')
+    page.keyboard.press("Escape")
 
 
 def keep_seat_token(page: Any, created: dict[str, Any], seat: int = 0) -> None:

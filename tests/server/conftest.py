@@ -11,6 +11,7 @@ import pytest
 
 from tests.server.browser import browser, module_server, page  # noqa: F401  (the browser tests' fixtures)
 from tests.server.harness import ServerProcess
+from tests.server.postgres import postgres  # noqa: F401  (the PostgreSQL tests' cluster)
 
 
 @pytest.fixture(scope="session")

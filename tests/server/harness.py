@@ -286,6 +286,16 @@ def wait_for(check: Callable[[], bool], timeout: float = 15, what: str = "condit
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def wait_until_finished(client: httpx.Client, *games: dict[str, Any], timeout: float = 60) -> None:
+    """Waits until each game (as `create_game` answered it) is over: its bots have played it out."""
+
+    def over() -> bool:
+        states = (client.get(f"/api/games/{game['game_id']}").json()["status"] for game in games)
+        return all(state == "finished" for state in states)
+
+    wait_for(over, timeout, f"{len(games)} bot game(s) to end")
+
+
 class InProcessServer:
     """The app served by uvicorn in a thread of this process, so a test can patch its code."""
 

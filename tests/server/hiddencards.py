@@ -12,11 +12,10 @@ Importing this module registers the game as "hiddencards".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from eixample.core.errors import IllegalActionError
-from eixample.core.protocol import TERMINAL, JsonDict
+from eixample.core.protocol import TERMINAL, JsonDict, StateDefaults
 from eixample.core.records import RecordedGame, make_record
 from eixample.core.registry import register
 from eixample.core.rng import Rng
@@ -30,7 +29,7 @@ def card_value(card: str) -> int:
     return int(card[-1])
 
 
-class HiddenCardsState:
+class HiddenCardsState(StateDefaults):
     def __init__(self, players: int, seed: int, turns_each: int) -> None:
         self.players = players
         self.seed = seed
@@ -108,15 +107,6 @@ class HiddenCardsState:
 
     def evaluation(self) -> list[float]:
         return [float(score) for score in self.scores()]
-
-    def evaluations_after(self, actions: Sequence[str]) -> list[list[float]] | None:
-        return None
-
-    def win_estimate(self) -> list[float] | None:
-        return None
-
-    def stage(self) -> int:
-        return 0
 
     def decision_message(self) -> str:
         return self.describe_decision()

@@ -3,6 +3,9 @@ folder, started with `pg_ctl` on a free 127.0.0.1 port (and a socket folder of i
 the `postgres` user when the tests run as root (PostgreSQL refuses to run as root), stopped and
 removed at the end.
 
+The `postgres` fixture (tests/server/conftest.py) gives each test module one cluster;
+`ServersOnOneDatabase` starts server processes on one of its databases.
+
 A machine without PostgreSQL fails these tests with a message saying how to install it
 (`make postgres`): they are never skipped.
 """
@@ -15,11 +18,13 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.server.harness import free_port
+from tests.server.harness import ServerProcess, free_port
 
 PG_ROOT = Path("/usr/lib/postgresql")
 OS_USER = "postgres"
@@ -103,3 +108,35 @@ class PostgresCluster:
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresCluster]:
+    """A throwaway cluster for one test module, stopped after its last test."""
+    cluster = PostgresCluster().start()
+    yield cluster
+    cluster.stop()
+
+
+class ServersOnOneDatabase:
+    """Server processes on one database, each with a data folder of its own; stopped at the end.
+    The `options` (of ServerProcess) go to every process, each start's own to its process."""
+
+    def __init__(self, folder: Path, database: str, **options: Any) -> None:
+        self.folder = folder
+        self.database = database
+        self.options = options
+        self.made: list[ServerProcess] = []
+
+    def start(self, *preload: Path, **options: Any) -> ServerProcess:
+        folder = self.folder / f"server{len(self.made)}"
+        folder.mkdir()
+        process = ServerProcess(
+            folder, database_url=self.database, preload=preload, **{**self.options, **options}
+        )
+        self.made.append(process)
+        return process.start()
+
+    def stop(self) -> None:
+        for process in self.made:
+            process.stop()

@@ -6,22 +6,27 @@ languages, and have no serious axe violation on a phone and a laptop."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server.browser import TIMEOUT_MS
+from tests.server.browser import (
+    LAPTOP,
+    PHONE,
+    Viewport,
+    assert_no_serious_axe_violations,
+    catalog,
+    create_table,
+    new_tab,
+    open_lobby,
+    set_seat,
+)
 from tests.server.harness import ServerProcess
 from tests.server.signin import PASSWORD, unique_name
 
 pytestmark = pytest.mark.browser
 
-LAPTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
 YOUR_TURN = "body[data-your-turn='true'][data-busy='false']"
 
 
@@ -37,13 +42,9 @@ def devices(browser: Any) -> Iterator[Any]:
     """Makes browser contexts (devices), each with a tab that records page errors; closes them."""
     made: list[Any] = []
 
-    def device(viewport: dict[str, int] = LAPTOP, locale: str = "en-US") -> Any:
-        context = browser.new_context(viewport=viewport, locale=locale)
-        context.set_default_timeout(TIMEOUT_MS)
-        made.append(context)
-        tab = context.new_page()
-        tab.problems = []
-        tab.on("pageerror", lambda error: tab.problems.append(f"page error: {error}"))
+    def device(viewport: Viewport = LAPTOP, locale: str = "en-US") -> Any:
+        tab = new_tab(browser, viewport["width"], viewport["height"], locale)
+        made.append(tab.context)
         return tab
 
     yield device
@@ -59,7 +60,7 @@ def account(tab: Any, server: ServerProcess, name: str, *, new: bool) -> None:
 
 
 def catalog_text(lang: str, key: str) -> str:
-    node: Any = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
+    node: Any = catalog(lang)
     for part in key.split("."):
         node = node[part]
     assert isinstance(node, str)
@@ -84,13 +85,10 @@ def test_a_friend_invited_by_name_plays_and_the_game_follows_its_player_to_anoth
     phone = devices(PHONE)
 
     # Ana creates a game against Biel, by user name
-    laptop.goto(f"{seats_server.url}/?game=tictactoe")
-    laptop.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
+    open_lobby(laptop, seats_server.url, "tictactoe")
     assert laptop.locator(".seat-row[data-seat='0'] .seat-kind").input_value() == "me"
-    laptop.locator(".seat-row[data-seat='1'] .seat-kind").select_option("account")
-    laptop.locator(".seat-row[data-seat='1'] .seat-name-input").fill(biel_name)
-    laptop.click("#create")
-    laptop.wait_for_selector("#invitations:not([hidden])")
+    set_seat(laptop, 1, "account", name=biel_name)
+    create_table(laptop)
     assert biel_name in laptop.locator("#invitation-list").inner_text()
     laptop.click("a.play-link[data-seat='0']")
     play_first_target(laptop)  # Ana's first move, on the laptop
@@ -127,15 +125,12 @@ def test_a_guest_who_signs_up_finds_the_browsers_game_in_my_games(
     devices: Any, seats_server: ServerProcess
 ) -> None:
     tab = devices()
-    tab.goto(f"{seats_server.url}/?game=tictactoe")
-    tab.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
-    tab.locator(".seat-row[data-seat='1'] .seat-level").select_option("custom")
-    tab.locator(".seat-row[data-seat='1'] .seat-bot").fill("random")
-    tab.click("#create")
-    tab.wait_for_selector("#invitations:not([hidden])")
+    open_lobby(tab, seats_server.url, "tictactoe")
+    set_seat(tab, 1, level="custom", bot="random")
+    game_id = create_table(tab)
     tab.click("a.play-link[data-seat='0']")
     play_first_target(tab)
-    game_id = tab.url.split("#")[0].rsplit("/", 1)[1]
+    assert tab.url.split("#")[0].rsplit("/", 1)[1] == game_id
     name = unique_name("Cesc")
     account(tab, seats_server, name, new=True)
     tab.goto(f"{seats_server.url}/")
@@ -183,10 +178,8 @@ def test_my_games_and_the_filters_read_in_each_language(
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
 def test_the_signed_in_lobby_has_no_serious_axe_violation(
-    devices: Any, seats_server: ServerProcess, viewport: dict[str, int]
+    devices: Any, seats_server: ServerProcess, viewport: Viewport
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
     tab = devices(viewport)
     name = unique_name("Eli")
     account(tab, seats_server, name, new=True)
@@ -199,10 +192,4 @@ def test_the_signed_in_lobby_has_no_serious_axe_violation(
     tab.locator(".seat-row[data-seat='1'] .seat-kind").select_option("account")
     overflow = tab.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 1, f"the lobby is {overflow} px wider than the window"
-    results = Axe().run(tab)
-    blocking = [
-        f"{v['id']} ({v['impact']}): {v['help']} — {[node['target'] for node in v['nodes'][:4]]}"
-        for v in results.response["violations"]
-        if v.get("impact") in {"serious", "critical"}
-    ]
-    assert not blocking, "\n".join(blocking)
+    assert_no_serious_axe_violations(tab)

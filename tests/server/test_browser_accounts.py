@@ -4,14 +4,24 @@ signed-in browser plays as a guest does, its pages sending the session's CSRF to
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.server.browser import TIMEOUT_MS, screenshot
+from tests.server.browser import (
+    LAPTOP,
+    PHONE,
+    Viewport,
+    assert_no_serious_axe_violations,
+    catalog,
+    create_table,
+    new_tab,
+    open_lobby,
+    screenshot,
+    set_seat,
+)
 from tests.server.harness import ServerProcess
 from tests.server.signin import PASSWORD, sign_up, unique_name
 from tests.server.smtp import SmtpServer
@@ -19,25 +29,13 @@ from tests.server.test_server_account_mail import LINK
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
-CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
-BLOCKING = {"serious", "critical"}
 COOKIE = "eixample_session"
 
 
-def catalog(lang: str) -> dict[str, Any]:
-    account: dict[str, Any] = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))["account"]
+def account_words(lang: str) -> dict[str, Any]:
+    """The account page's part of the web app's catalog of `lang`."""
+    account: dict[str, Any] = catalog(lang)["account"]
     return account
-
-
-def new_tab(browser: Any, viewport: dict[str, int], locale: str = "en-US") -> Any:
-    context = browser.new_context(viewport=viewport, locale=locale)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    tab.problems = []
-    tab.on("pageerror", lambda error: tab.problems.append(f"page error: {error}"))
-    return tab
 
 
 def sign_up_by_page(tab: Any, server: ServerProcess, name: str, email: str = "") -> None:
@@ -57,8 +55,8 @@ def fits_the_width(tab: Any) -> bool:
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_sign_up_sign_out_and_sign_in_by_the_pages(browser: Any, server: ServerProcess,
-                                                   viewport: dict[str, int]) -> None:
-    tab = new_tab(browser, viewport)
+                                                   viewport: Viewport) -> None:
+    tab = new_tab(browser, **viewport)
     try:
         tab.goto(f"{server.url}/")
         link = tab.locator("#account-slot a.account-link")
@@ -95,8 +93,8 @@ def test_sign_up_sign_out_and_sign_in_by_the_pages(browser: Any, server: ServerP
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de", "ja", "cs"])
 def test_the_account_page_speaks_five_languages(browser: Any, server: ServerProcess, lang: str) -> None:
-    words = catalog(lang)
-    tab = new_tab(browser, PHONE)
+    words = account_words(lang)
+    tab = new_tab(browser, **PHONE)
     try:
         tab.goto(f"{server.url}/account?lang={lang}")
         tab.wait_for_selector("body[data-ready='true']")
@@ -122,7 +120,7 @@ def test_the_account_page_speaks_five_languages(browser: Any, server: ServerProc
 
 
 def test_a_new_password_and_deleting_the_account_by_the_page(browser: Any, server: ServerProcess) -> None:
-    tab = new_tab(browser, LAPTOP)
+    tab = new_tab(browser, **LAPTOP)
     try:
         name = unique_name()
         sign_up_by_page(tab, server, name)
@@ -145,35 +143,24 @@ def test_a_new_password_and_deleting_the_account_by_the_page(browser: Any, serve
         tab.context.close()
 
 
-def run_axe(tab: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(tab)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} — {[node['target'] for node in v['nodes'][:4]]}"
-        for v in results.response["violations"]
-        if v.get("impact") in BLOCKING
-    ]
-
-
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
 def test_no_serious_axe_violations_on_the_account_pages(
-    browser: Any, server: ServerProcess, viewport: dict[str, int]
+    browser: Any, server: ServerProcess, viewport: Viewport
 ) -> None:
-    tab = new_tab(browser, viewport)
+    tab = new_tab(browser, **viewport)
     try:
         tab.goto(f"{server.url}/account")
         tab.wait_for_selector("body[data-ready='true']")
         tab.click("#forgot summary")
-        assert not (found := run_axe(tab)), "\n".join(found)
+        assert_no_serious_axe_violations(tab)
         sign_up_by_page(tab, server, unique_name())
         for summary in tab.locator("#settings-panel .account-more summary").all():
             summary.click()
-        assert not (found := run_axe(tab)), "\n".join(found)
+        assert_no_serious_axe_violations(tab)
         tab.goto(f"{server.url}/")
         tab.wait_for_selector("#account-slot[data-signed-in='true']")
         tab.click("#account-slot summary")
-        assert not (found := run_axe(tab)), "\n".join(found)
+        assert_no_serious_axe_violations(tab)
     finally:
         tab.context.close()
 
@@ -185,14 +172,10 @@ def test_a_signed_in_browser_creates_and_plays_a_game(page: Any, server: ServerP
     csrf = answer.json()["csrf"]
     sent: list[tuple[str, str | None]] = []
     page.on("request", lambda request: sent.append((request.method, request.headers.get("x-csrf-token"))))
-    page.goto(f"{server.url}/?game=tictactoe")
-    page.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
-    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
-    page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
-    page.locator(".seat-row[data-seat='1'] .seat-level").select_option("custom")
-    page.locator(".seat-row[data-seat='1'] .seat-bot").fill("random")
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
+    open_lobby(page, server.url, "tictactoe")
+    set_seat(page, 0, "person")
+    set_seat(page, 1, "bot", level="custom", bot="random")
+    create_table(page)
     page.click("a.play-link[data-seat='0']")
     page.wait_for_selector("body[data-your-turn='true'][data-busy='false']")
     page.locator("svg#board .target").first.click()
@@ -204,7 +187,7 @@ def test_a_signed_in_browser_creates_and_plays_a_game(page: Any, server: ServerP
 
 def test_the_sign_up_helper_and_the_page_share_the_session(browser: Any, server: ServerProcess) -> None:
     with sign_up(server) as player:
-        tab = new_tab(browser, LAPTOP)
+        tab = new_tab(browser, **LAPTOP)
         try:
             tab.context.add_cookies([{"name": "eixample_session", "value": player.session_id,
                                       "url": server.url}])
@@ -226,7 +209,7 @@ def virtual_authenticator(tab: Any) -> Any:
 
 
 def test_a_passkey_sign_up_and_sign_in(browser: Any, server: ServerProcess) -> None:
-    tab = new_tab(browser, LAPTOP)
+    tab = new_tab(browser, **LAPTOP)
     try:
         virtual_authenticator(tab)
         site = f"http://localhost:{server.port}"  # a relying party is a domain name, never an address
@@ -252,7 +235,7 @@ def test_a_passkey_sign_up_and_sign_in(browser: Any, server: ServerProcess) -> N
 
 
 def test_a_passkey_added_to_a_password_account_signs_it_in(browser: Any, server: ServerProcess) -> None:
-    tab = new_tab(browser, PHONE)
+    tab = new_tab(browser, **PHONE)
     try:
         virtual_authenticator(tab)
         site = f"http://localhost:{server.port}"
@@ -279,7 +262,7 @@ def test_a_passkey_added_to_a_password_account_signs_it_in(browser: Any, server:
 def test_mailed_links_open_in_the_account_page(browser: Any, tmp_path: Path) -> None:
     with SmtpServer() as smtp:
         server = ServerProcess(tmp_path, env=smtp.env()).start()
-        tab = new_tab(browser, PHONE)
+        tab = new_tab(browser, **PHONE)
         try:
             name, address = unique_name(), f"{unique_name()}@example.test"
             sign_up_by_page(tab, server, name, email=address)
@@ -313,7 +296,7 @@ def test_mailed_links_open_in_the_account_page(browser: Any, tmp_path: Path) -> 
 def test_a_reset_asked_from_a_french_page_is_mailed_in_french(browser: Any, tmp_path: Path) -> None:
     with SmtpServer() as smtp:
         server = ServerProcess(tmp_path, env=smtp.env()).start()
-        tab = new_tab(browser, LAPTOP, locale="de-DE")  # the browser asks for German; the page is French
+        tab = new_tab(browser, **LAPTOP, locale="de-DE")  # the browser asks for German; the page is French
         try:
             address = f"{unique_name()}@example.test"
             with sign_up(server, email=address) as player:
@@ -325,7 +308,7 @@ def test_a_reset_asked_from_a_french_page_is_mailed_in_french(browser: Any, tmp_
             tab.click("#forgot summary")
             tab.fill("#forgot-email", address)
             tab.click("#forgot-form button[type='submit']")
-            tab.wait_for_selector(f"#forgot-result:text('{catalog('fr')['forgotSent'][:20]}')")
+            tab.wait_for_selector(f"#forgot-result:text('{account_words('fr')['forgotSent'][:20]}')")
             reset = smtp.mailbox.wait_for(lambda m: "/account/reset#" in m.get_content())
             assert str(reset["Subject"]) == "Eixample : choisissez un nouveau mot de passe"
             assert reset.get_content().startswith("Bonjour ")

@@ -4,22 +4,16 @@ line; the page in five languages, on phones and laptops, with no serious axe vio
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server.browser import TIMEOUT_MS
+from tests.server.browser import LAPTOP, PHONE, Viewport, assert_no_serious_axe_violations, catalog, new_tab
 from tests.server.harness import ServerProcess, create_game, seat_headers
 from tests.server.signin import PASSWORD
-from tests.server.test_browser_accounts import run_axe
 from tests.server.test_server_admin import make_admin
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
-I18N = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
 PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 ADMIN = "mod_marta"
 
@@ -30,20 +24,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     make_admin(process, ADMIN)
     yield process
     process.stop()
-
-
-def catalog(lang: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
-    return loaded
-
-
-def new_tab(browser: Any, viewport: dict[str, int]) -> Any:
-    context = browser.new_context(viewport=viewport)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    tab.problems = []
-    tab.on("pageerror", lambda error: tab.problems.append(f"page error: {error}"))
-    return tab
 
 
 def sign_in_as_admin(tab: Any, server: ServerProcess, lang: str = "en") -> None:
@@ -66,7 +46,7 @@ def test_a_reported_chat_line_reaches_the_admins_page_and_is_hidden_there(
                            headers=seat_headers(biel))
         assert said.status_code == 201, said.text
 
-    player = new_tab(browser, PHONE)
+    player = new_tab(browser, **PHONE)
     player.goto(f"{server.url}/play/{gid}#seat=0&token={ana}")
     line = player.locator("#chat-lines li", has_text="something rude")
     line.wait_for()
@@ -80,7 +60,7 @@ def test_a_reported_chat_line_reaches_the_admins_page_and_is_hidden_there(
     biel_card.locator("button.chat-report[disabled]").wait_for()
     assert player.locator(".seat-card[data-seat='0'] button.chat-report").count() == 0  # not oneself
 
-    admin = new_tab(browser, LAPTOP)
+    admin = new_tab(browser, **LAPTOP)
     sign_in_as_admin(admin, server)
     admin.goto(f"{server.url}/admin")
     report = admin.locator("#reports li", has_text="something rude")
@@ -100,9 +80,9 @@ def test_a_reported_chat_line_reaches_the_admins_page_and_is_hidden_there(
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
 @pytest.mark.parametrize("lang", ["en", "fr", "de", "ja", "cs"])
 def test_the_admins_page_reads_in_each_language_without_serious_axe_violations(
-    browser: Any, server: ServerProcess, viewport: dict[str, int], lang: str
+    browser: Any, server: ServerProcess, viewport: Viewport, lang: str
 ) -> None:
-    tab = new_tab(browser, viewport)
+    tab = new_tab(browser, **viewport)
     sign_in_as_admin(tab, server, lang)
     tab.goto(f"{server.url}/admin?lang={lang}")
     words = catalog(lang)["admin"]
@@ -112,5 +92,5 @@ def test_the_admins_page_reads_in_each_language_without_serious_axe_violations(
     assert tab.locator("#audit-heading").inner_text() == words["audit"]
     assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "sideways scrolling"
     if lang in ("en", "ja"):  # axe checks the structure, which the language does not change
-        assert not (found := run_axe(tab)), "\n".join(found)
+        assert_no_serious_axe_violations(tab)
     assert not tab.problems, tab.problems

@@ -9,7 +9,6 @@ has a clickable element carrying it in `data-action`. Screenshots go to test-art
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -23,9 +22,16 @@ from eixample.games.barcelona.house_rules import balanced_seats_vp
 from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP, MAX_TURN_ORDER_VP
 from tests.server.browser import (
     ARTIFACTS,
+    BOARD,
+    READY,
+    assert_keyboard_choice_shows_on_the_board,
     assert_target_in_view,
+    create_table,
     css_string,
+    open_lobby,
     screenshot,
+    set_seat,
+    sit_against_a_bot,
     tab,
     untranslated_log_lines,
 )
@@ -36,8 +42,6 @@ pytestmark = pytest.mark.browser
 # Verbs of the actions the board renderer makes clickable.
 BOARD_VERBS = {"place", "intersection", "street", "tram", "cobble", "build", "take", "improve", "service",
                "sagrada", "act"}
-READY = "body[data-status='finished'], body[data-your-turn='true'][data-busy='false']"
-BOARD = "svg#board"
 
 
 VIEWPORT = {"width": 1400, "height": 900}
@@ -89,18 +93,13 @@ def click_action(page: Any, action: str) -> str:
 def lobby_for_barcelona(page: Any, new_server: Callable[..., ServerProcess]) -> ServerProcess:
     """A fresh server's lobby with a 2-player Barcelona game being set up."""
     server = new_server(bot_delay=0.0).start()
-    page.goto(f"{server.url}/")
-    page.select_option("#game-select", "barcelona")
-    page.select_option("#player-count", "2")
+    open_lobby(page, server.url, "barcelona", players=2)
     return server
 
 
 def create_from_the_lobby(page: Any, server: ServerProcess) -> dict[str, Any]:
     """Create the game set up in the lobby; the view of it a spectator gets."""
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
-    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
-    game_id = re.search(r"/play/([^#?]+)", link).group(1)  # type: ignore[union-attr]
+    game_id = create_table(page)
     view: dict[str, Any] = httpx.get(f"{server.url}/api/games/{game_id}/state", timeout=10).json()["view"]
     return view
 
@@ -118,24 +117,9 @@ def test_play_barcelona_against_a_bot_by_clicks(
 
 
 def play_a_whole_game(page: Any, new_server: Callable[..., ServerProcess], tag: str) -> None:
-    server = lobby_for_barcelona(page, new_server)
-    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
-    page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
-    page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
-    page.locator(".seat-row[data-seat='1'] .seat-level").select_option("beginner")  # greedy
-    page.fill("#seed", "7")
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
-    page.click("a.play-link[data-seat='0']")
-    page.wait_for_selector(f"{BOARD}.bcn-board")
-    game_id = re.search(r"/play/([^#?]+)", page.url).group(1)  # type: ignore[union-attr]
-
-    # the keyboard selection of the page shows on the board
-    page.wait_for_selector(READY)
-    first = page.locator("#actions button.action").first.get_attribute("data-action")
-    page.keyboard.press("1")
-    page.wait_for_selector(f'{BOARD} .bcn-target.selected[data-action="{first}"]')
-    page.keyboard.press("Escape")
+    server = new_server(bot_delay=0.0).start()
+    game_id = sit_against_a_bot(page, server.url, "barcelona", 7, "bcn-board")
+    assert_keyboard_choice_shows_on_the_board(page, "bcn-target")
 
     rng = random.Random(5)
     played = {"board": 0, "button": 0}
@@ -301,20 +285,15 @@ def expected_headline(solo: dict[str, Any]) -> str:
 
 def test_play_solo_from_the_lobby_by_clicks(page: Any, new_server: Callable[..., ServerProcess]) -> None:
     server = new_server(bot_delay=0.0).start()
-    page.goto(f"{server.url}/")
-    page.select_option("#game-select", "barcelona")
-    page.select_option("#player-count", "1")
+    open_lobby(page, server.url, "barcelona", players=1)
     assert ASSISTANT in (page.locator("#seat-rows .automa-row").text_content() or "")
     page.select_option("#options select[data-option='difficulty']", label="hard")
-    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
-    page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
+    set_seat(page, 0, "person", name="Ana")
     page.fill("#seed", "11")
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
+    game_id = create_table(page)
     assert "played by the game" in (page.locator("#invitation-list").text_content() or "")
     page.click("a.play-link[data-seat='0']")
     page.wait_for_selector(f"{BOARD}.bcn-board")
-    game_id = re.search(r"/play/([^#?]+)", page.url).group(1)  # type: ignore[union-attr]
     assert "automa" in (page.locator("#seats .seat-card[data-seat='1']").text_content() or "")
 
     rng = random.Random(3)
@@ -471,7 +450,7 @@ def test_options_with_a_few_values_are_menus_in_the_lobby(
     assert page.locator("#options select[data-option='difficulty'] option").count() == 4
     page.select_option("#player-count", "2")
     page.select_option("#options select[data-option='action_tiles']", label="as printed")
-    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
+    set_seat(page, 0, "person")
     page.fill("#seed", "5")
     view = create_from_the_lobby(page, server)
     assert view["first_player"] == 1
@@ -491,7 +470,7 @@ def test_a_house_rule_switch_is_a_checkbox_in_the_lobby(
     page.select_option("#player-count", "3")  # the tick survives the seats changing
     assert page.locator("#options input[data-option='balanced_seats']").is_checked()
     page.select_option("#player-count", "2")
-    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
+    set_seat(page, 0, "person")
     view = create_from_the_lobby(page, server)
     assert [line["house_rule"] for line in view["score_breakdown"]] == list(balanced_seats_vp(2))
 
@@ -509,7 +488,7 @@ def test_a_whole_number_house_rule_is_a_number_field_with_its_limits(
     page.select_option("#player-count", "1")  # a solo game has no house-rule VP
     assert page.locator("#options [data-option='first_player_vp']").count() == 0
     page.select_option("#player-count", "2")
-    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
+    set_seat(page, 0, "person")
     page.locator("#options input[data-option='first_player_vp']").fill(str(MAX_FIRST_PLAYER_VP + 1))
     page.click("#create")  # beyond the limit: the server's reason, and no game
     page.wait_for_selector("#create-error:not([hidden])")

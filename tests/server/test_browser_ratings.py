@@ -5,23 +5,31 @@ laptop and a phone."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 
-from tests.server.browser import TIMEOUT_MS, screenshot
+from tests.server.browser import (
+    LAPTOP,
+    PHONE,
+    assert_no_serious_axe_violations,
+    catalog,
+    click_a_random_target,
+    create_table,
+    new_tab,
+    open_lobby,
+    screenshot,
+    set_seat,
+    tab,
+)
 from tests.server.harness import ServerProcess
 from tests.server.signin import PASSWORD, unique_name
 
 pytestmark = pytest.mark.browser
-BLOCKING = {"serious", "critical"}
-CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
 
 
 @pytest.fixture(scope="module")
@@ -31,41 +39,13 @@ def ratings_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerP
     process.stop()
 
 
-def play_in_page(page: Any) -> None:
-    """Click free squares until the game is over."""
-    draw = random.Random(5)
-    while True:
-        page.wait_for_selector("body[data-status='finished'], body[data-your-turn='true'][data-busy='false']")
-        if page.locator("body[data-status='finished']").count():
-            return
-        number = page.locator("body").get_attribute("data-move-number")
-        targets = page.locator("svg#board .target")
-        targets.nth(draw.randrange(targets.count())).click()
-        page.wait_for_selector(f"body:not([data-move-number='{number}'])")
-
-
-def serious_violations(tab: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(tab)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} — {[node['target'] for node in v['nodes'][:4]]}"
-        for v in results.response["violations"]
-        if v.get("impact") in BLOCKING
-    ]
-
-
 def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
     browser: Any, ratings_server: ServerProcess
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
+    page = new_tab(browser, **LAPTOP)
     try:
         name = unique_name("ana")
-        signed_up = context.request.post(f"{ratings_server.url}/api/account/signup",
+        signed_up = page.context.request.post(f"{ratings_server.url}/api/account/signup",
                                          data={"name": name, "password": PASSWORD})
         assert signed_up.status == 201, signed_up.text()
         account = signed_up.json()
@@ -73,25 +53,24 @@ def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
             bot_before = client.get("/api/players/bot:beginner").json()
 
         # signed in, the lobby's first seat is the player's own; the second, the beginner bot
-        page.goto(f"{ratings_server.url}/?game=tictactoe")
-        page.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
+        open_lobby(page, ratings_server.url, "tictactoe")
         assert page.locator(".seat-row[data-seat='0'] .seat-kind").input_value() == "me"
-        page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
-        page.locator(".seat-row[data-seat='1'] .seat-level").select_option("beginner")
+        set_seat(page, 1, "bot", level="beginner")
         assert page.locator("#rated").is_checked()
-        page.click("#create")
-        page.wait_for_selector("#invitations:not([hidden])")
+        game_id = create_table(page)
         page.click("a.play-link[data-seat='0']")
         page.wait_for_selector("body[data-move-number]")
-        game_id = page.url.split("#")[0].rsplit("/", 1)[1]
-        play_in_page(page)
+        assert page.url.split("#")[0].rsplit("/", 1)[1] == game_id
+        draw = random.Random(5)
+        while click_a_random_target(page, draw):  # free squares, until the game is over
+            pass
         page.wait_for_selector("body[data-ratings='2'] #rating-changes:not([hidden])")
         changes = page.locator("#rating-changes li")
         assert changes.nth(0).locator("a").get_attribute("href") == f"/players/{name}"
         assert changes.nth(1).locator("a").get_attribute("href") == "/players/bot:beginner"
         assert "1000 →" in changes.nth(0).inner_text()
         screenshot(page, "game-end-ratings.png")
-        assert not serious_violations(page)
+        assert_no_serious_axe_violations(page)
 
         page.goto(f"{ratings_server.url}/")  # the account menu leads to the profile
         page.locator(".account-menu summary").click()
@@ -123,9 +102,9 @@ def test_a_rated_game_changes_both_ratings_and_appears_on_both_profiles(
         screenshot(page, "leaderboard.png")
         page.locator("#board tbody th a", has_text=name).click()
         page.wait_for_selector(f"body[data-player='account:{account['id']}']")
-        assert not problems, problems
+        assert not page.problems, page.problems
     finally:
-        context.close()
+        page.context.close()
 
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)], ids=["1280", "390"])
@@ -137,23 +116,12 @@ def test_no_serious_axe_violations(
         "profile": (f"{ratings_server.url}/players/bot:beginner", "body[data-player]"),
         "leaderboard": (f"{ratings_server.url}/leaderboard?game=tictactoe", "body[data-board]"),
     }[page_name]
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    try:
-        tab.goto(url)
-        tab.wait_for_selector(ready, state="attached")
-        tab.wait_for_timeout(200)
-        blocking = serious_violations(tab)
-        assert not blocking, "\n".join(blocking)
-        assert tab.evaluate("document.documentElement.scrollWidth") <= width
-    finally:
-        context.close()
-
-
-def catalog(lang: str) -> dict[str, Any]:
-    found: dict[str, Any] = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
-    return found
+    with tab(browser, width, height) as page:
+        page.goto(url)
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_timeout(200)
+        assert_no_serious_axe_violations(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de", "ja", "cs"])
@@ -161,45 +129,34 @@ def test_the_profile_and_the_leaderboard_in_five_languages_on_a_phone(
     browser: Any, ratings_server: ServerProcess, lang: str
 ) -> None:
     words = catalog(lang)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    try:
-        tab.goto(f"{ratings_server.url}/players/bot:strong?lang={lang}")
-        tab.wait_for_selector("body[data-player]")
+    with tab(browser, **PHONE, console=False) as page:
+        page.goto(f"{ratings_server.url}/players/bot:strong?lang={lang}")
+        page.wait_for_selector("body[data-player]")
         level = words["lobby"]["levels"]["strong"]
-        assert tab.locator("#title").inner_text() == words["profile"]["botName"].replace("{{level}}", level)
-        assert tab.locator("#ratings-heading").inner_text() == words["profile"]["ratings"]
-        assert tab.locator("#recent-heading").inner_text() == words["profile"]["recent"]
-        assert tab.evaluate("document.documentElement.scrollWidth") <= 390
-        tab.goto(f"{ratings_server.url}/leaderboard?game=barcelona&players=3&lang={lang}")
-        tab.wait_for_selector("body[data-board='barcelona:3']")
-        assert tab.locator("#title").inner_text() == words["leaderboard"]["title"]
-        assert tab.locator("#board-empty").inner_text() == words["leaderboard"]["empty"]
-        options = tab.locator("#board-players option").all_inner_texts()
+        assert page.locator("#title").inner_text() == words["profile"]["botName"].replace("{{level}}", level)
+        assert page.locator("#ratings-heading").inner_text() == words["profile"]["ratings"]
+        assert page.locator("#recent-heading").inner_text() == words["profile"]["recent"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.goto(f"{ratings_server.url}/leaderboard?game=barcelona&players=3&lang={lang}")
+        page.wait_for_selector("body[data-board='barcelona:3']")
+        assert page.locator("#title").inner_text() == words["leaderboard"]["title"]
+        assert page.locator("#board-empty").inner_text() == words["leaderboard"]["empty"]
+        options = page.locator("#board-players option").all_inner_texts()
         assert [re.sub(r"\D", "", option) for option in options] == ["2", "3", "4"]
-        assert tab.evaluate("document.documentElement.scrollWidth") <= 390
-    finally:
-        context.close()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def test_the_lobby_creates_an_unrated_game_and_lists_it_as_such(
     browser: Any, ratings_server: ServerProcess
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    try:
-        tab.goto(f"{ratings_server.url}/?game=tictactoe")
-        tab.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
-        assert tab.locator("#rated").is_checked()  # rated unless unticked
-        tab.locator("#rated").uncheck()
-        tab.click("#create")
-        tab.wait_for_selector("#invitations:not([hidden])")
-        game_id = tab.evaluate("JSON.parse(localStorage.getItem('eixample.myGames'))[0].game_id")
+    with tab(browser, **LAPTOP, console=False) as page:
+        open_lobby(page, ratings_server.url, "tictactoe")
+        assert page.locator("#rated").is_checked()  # rated unless unticked
+        page.locator("#rated").uncheck()
+        created = create_table(page)
+        game_id = page.evaluate("JSON.parse(localStorage.getItem('eixample.myGames'))[0].game_id")
+        assert game_id == created
         with ratings_server.client() as client:
             assert client.get(f"/api/games/{game_id}").json()["rated"] is False
-        tab.wait_for_selector(f"#game-list li[data-game-id='{game_id}'] .unrated")
-        assert tab.locator(f"#game-list li[data-game-id='{game_id}'] .unrated").inner_text() == "unrated"
-    finally:
-        context.close()
+        page.wait_for_selector(f"#game-list li[data-game-id='{game_id}'] .unrated")
+        assert page.locator(f"#game-list li[data-game-id='{game_id}'] .unrated").inner_text() == "unrated"

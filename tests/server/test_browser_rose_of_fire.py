@@ -25,21 +25,24 @@ import pytest
 from eixample.core.records import replay
 from eixample.core.registry import get_game
 from tests.server.browser import (
+    BOARD,
     LOCALES,
-    TIMEOUT_MS,
+    READY,
+    assert_keyboard_choice_shows_on_the_board,
+    assert_no_serious_axe_violations,
     assert_target_in_view,
     catalog,
     css_string,
+    new_tab,
     screenshot,
+    sit_against_a_bot,
     tab,
     untranslated_log_lines,
 )
-from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, wait_until_finished
 
 pytestmark = pytest.mark.browser
 
-READY = "body[data-status='finished'], body[data-your-turn='true'][data-busy='false']"
-BOARD = "svg#board"
 VIEWPORT = {"width": 1280, "height": 800}
 # Verbs whose actions the board makes clickable (the others are page buttons).
 BOARD_VERBS = {"card", "event", "both", "discard", "tile", "house", "keep", "drop", "block", "buy"}
@@ -131,30 +134,10 @@ def play_a_whole_game(
     page: Any, browser: Any, new_server: Callable[..., ServerProcess], lang: str, width: int, height: int
 ) -> None:
     server = new_server(bot_delay=0.0).start()
-    page.goto(f"{server.url}/")
-    page.select_option("#game-select", "rose-of-fire")
-    page.select_option("#player-count", "2")
-    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
-    page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
-    page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
-    page.locator(".seat-row[data-seat='1'] .seat-level").select_option("beginner")  # greedy
-    page.fill("#seed", "11")
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
-    page.click("a.play-link[data-seat='0']")
-    page.wait_for_selector(f"{BOARD}.rof-board")
-    game_id = re.search(r"/play/([^#?]+)", page.url).group(1)  # type: ignore[union-attr]
+    game_id = sit_against_a_bot(page, server.url, "rose-of-fire", 11, "rof-board")
+    assert_keyboard_choice_shows_on_the_board(page, "rof-target")
 
-    # the keyboard selection of the page shows on the board
-    page.wait_for_selector(READY)
-    first = page.locator("#actions button.action").first.get_attribute("data-action")
-    page.keyboard.press("1")
-    page.wait_for_selector(f'{BOARD} .rof-target.selected[data-action="{first}"]')
-    page.keyboard.press("Escape")
-
-    watcher_context = browser.new_context(viewport={"width": width, "height": height}, locale=LOCALES[lang])
-    watcher_context.set_default_timeout(TIMEOUT_MS)
-    spectator = watcher_context.new_page()
+    spectator = new_tab(browser, width, height, LOCALES[lang])
     spectator.goto(f"{server.url}/play/{game_id}")
     spectator.wait_for_selector(f"{BOARD}.rof-board")
 
@@ -219,7 +202,7 @@ def play_a_whole_game(
     # the spectator saw secret convictions face down; at the end every one is face up
     assert secrets_seen > 0
     assert check_spectator(spectator) == 0
-    watcher_context.close()
+    spectator.context.close()
 
     # the rules page the game page links to
     rules = httpx.get(f"{server.url}/rules/rose-of-fire.en.md", timeout=10)
@@ -263,11 +246,7 @@ def rof_pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tu
         created = create_claimed_game(client, "rose-of-fire", people, seed=6, seed_shown=True)
         bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
         done = create_claimed_game(client, "rose-of-fire", bots, seed=7, seed_shown=True)
-        wait_for(
-            lambda: client.get(f"/api/games/{done['game_id']}").json()["status"] == "finished",
-            60,
-            "a bot game to end",
-        )
+        wait_until_finished(client, done)
     yield {
         "turn": (created["seats"][0]["link"], "body[data-your-turn='true'][data-busy='false']"),
         "replay": (f"{process.url}/replay/{done['game_id']}", "body[data-step='0']"),
@@ -280,35 +259,22 @@ def rof_pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tu
 def test_no_serious_axe_violations_on_the_board(
     browser: Any, rof_pages: dict[str, tuple[str, str]], name: str, width: int, height: int
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
     url, ready = rof_pages[name]
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    try:
-        tab.goto(url)
-        tab.wait_for_selector(ready)
-        tab.wait_for_selector(f"{BOARD}.rof-board")
-        results = Axe().run(tab)
-        blocking = [
-            f"{v['id']} ({v['impact']}): {v['help']} — {[node['target'] for node in v['nodes'][:4]]}"
-            for v in results.response["violations"]
-            if v.get("impact") in ("serious", "critical")
-        ]
-        assert not blocking, "\n".join(blocking)
+    with tab(browser, width, height) as page:
+        page.goto(url)
+        page.wait_for_selector(ready)
+        page.wait_for_selector(f"{BOARD}.rof-board")
+        assert_no_serious_axe_violations(page)
         # no sideways scroll, and the board's targets reach 24 px once the viewport has zoomed
-        assert tab.evaluate("document.documentElement.scrollWidth") <= width
-        screenshot(tab, f"rose-of-fire-{name}-{width}.png")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(page, f"rose-of-fire-{name}-{width}.png")
         if name != "turn":
             return
-        smallest = tab.locator(f"{BOARD} [data-action]").evaluate_all(
+        smallest = page.locator(f"{BOARD} [data-action]").evaluate_all(
             "nodes => Math.min(...nodes.map((n) => { const b = n.getBoundingClientRect();"
             " return Math.min(b.width, b.height); }))"
         )
         assert smallest >= 24, f"a board target is only {smallest:.1f} px"
-    finally:
-        context.close()
 
 
 # -- every kind of board target ------------------------------------------------------------------
@@ -443,11 +409,7 @@ def test_the_view_follows_the_next_decision(
     with server.client() as api:
         seats = [{"name": "Ana"}, {"kind": "bot", "bot": "greedy"}]
         created = create_claimed_game(api, "rose-of-fire", seats, seed=11)
-    context = browser.new_context(viewport=viewport)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
+    page = new_tab(browser, viewport["width"], viewport["height"])
     page.goto(f"{server.url}/play/{created['game_id']}#seat=0&token={created['seats'][0]['token']}")
     rng = random.Random(8)
     checked = steps = 0
@@ -477,8 +439,8 @@ def test_the_view_follows_the_next_decision(
         click_action(page, action)
         page.wait_for_selector(f"body:not([data-move-number='{number}'])")
     assert checked >= 10
-    assert not [problem for problem in problems if "403" not in problem], problems
-    context.close()
+    assert not [problem for problem in page.problems if "403" not in problem], page.problems
+    page.context.close()
 
 
 def test_a_choice_hovered_or_focused_shows_its_place_on_the_board(

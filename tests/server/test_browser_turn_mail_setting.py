@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from tests.server.browser import LAPTOP, PHONE, Viewport, new_tab
 from tests.server.harness import ServerProcess
 from tests.server.signin import unique_name
-from tests.server.test_browser_accounts import LAPTOP, PHONE, new_tab, sign_up_by_page
+from tests.server.test_browser_accounts import sign_up_by_page
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +28,9 @@ def mails_on(tab: Any) -> bool:
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
 def test_the_account_page_turns_the_turn_mails_off_and_on(
-    browser: Any, server: ServerProcess, viewport: dict[str, int]
+    browser: Any, server: ServerProcess, viewport: Viewport
 ) -> None:
-    tab = new_tab(browser, viewport)
+    tab = new_tab(browser, **viewport)
     sign_up_by_page(tab, server, unique_name("Mail"))
     box = tab.locator("#turn-mails")
     tab.wait_for_selector("#turn-mails[data-ready='true']")

@@ -13,7 +13,16 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import TIMEOUT_MS
+from tests.server.browser import (
+    TIMEOUT_MS,
+    assert_no_serious_axe_violations,
+    catalog,
+    create_table,
+    new_tab,
+    open_lobby,
+    set_seat,
+    tab,
+)
 from tests.server.harness import ServerProcess, wait_for
 from tests.server.notices import NOTICE_LIMITS, run_sql, text_of, turn_mail, verify_email
 from tests.server.signin import PASSWORD, unique_name
@@ -21,11 +30,9 @@ from tests.server.smtp import SmtpServer, smtp  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser
 
-CATALOGS = Path(__file__).resolve().parents[2] / "src" / "eixample" / "web" / "i18n"
 DAY_SECONDS = 3.0
 """A day lasts 3 s here: the game's 7 days a move are 21 s."""
 TURN = "body[data-your-turn='true'][data-busy='false']"
-BLOCKING = {"serious", "critical"}
 
 
 def signed_in_context(browser: Any, server: ServerProcess, email: str) -> tuple[Any, dict[str, Any]]:
@@ -52,22 +59,17 @@ def test_a_turn_based_game_mails_the_player_away_and_their_time_runs_out_as_chos
         biel_context, biel = signed_in_context(browser, server, "biel@example.test")
         contexts += [ana_context, biel_context]
         lobby = ana_context.new_page()
-        lobby.goto(f"{server.url}/?game=tictactoe")
-        lobby.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
-        lobby.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
-        lobby.locator(".seat-row[data-seat='1'] .seat-kind").select_option("person")
-        lobby.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
-        lobby.locator(".seat-row[data-seat='1'] .seat-name-input").fill("Biel")
+        open_lobby(lobby, server.url, "tictactoe")
+        set_seat(lobby, 0, "person", name="Ana")
+        set_seat(lobby, 1, "person", name="Biel")
         assert lobby.locator("#time-out-row").is_hidden()
         lobby.select_option("#turn-select", "7")
         lobby.select_option("#time-out-select", "lose")
         assert lobby.locator("#clock-select").is_disabled()
-        lobby.click("#create")
-        lobby.wait_for_selector("#invitations:not([hidden])")
+        game_id = create_table(lobby)
         ana_link = lobby.locator("a.play-link[data-seat='0']").get_attribute("href")
         biel_link = lobby.locator("a.play-link[data-seat='1']").get_attribute("href")
         assert ana_link and biel_link
-        game_id = re.search(r"/play/([\w-]+)", ana_link).group(1)  # type: ignore[union-attr]
 
         biel_page = biel_context.new_page()  # Biel takes his seat, then leaves the page
         biel_page.goto(biel_link)
@@ -90,21 +92,19 @@ def test_a_turn_based_game_mails_the_player_away_and_their_time_runs_out_as_chos
         assert link is not None and link.group(1) == f"{server.url}/play/{game_id}"
         # the mail's link, opened in another browser context where Biel signs in: his seat, at the
         # decision that waits for him
-        elsewhere = browser.new_context(locale="en-US")
-        contexts.append(elsewhere)
-        signed_in = elsewhere.request.post(f"{server.url}/api/account/signin",
-                                           data={"name": biel["name"], "password": PASSWORD})
+        opened = new_tab(browser)
+        contexts.append(opened.context)
+        signed_in = opened.request.post(f"{server.url}/api/account/signin",
+                                        data={"name": biel["name"], "password": PASSWORD})
         assert signed_in.status == 200, signed_in.text()
-        opened = elsewhere.new_page()
         opened.goto(link.group(1))
         opened.wait_for_selector(f"body[data-move-number='1']{TURN.removeprefix('body')}")
 
         # the unsubscribe link, in a browser that is signed in nowhere
         unsubscribe = re.search(r"(http://\S+/notices/unsubscribe\?\S+)", body)
         assert unsubscribe is not None
-        stranger = browser.new_context(locale="en-US")
-        contexts.append(stranger)
-        page = stranger.new_page()
+        page = new_tab(browser)
+        contexts.append(page.context)
         page.goto(unsubscribe.group(1))
         page.click("#unsubscribe")
         page.wait_for_selector("#unsubscribe-done:not([hidden])")
@@ -134,10 +134,8 @@ def plain_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_the_unsubscribe_page_reads_in_five_languages(
     browser: Any, plain_server: ServerProcess, lang: str
 ) -> None:
-    texts = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))["notices"]
-    context = browser.new_context()
-    try:
-        page = context.new_page()
+    texts = catalog(lang)["notices"]
+    with tab(browser, console=False) as page:
         page.goto(f"{plain_server.url}/notices/unsubscribe?account=nobody&token=wrong&lang={lang}")
         page.wait_for_selector("#unsubscribe-form:not([hidden])")
         assert page.locator("#title").inner_text() == texts["pageTitle"]
@@ -145,24 +143,13 @@ def test_the_unsubscribe_page_reads_in_five_languages(
         page.click("#unsubscribe")
         page.wait_for_selector("#unsubscribe-error:not([hidden])")
         assert page.locator("#unsubscribe-error").inner_text() == texts["badLink"]
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)], ids=["1280", "390"])
 def test_the_unsubscribe_page_has_no_serious_axe_violation(
     browser: Any, plain_server: ServerProcess, width: int, height: int
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    try:
-        page = context.new_page()
+    with tab(browser, width, height) as page:
         page.goto(f"{plain_server.url}/notices/unsubscribe?account=a&token=b")
         page.wait_for_selector("#unsubscribe-form:not([hidden])")
-        results = Axe().run(page)
-        blocking = [f"{v['id']} ({v['impact']}): {v['help']}" for v in results.response["violations"]
-                    if v.get("impact") in BLOCKING]
-        assert not blocking, "\n".join(blocking)
-    finally:
-        context.close()
+        assert_no_serious_axe_violations(page)

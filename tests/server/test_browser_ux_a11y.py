@@ -11,12 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import TIMEOUT_MS
-from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+from tests.server.browser import assert_no_serious_axe_violations, tab
+from tests.server.harness import ServerProcess, create_claimed_game, wait_until_finished
 
 pytestmark = pytest.mark.browser
-
-BLOCKING = {"serious", "critical"}
 
 
 @pytest.fixture(scope="module")
@@ -30,10 +28,7 @@ def pages(module_server: ServerProcess) -> dict[str, tuple[str, str]]:
         done = create_claimed_game(client, "barcelona", bots, seed=7, seed_shown=True)
         rose = create_claimed_game(client, "rose-of-fire", bots, seed=7, seed_shown=True)
 
-        def finished(game: dict[str, Any]) -> bool:
-            return bool(client.get(f"/api/games/{game['game_id']}").json()["status"] == "finished")
-
-        wait_for(lambda: finished(done) and finished(rose), 60, "the bot games to end")
+        wait_until_finished(client, done, rose)
     turn = "body[data-your-turn='true'][data-busy='false']"
     return {
         "lobby": (f"{module_server.url}/", "#game-select option"),
@@ -60,22 +55,9 @@ def pages(module_server: ServerProcess) -> dict[str, tuple[str, str]]:
 def test_no_serious_axe_violations(
     browser: Any, pages: dict[str, tuple[str, str]], name: str, width: int, height: int
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
     url, ready = pages[name]
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    try:
-        tab.goto(url)
-        tab.wait_for_selector(ready, state="attached")
-        tab.wait_for_timeout(200)
-        results = Axe().run(tab)
-        blocking = [
-            f"{v['id']} ({v['impact']}): {v['help']} — {[node['target'] for node in v['nodes'][:4]]}"
-            for v in results.response["violations"]
-            if v.get("impact") in BLOCKING
-        ]
-        assert not blocking, "\n".join(blocking)
-    finally:
-        context.close()
+    with tab(browser, width, height) as page:
+        page.goto(url)
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_timeout(200)
+        assert_no_serious_axe_violations(page)

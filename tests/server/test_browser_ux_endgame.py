@@ -12,13 +12,11 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import ARTIFACTS, TIMEOUT_MS
-from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+from tests.server.browser import ARTIFACTS, LAPTOP, PHONE, Viewport, open_page
+from tests.server.harness import ServerProcess, create_claimed_game, wait_until_finished
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
 
 # Per column of the final score table: is its header inside the window, or can the table's own
 # box scroll to it? And the widest row label's lines (a label one character wide wraps a lot).
@@ -46,7 +44,7 @@ TABLE_FACTS = """() => {
 @pytest.fixture(scope="module")
 def four_player_game(module_server: ServerProcess) -> str:
     with module_server.client() as client:
-        game_id = create_claimed_game(
+        game = create_claimed_game(
             client,
             "barcelona",
             [
@@ -54,25 +52,9 @@ def four_player_game(module_server: ServerProcess) -> str:
                 for name in ("Montserrat Puig", "Bartomeu Rosselló", "Carme", "Dolors Aleixandre")
             ],
             seed=7,
-        )["game_id"]
-        wait_for(
-            lambda: client.get(f"/api/games/{game_id}").json()["status"] == "finished",
-            90,
-            "a bot game to end",
         )
-    return game_id
-
-
-def open_page(browser: Any, viewport: dict[str, int], url: str) -> Any:
-    phone = viewport["width"] < 600
-    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(str(error)))
-    tab.goto(url)
-    tab.problems = problems
-    return tab
+        wait_until_finished(client, game, timeout=90)
+    return str(game["game_id"])
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "de"])
@@ -82,7 +64,7 @@ def test_final_scores_show_every_player(
     browser: Any,
     module_server: ServerProcess,
     four_player_game: str,
-    viewport: dict[str, int],
+    viewport: Viewport,
     page: str,
     lang: str,
 ) -> None:
@@ -114,18 +96,14 @@ def test_final_scores_show_every_player(
 def bot_game(module_server: ServerProcess) -> str:
     """A finished game of two unnamed bots: a level ("beginner") and a spec of its own."""
     with module_server.client() as client:
-        game_id = create_claimed_game(
+        game = create_claimed_game(
             client,
             "tictactoe",
             [{"kind": "bot", "bot": "beginner"}, {"kind": "bot", "bot": "random"}],
             seed=3,
-        )["game_id"]
-        wait_for(
-            lambda: client.get(f"/api/games/{game_id}").json()["status"] == "finished",
-            60,
-            "a bot game to end",
         )
-    return game_id
+        wait_until_finished(client, game)
+    return str(game["game_id"])
 
 
 @pytest.mark.parametrize("page", ["play", "replay", "lobby"])

@@ -19,7 +19,7 @@ import pytest
 
 from eixample.games import barcelona
 from tests.server.browser import ARTIFACTS, new_tab
-from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, wait_until_finished
 
 pytestmark = pytest.mark.browser
 
@@ -117,11 +117,7 @@ def four_player_game(module_server: ServerProcess) -> str:
             for name in ("Ana Ferrer", "Biel Puig", "Carla Soler", "Dídac Vidal")
         ]
         game = create_claimed_game(client, "barcelona", seats, seed=21, seed_shown=True)
-        wait_for(
-            lambda: client.get(f"/api/games/{game['game_id']}").json()["status"] == "finished",
-            90,
-            "a 4-player bot game to end",
-        )
+        wait_until_finished(client, game, timeout=90)
     return str(game["spectator_link"])
 
 

@@ -17,13 +17,16 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import ARTIFACTS, TIMEOUT_MS
-from tests.server.harness import ServerProcess, create_claimed_game, seat_headers, wait_for
+from tests.server.browser import ARTIFACTS, LAPTOP, PHONE, Viewport, open_page
+from tests.server.harness import (
+    ServerProcess,
+    create_claimed_game,
+    seat_headers,
+    wait_until_finished,
+)
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
 MIN_TARGET = 24
 READY = "body[data-your-turn='true'][data-busy='false']"
 
@@ -87,35 +90,17 @@ def games(module_server: ServerProcess) -> dict[str, str]:
         finished = {
             name: create_claimed_game(
                 client, name, [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}], seed=5
-            )["game_id"]
+            )
             for name in ("barcelona", "tictactoe")
         }
-        for game_id in finished.values():
-            wait_for(
-                lambda gid=game_id: client.get(f"/api/games/{gid}").json()["status"] == "finished",
-                60,
-                "a bot game to end",
-            )
+        wait_until_finished(client, *finished.values())
     return {
         "lobby": f"{module_server.url}/",
         "barcelona": barcelona["seats"][0]["link"],
         "tictactoe": tictactoe["seats"][0]["link"],
-        "replay-barcelona": f"{module_server.url}/replay/{finished['barcelona']}",
-        "replay-tictactoe": f"{module_server.url}/replay/{finished['tictactoe']}",
+        "replay-barcelona": f"{module_server.url}/replay/{finished['barcelona']['game_id']}",
+        "replay-tictactoe": f"{module_server.url}/replay/{finished['tictactoe']['game_id']}",
     }
-
-
-def open_page(browser: Any, viewport: dict[str, int], url: str) -> Any:
-    context = browser.new_context(
-        viewport=viewport, is_mobile=viewport["width"] < 600, has_touch=viewport["width"] < 600
-    )
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(str(error)))
-    tab.goto(url)
-    tab.problems = problems
-    return tab
 
 
 def wait_ready(tab: Any, name: str) -> None:
@@ -153,7 +138,7 @@ def assert_in_window(tab: Any, selector: str, where: str) -> None:
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
 @pytest.mark.parametrize("name", ["lobby", "barcelona", "tictactoe", "replay-barcelona", "replay-tictactoe"])
-def test_layout(browser: Any, games: dict[str, str], name: str, viewport: dict[str, int]) -> None:
+def test_layout(browser: Any, games: dict[str, str], name: str, viewport: Viewport) -> None:
     tab = open_page(browser, viewport, games[name])
     where = f"{name} at {viewport['width']}x{viewport['height']}"
     try:

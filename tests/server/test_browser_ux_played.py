@@ -17,7 +17,7 @@ import pytest
 
 from eixample.games import barcelona
 from tests.server.browser import ARTIFACTS, catalog, open_seat, tab, with_lang
-from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, wait_until_finished
 
 pytestmark = pytest.mark.browser
 
@@ -31,10 +31,7 @@ def finished_rose(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         with process.client() as client:
             bots = [{"kind": "bot", "bot": "random"} for _ in range(3)]
             game = create_claimed_game(client, "rose-of-fire", bots, seed=5, seed_shown=True)
-            wait_for(
-                lambda: client.get(f"/api/games/{game['game_id']}").json()["status"] == "finished",
-                90, "a bot game to end",
-            )
+            wait_until_finished(client, game, timeout=90)
         yield str(game["spectator_link"])
     finally:
         process.stop()

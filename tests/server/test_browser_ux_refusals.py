@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import TIMEOUT_MS
+from tests.server.browser import tab
 from tests.server.harness import GENEROUS_LIMITS, ServerProcess, create_claimed_game, seat_headers
 
 pytestmark = pytest.mark.browser
@@ -34,27 +34,22 @@ def play(server: ServerProcess, game: dict[str, Any], seat: int, action: str, mo
 def test_a_refused_hint_is_shown_with_when_to_ask_again(browser: Any, module_server: ServerProcess) -> None:
     with module_server.client() as client:
         game = create_claimed_game(client, "tictactoe", PEOPLE, hints_allowed=True)
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    try:
-        tab.goto(game["seats"][0]["link"])
-        tab.wait_for_selector(READY)
-        tab.locator("#hint").click()
-        tab.wait_for_selector("#hint-choices button.hint-choice")
+    with tab(browser, console=False) as page:
+        page.goto(game["seats"][0]["link"])
+        page.wait_for_selector(READY)
+        page.locator("#hint").click()
+        page.wait_for_selector("#hint-choices button.hint-choice")
         play(module_server, game, 0, "mark 0", 0)
         play(module_server, game, 1, "mark 4", 1)
-        tab.wait_for_selector("body[data-your-turn='true']")
-        tab.wait_for_selector("#hint:not([disabled])")
-        tab.locator("#hint").click()
-        status = tab.locator("#hint-status")
-        tab.locator("#hint-status", has_text="Too many").wait_for()
-        tab.wait_for_timeout(300)
+        page.wait_for_selector("body[data-your-turn='true']")
+        page.wait_for_selector("#hint:not([disabled])")
+        page.locator("#hint").click()
+        status = page.locator("#hint-status")
+        page.locator("#hint-status", has_text="Too many").wait_for()
+        page.wait_for_timeout(300)
         text = status.inner_text()
         assert re.search(r"try again in \d+ s", text), text
-        assert tab.locator("#hint").is_disabled(), "the Hint button opens before the server's wait is over"
-    finally:
-        context.close()
+        assert page.locator("#hint").is_disabled(), "the Hint button opens before the server's wait is over"
 
 
 REFUSED = """async () => {
@@ -76,14 +71,9 @@ REFUSED = """async () => {
 def test_server_errors_are_shown_in_the_page_language(
     browser: Any, module_server: ServerProcess, lang: str, words: str
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    try:
-        tab.goto(f"{module_server.url}/?lang={lang}")
-        tab.wait_for_selector("#game-select option", state="attached")
-        shown = tab.evaluate(REFUSED)
+    with tab(browser, console=False) as page:
+        page.goto(f"{module_server.url}/?lang={lang}")
+        page.wait_for_selector("#game-select option", state="attached")
+        shown = page.evaluate(REFUSED)
         assert shown is not None and words in shown, shown
         assert "Input should be" not in shown, shown
-    finally:
-        context.close()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import ARTIFACTS, TIMEOUT_MS
+from tests.server.browser import ARTIFACTS, new_tab
 from tests.server.harness import ServerProcess, create_claimed_game, seat_headers
 
 pytestmark = pytest.mark.browser
@@ -77,10 +77,9 @@ def test_title_badge_sound_and_notification_follow_the_turn(browser: Any, turn_s
             seed=1,
             seed_shown=True,
         )
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    context.set_default_timeout(TIMEOUT_MS)
+    tab = new_tab(browser)
+    context = tab.context
     context.add_init_script(STAND_INS)
-    tab = context.new_page()
     try:
         tab.goto(game["seats"][1]["link"])  # Biel, seat B: Ana moves first
         tab.wait_for_selector("body[data-your-turn='false']")

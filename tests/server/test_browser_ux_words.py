@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.server.browser import READY, catalog, keep_seat_token, tab, with_lang
-from tests.server.harness import ServerProcess, create_claimed_game, wait_for
+from tests.server.harness import ServerProcess, create_claimed_game, wait_until_finished
 
 pytestmark = pytest.mark.browser
 
@@ -91,10 +91,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[
             rof = create_claimed_game(client, "rose-of-fire", people, seed=6, seed_shown=True)
             bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
             done = create_claimed_game(client, "rose-of-fire", bots, seed=7, seed_shown=True)
-            wait_for(
-                lambda: client.get(f"/api/games/{done['game_id']}").json()["status"] == "finished",
-                90, "a bot game to end",
-            )
+            wait_until_finished(client, done, timeout=90)
         url = process.url
         PLAYED.extend([bcn, rof])
         yield {

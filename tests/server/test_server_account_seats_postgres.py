@@ -17,13 +17,6 @@ from tests.server.signin import sign_in, sign_up
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster().start()
-    yield cluster
-    cluster.stop()
-
-
 @pytest.fixture()
 def two_servers(tmp_path: Path, postgres: PostgresCluster) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     database = PostgresCluster.new_database(postgres)

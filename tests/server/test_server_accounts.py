@@ -4,7 +4,6 @@ change made with the cookie, throttled sign-ins, and answers that do not tell wh
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -29,7 +28,7 @@ from eixample.server.errors import ApiError
 from eixample.server.limits import ServerLimits
 from tests.server.harness import GENEROUS_LIMITS, ServerProcess
 from tests.server.signin import PASSWORD, SignedInClient, sign_in, sign_up, unique_name
-from tests.server.test_server_migrations import FIRST_RELEASE_SCHEMA
+from tests.server.test_server_migrations import first_release_database
 
 COOKIE = "eixample_session"
 ANSWER_TIMEOUT = 120.0
@@ -376,11 +375,7 @@ def test_require_account_raises_the_projects_error() -> None:
 
 
 def test_seats_of_an_earlier_release_belong_to_no_account(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    with sqlite3.connect(path) as connection:
-        connection.executescript(FIRST_RELEASE_SCHEMA)
-    connection.close()
-    store = Store(f"sqlite:///{path}")
+    store = Store(first_release_database(tmp_path / "games.sqlite3"))
     try:
         game = store.load_game("g1")
         assert game is not None and [seat.account_id for seat in game.seats] == [None, None]

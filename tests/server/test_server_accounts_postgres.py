@@ -6,7 +6,6 @@ hold there as on SQLite."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -15,20 +14,13 @@ import pytest
 
 from eixample.server.accounts import AccountStore
 from eixample.server.db import Store
-from tests.server.harness import GENEROUS_LIMITS, ServerProcess
-from tests.server.postgres import PostgresCluster
+from tests.server.harness import GENEROUS_LIMITS
+from tests.server.postgres import PostgresCluster, ServersOnOneDatabase
 from tests.server.signin import sign_in, sign_up
 
 pytestmark = pytest.mark.postgres
 COOKIE = "eixample_session"
 CACHE_SECONDS = 1.0
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster().start()
-    yield cluster
-    cluster.stop()
 
 
 def test_the_account_store_on_postgresql(postgres: PostgresCluster) -> None:
@@ -55,15 +47,10 @@ def test_the_account_store_on_postgresql(postgres: PostgresCluster) -> None:
 
 
 def test_a_session_holds_across_processes_and_ends_in_all(postgres: PostgresCluster, tmp_path: Path) -> None:
-    database = postgres.new_database()
-    made = []
+    limits = {**GENEROUS_LIMITS, "session_cache_seconds": CACHE_SECONDS}
+    servers = ServersOnOneDatabase(tmp_path, postgres.new_database(), limits=limits)
     try:
-        for number in range(2):
-            folder = tmp_path / f"server{number}"
-            folder.mkdir()
-            limits = {**GENEROUS_LIMITS, "session_cache_seconds": CACHE_SECONDS}
-            made.append(ServerProcess(folder, database_url=database, limits=limits).start())
-        one, two = made
+        one, two = servers.start(), servers.start()
         with sign_up(one) as player:
             assert player.get("/api/account").status_code == 200  # process one now holds the session
             with httpx.Client(base_url=two.url, cookies={COOKIE: player.session_id}) as elsewhere:
@@ -78,30 +65,24 @@ def test_a_session_holds_across_processes_and_ends_in_all(postgres: PostgresClus
                 assert time.monotonic() - ended < CACHE_SECONDS + 10.0, "the other process still honours it"
                 time.sleep(0.1)
     finally:
-        for process in made:
-            process.stop()
+        servers.stop()
 
 
 def test_failed_sign_ins_through_two_processes_count_against_one_share(
     postgres: PostgresCluster, tmp_path: Path
 ) -> None:
-    database = postgres.new_database()
     limits = {**GENEROUS_LIMITS, "signin_failures_per_account_hour": 4}
-    made = []
+    servers = ServersOnOneDatabase(tmp_path, postgres.new_database(), limits=limits)
     try:
-        for number in range(2):
-            folder = tmp_path / f"server{number}"
-            folder.mkdir()
-            made.append(ServerProcess(folder, database_url=database, limits=limits).start())
-        with sign_up(made[0]) as player:
+        first, second = servers.start(), servers.start()
+        with sign_up(first) as player:
             name = player.name
         wrong = {"name": name, "password": "not the password at all"}
-        with made[0].client() as one, made[1].client() as two:
+        with first.client() as one, second.client() as two:
             answers = [client.post("/api/account/signin", json=wrong) for client in (one, two, one, two)]
             assert [answer.status_code for answer in answers] == [401] * 4
             for client in (one, two):  # the share is used up in both processes, the right password too
                 refused = client.post("/api/account/signin", json={"name": name, "password": player.password})
                 assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
     finally:
-        for process in made:
-            process.stop()
+        servers.stop()

@@ -18,38 +18,26 @@ from eixample.ai.specs import LEVELS
 from eixample.core.records import replay
 from eixample.core.registry import get_game
 from eixample.games.rose_of_fire import BOT_LEVELS
-from tests.server.browser import screenshot
+from tests.server.browser import click_a_random_target, create_table, open_lobby, screenshot, set_seat
 from tests.server.harness import ServerProcess, create_game, wait_for
 
 pytestmark = pytest.mark.browser
 
 def test_play_a_game_against_a_bot_by_clicks(page: Any, server: ServerProcess) -> None:
-    page.goto(f"{server.url}/?game=tictactoe")  # the example game, unlisted, is chosen by the address
-    page.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
+    open_lobby(page, server.url, "tictactoe")  # the example game, unlisted, is chosen by the address
     assert page.locator("#game-select").input_value() == "tictactoe"
-    page.locator(".seat-row[data-seat='0'] .seat-kind").select_option("person")
-    page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
-    page.locator(".seat-row[data-seat='1'] .seat-kind").select_option("bot")
-    page.locator(".seat-row[data-seat='1'] .seat-level").select_option("custom")
-    page.locator(".seat-row[data-seat='1'] .seat-bot").fill("random")
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
+    set_seat(page, 0, "person", name="Ana")
+    set_seat(page, 1, "bot", level="custom", bot="random")
+    game_id = create_table(page)
     screenshot(page, "lobby-created.png")
     page.click("a.play-link[data-seat='0']")
     page.wait_for_selector("svg#board")
-    game_id = re.search(r"/play/([^#?]+)", page.url).group(1)  # type: ignore[union-attr]
+    assert re.search(r"/play/([^#?]+)", page.url).group(1) == game_id  # type: ignore[union-attr]
 
     rng = random.Random(3)
     clicks = 0
-    while True:
-        page.wait_for_selector("body[data-status='finished'], body[data-your-turn='true'][data-busy='false']")
-        if page.locator("body[data-status='finished']").count():
-            break
-        number = page.locator("body").get_attribute("data-move-number")
-        targets = page.locator("svg#board .target")
-        targets.nth(rng.randrange(targets.count())).click()
+    while click_a_random_target(page, rng):
         clicks += 1
-        page.wait_for_selector(f"body:not([data-move-number='{number}'])")
         if clicks == 2:
             screenshot(page, "game-mid.png")
     page.wait_for_selector("#final:not([hidden])")
@@ -146,19 +134,11 @@ def test_the_lobby_lists_the_games_people_play_not_the_example(page: Any, server
 def test_a_seat_opened_to_anyone_is_joined_from_the_open_tab(page: Any, server: ServerProcess) -> None:
     """Issue 37: the creator opens seat B to anyone; the Open tab offers "join" for it (and for no
     invitation-only seat), and joining takes the seat with a private token kept by this browser."""
-    page.goto(f"{server.url}/")
-    page.select_option("#game-select", "barcelona")
-    page.select_option("#player-count", "2")
-    for seat in (0, 1):
-        page.locator(f".seat-row[data-seat='{seat}'] .seat-kind").select_option("person")
-    page.locator(".seat-row[data-seat='0'] .seat-name-input").fill("Ana")
+    open_lobby(page, server.url, "barcelona", players=2)
+    set_seat(page, 0, "person", name="Ana")
+    set_seat(page, 1, "person")
     page.locator(".seat-row[data-seat='1'] .seat-open").check()
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
-    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
-    found = re.search(r"/play/([^#?]+)", link)
-    assert found is not None
-    gid = found.group(1)
+    gid = create_table(page)
     seats = httpx.get(f"{server.url}/api/games/{gid}").json()["seats"]
     assert [(seat["open"], seat["claimed"]) for seat in seats] == [(False, False), (True, False)]
     line = page.locator(f"#game-list .game-line[data-game-id='{gid}']")
@@ -204,13 +184,9 @@ def test_house_rules_wait_behind_a_disclosure_with_a_field_per_seat(
     fields.nth(0).fill("8")
     fields.nth(2).fill("2")
     for seat in (1, 2):
-        page.locator(f".seat-row[data-seat='{seat}'] .seat-kind").select_option("bot")
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
-    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
-    found = re.search(r"/play/([^#?]+)", link)
-    assert found is not None
-    view = httpx.get(f"{server.url}/api/games/{found.group(1)}/state").json()["view"]
+        set_seat(page, seat, "bot")
+    game_id = create_table(page)
+    view = httpx.get(f"{server.url}/api/games/{game_id}/state").json()["view"]
     assert [player["vp"] for player in view["player_list"]] == [8, 0, 2]
     assert not page.problems, page.problems
 
@@ -319,12 +295,8 @@ def test_the_lobby_offers_bot_levels_by_name(page: Any, server: ServerProcess) -
     assert names == ["Beginner", "Intermediate", "Strong", "Strongest", "Custom bot spec…"]
     assert level.input_value() == "intermediate" and spec.is_hidden()
     level.select_option("strong")
-    page.click("#create")
-    page.wait_for_selector("#invitations:not([hidden])")
-    link = page.locator("a.play-link[data-seat='0']").get_attribute("href") or ""
-    game_id = re.search(r"/play/([^#?]+)", link)
-    assert game_id is not None
-    info = httpx.get(f"{server.url}/api/games/{game_id.group(1)}").json()
+    game_id = create_table(page)
+    info = httpx.get(f"{server.url}/api/games/{game_id}").json()
     assert info["seats"][1]["bot"] == LEVELS["strong"]
     level.select_option("custom")
     assert spec.is_visible()

@@ -1,6 +1,8 @@
 """The schema changes only through migrations (server/migrations): a new database is made by them
 and matches the models, a database of an earlier release is brought up to date keeping its rows,
-and one a newer release has upgraded is refused, changed in nothing."""
+and one a newer release has upgraded is refused, changed in nothing. The checks of a new database
+and of a newer release's run on SQLite and on a throwaway PostgreSQL cluster
+(tests/server/postgres.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from filelock import FileLock
-from sqlalchemy import MetaData, create_engine
+from sqlalchemy import MetaData, create_engine, inspect, text
 
 from eixample.server import migrations
 from eixample.server.admin import AdminBase
@@ -27,6 +29,7 @@ from eixample.server.push import PushSubscriptionRow  # noqa: F401  (and the pus
 from eixample.server.ratings import RatingsBase
 from eixample.server.table import TableBase
 from tests.server.harness import free_port
+from tests.server.postgres import PostgresCluster
 
 FIRST_RELEASE_SCHEMA = """
 CREATE TABLE games (id VARCHAR(32) NOT NULL, game VARCHAR(64) NOT NULL, players INTEGER NOT NULL,
@@ -52,6 +55,24 @@ INSERT INTO actions VALUES ('g1', 1, 1, 'mark 0', '2026-01-01 10:01:00.000000');
 claims, bot leases and the table around a game), with one game in play."""
 
 
+def first_release_database(path: Path) -> str:
+    """An SQLite file at `path` holding FIRST_RELEASE_SCHEMA: its URL."""
+    with sqlite3.connect(path) as connection:
+        connection.executescript(FIRST_RELEASE_SCHEMA)
+    connection.close()
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of an empty database of each kind the server runs on: an SQLite file, and a
+    database of the module's throwaway PostgreSQL cluster."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    cluster: PostgresCluster = request.getfixturevalue("postgres")
+    return cluster.new_database()
+
+
 def models() -> MetaData:
     """Every table the code maps, in one MetaData."""
     combined = MetaData()
@@ -69,20 +90,21 @@ def schema_differences(url: str) -> list[object]:
     return differences
 
 
-def revisions(path: Path) -> list[str]:
-    with sqlite3.connect(path) as connection:
-        rows = connection.execute("SELECT version_num FROM alembic_version").fetchall()
-    connection.close()
-    return [row[0] for row in rows]
+def revisions(database: Path | str) -> list[str]:
+    """The revisions the database's alembic_version holds: an SQLite file's, or a URL's."""
+    engine = create_engine(f"sqlite:///{database}" if isinstance(database, Path) else database)
+    with engine.connect() as connection:
+        found = [row[0] for row in connection.execute(text("SELECT version_num FROM alembic_version"))]
+    engine.dispose()
+    return found
 
 
-def test_a_new_database_is_made_by_the_migrations_and_matches_the_models(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    Store(f"sqlite:///{path}").close()
-    assert revisions(path) == [migrations.head()]
-    assert schema_differences(f"sqlite:///{path}") == []
-    Store(f"sqlite:///{path}").close()  # opening it again changes nothing
-    assert revisions(path) == [migrations.head()]
+def test_a_new_database_is_made_by_the_migrations_and_matches_the_models(empty_database: str) -> None:
+    Store(empty_database).close()
+    assert revisions(empty_database) == [migrations.head()]
+    assert schema_differences(empty_database) == []
+    Store(empty_database).close()  # opening it again changes nothing
+    assert revisions(empty_database) == [migrations.head()]
 
 
 def test_the_migrations_know_one_line_of_revisions() -> None:
@@ -92,11 +114,7 @@ def test_the_migrations_know_one_line_of_revisions() -> None:
 
 
 def test_a_seat_of_the_first_release_is_invitation_only(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    with sqlite3.connect(path) as connection:
-        connection.executescript(FIRST_RELEASE_SCHEMA)
-    connection.close()
-    store = Store(f"sqlite:///{path}")
+    store = Store(first_release_database(tmp_path / "games.sqlite3"))
     game = store.load_game("g1")
     store.close()
     assert game is not None and [seat.open for seat in game.seats] == [False, False]
@@ -104,10 +122,7 @@ def test_a_seat_of_the_first_release_is_invitation_only(tmp_path: Path) -> None:
 
 def test_a_database_of_the_first_release_keeps_its_game_and_gains_the_later_columns(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
-    with sqlite3.connect(path) as connection:
-        connection.executescript(FIRST_RELEASE_SCHEMA)
-    connection.close()
-    store = Store(f"sqlite:///{path}")
+    store = Store(first_release_database(path))
     game = store.load_game("g1")
     store.close()
     assert game is not None
@@ -144,10 +159,7 @@ def test_a_revision_that_rebuilds_the_games_table_keeps_every_seat_and_action(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "games.sqlite3"
-    with sqlite3.connect(path) as connection:
-        connection.executescript(FIRST_RELEASE_SCHEMA)
-    connection.close()
-    Store(f"sqlite:///{path}").close()
+    Store(first_release_database(path)).close()
     scripts = tmp_path / "migrations"
     shutil.copytree(migrations.HERE, scripts, ignore=shutil.ignore_patterns("__pycache__"))
     revision = REBUILD_GAMES.replace("{head}", migrations.head())
@@ -161,34 +173,49 @@ def test_a_revision_that_rebuilds_the_games_table_keeps_every_seat_and_action(
     assert [seat.name for seat in game.seats] == ["Ana", "Biel"]
 
 
-def stamp(path: Path, revision: str) -> None:
-    with sqlite3.connect(path) as connection:
-        connection.execute("UPDATE alembic_version SET version_num = ?", (revision,))
-        connection.execute("ALTER TABLE games ADD COLUMN made_by_a_newer_release INTEGER")
-    connection.close()
+def stamp(url: str, revision: str) -> None:
+    """The database as a newer release leaves it: at `revision`, with a column this one lacks."""
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = :revision"), {"revision": revision})
+        connection.execute(text("ALTER TABLE games ADD COLUMN made_by_a_newer_release INTEGER"))
+    engine.dispose()
 
 
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_a_store_refuses_a_database_a_newer_release_has_upgraded(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    Store(f"sqlite:///{path}").close()
-    stamp(path, "0999")
-    before = digest(path)
+def columns(url: str) -> dict[str, list[str]]:
+    """Each table's columns, by name."""
+    engine = create_engine(url)
+    found = inspect(engine)
+    tables = {name: sorted(column["name"] for column in found.get_columns(name))
+              for name in found.get_table_names()}
+    engine.dispose()
+    return tables
+
+
+def test_a_store_refuses_a_database_a_newer_release_has_upgraded(empty_database: str) -> None:
+    Store(empty_database).close()
+    stamp(empty_database, "0999")
+    path = Path(empty_database.removeprefix("sqlite:///"))
+    sqlite = empty_database.startswith("sqlite:")
+    before = (columns(empty_database), digest(path) if sqlite else None)
     with pytest.raises(SchemaTooNewError, match=r"schema revision 0999, which this release .* does not know"):
-        Store(f"sqlite:///{path}", exclusive=True)
-    assert digest(path) == before
-    lock = FileLock(f"{path}.lock")  # the refused store let its lock go
-    lock.acquire(timeout=0)
-    lock.release()
+        Store(empty_database, exclusive=True)
+    assert (columns(empty_database), digest(path) if sqlite else None) == before
+    assert revisions(empty_database) == ["0999"]
+    if sqlite:
+        lock = FileLock(f"{path}.lock")  # the refused store let its lock go
+        lock.acquire(timeout=0)
+        lock.release()
 
 
 def test_serve_refuses_a_database_a_newer_release_has_upgraded(tmp_path: Path) -> None:
     path = tmp_path / SQLITE_FILE
     Store(f"sqlite:///{path}").close()
-    stamp(path, "0999")
+    stamp(f"sqlite:///{path}", "0999")
     before = digest(path)
     environment = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
     environment["PYTHONPATH"] = os.pathsep.join(sys.path)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,13 +31,6 @@ pytestmark = pytest.mark.postgres
 PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 SLOW_MAIL = Path(__file__).resolve().parent / "slow_mail.py"
 LEASE_SECONDS = 3.0
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster().start()
-    yield cluster
-    cluster.stop()
 
 
 def servers_on(folder: Path, database: str, smtp_env: dict[str, str], count: int,

@@ -22,48 +22,19 @@ import pytest
 from tests.server import hiddencards  # noqa: F401  (registers the test game here too)
 from tests.server import postgres as postgres_module
 from tests.server.harness import ServerProcess, create_claimed_game, create_game, seat_headers, wait_for
-from tests.server.postgres import PostgresCluster
+from tests.server.postgres import PostgresCluster, ServersOnOneDatabase
 
 pytestmark = pytest.mark.postgres
 
 PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 LEASE_SECONDS = 1.5
+LEASE = {"bot_lease_seconds": LEASE_SECONDS}
 NOTICE_WAIT = 5.0
 """How long a test waits for a push; the time it took is reported (the aim is well under 1 s)."""
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster().start()
-    yield cluster
-    cluster.stop()
-
-
 new_database = PostgresCluster.new_database
 """A fresh database of the cluster: its DATABASE_URL."""
-
-
-class Servers:
-    """Server processes on one database, stopped at the end."""
-
-    def __init__(self, folder: Path, database: str) -> None:
-        self.folder = folder
-        self.database = database
-        self.made: list[ServerProcess] = []
-
-    def __call__(self, bot_delay: float = 0.0) -> ServerProcess:
-        folder = self.folder / f"server{len(self.made)}"
-        folder.mkdir()
-        process = ServerProcess(
-            folder, bot_delay=bot_delay, database_url=self.database,
-            run_options={"bot_lease_seconds": LEASE_SECONDS},
-        )
-        self.made.append(process)
-        return process.start()
-
-    def stop(self) -> None:
-        for process in self.made:
-            process.stop()
 
 
 @pytest.fixture()
@@ -72,8 +43,8 @@ def database(postgres: PostgresCluster) -> str:
 
 
 @pytest.fixture()
-def servers(tmp_path: Path, database: str) -> Iterator[Servers]:
-    made = Servers(tmp_path, database)
+def servers(tmp_path: Path, database: str) -> Iterator[ServersOnOneDatabase]:
+    made = ServersOnOneDatabase(tmp_path, database, run_options=LEASE)
     yield made
     made.stop()
 
@@ -83,8 +54,8 @@ def pair(
     postgres: PostgresCluster, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[ServerProcess, ServerProcess, str]]:
     """Two server processes on one database, shared by the tests that kill neither."""
-    made = Servers(tmp_path_factory.mktemp("pair"), new_database(postgres))
-    yield made(), made(), made.database
+    made = ServersOnOneDatabase(tmp_path_factory.mktemp("pair"), new_database(postgres), run_options=LEASE)
+    yield made.start(), made.start(), made.database
     made.stop()
 
 
@@ -216,9 +187,9 @@ def test_the_table_made_through_one_process_reaches_the_other(
 
 
 def test_bots_run_in_one_process_and_move_on_when_it_is_killed(
-    servers: Servers, database: str
+    servers: ServersOnOneDatabase, database: str
 ) -> None:
-    first, second = servers(bot_delay=0.3), servers(bot_delay=0.3)
+    first, second = servers.start(bot_delay=0.3), servers.start(bot_delay=0.3)
     by_id = {server_id(first): first, server_id(second): second}
     with first.client() as api:
         created = create_game(
@@ -252,9 +223,9 @@ def test_bots_run_in_one_process_and_move_on_when_it_is_killed(
 
 
 def test_kill_9_loses_no_acknowledged_move_and_clients_go_on_elsewhere(
-    servers: Servers, database: str
+    servers: ServersOnOneDatabase, database: str
 ) -> None:
-    doomed, survivor = servers(), servers()
+    doomed, survivor = servers.start(), servers.start()
     with doomed.client() as api:
         games = [create_game(api, "hiddencards", PEOPLE, options={"turns_each": 5})
                  for n in range(4)]

@@ -21,7 +21,7 @@ import psycopg
 import pytest
 
 from tests.server.harness import GENEROUS_LIMITS, HERE, ServerProcess, create_game, seat_headers, wait_for
-from tests.server.postgres import PostgresCluster
+from tests.server.postgres import PostgresCluster, ServersOnOneDatabase
 from tests.server.test_server_postgres import conninfo, new_database, stored_actions
 
 pytestmark = pytest.mark.postgres
@@ -34,36 +34,9 @@ BROKEN = ("cannot be loaded", "could not take in a change")
 """What a process logs when it took a game, or a change of it, for broken."""
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster().start()
-    yield cluster
-    cluster.stop()
-
-
-class Processes:
-    """Server processes on one database, stopped at the end."""
-
-    def __init__(self, folder: Path, database: str) -> None:
-        self.folder = folder
-        self.database = database
-        self.made: list[ServerProcess] = []
-
-    def start(self, *preload: Path, limits: dict[str, Any] | None = None) -> ServerProcess:
-        folder = self.folder / f"server{len(self.made)}"
-        folder.mkdir()
-        process = ServerProcess(folder, database_url=self.database, limits=limits, preload=preload)
-        self.made.append(process)
-        return process.start()
-
-    def stop(self) -> None:
-        for process in self.made:
-            process.stop()
-
-
 @pytest.fixture()
-def processes(tmp_path: Path, postgres: PostgresCluster) -> Iterator[Processes]:
-    made = Processes(tmp_path, new_database(postgres))
+def processes(tmp_path: Path, postgres: PostgresCluster) -> Iterator[ServersOnOneDatabase]:
+    made = ServersOnOneDatabase(tmp_path, new_database(postgres))
     yield made
     made.stop()
 
@@ -80,7 +53,7 @@ def served(api: httpx.Client, gid: str) -> dict[str, Any]:
     return {"move_number": body["move_number"], "view": body["view"]}
 
 
-def check_every_game_whole(processes: Processes, games: list[str]) -> None:
+def check_every_game_whole(processes: ServersOnOneDatabase, games: list[str]) -> None:
     """Every game is loadable on every process and served as the stored actions replay: as a
     fresh process, which rebuilds each game from the database, serves it."""
     fresh = processes.start()
@@ -107,7 +80,9 @@ def all_finished(database: str, games: list[str]) -> bool:
     return len(rows) == len(games) and all(row[0] == "finished" for row in rows)
 
 
-def test_a_game_read_while_another_process_stores_its_moves_is_read_whole(processes: Processes) -> None:
+def test_a_game_read_while_another_process_stores_its_moves_is_read_whole(
+    processes: ServersOnOneDatabase,
+) -> None:
     """One process plays bot games as fast as it can; the other, whose reads of a game's actions
     are slowed down, loads the same games again and again (it holds two in memory at most) and
     follows two of them on WebSockets (a catch-up read after each notice). Not one load answers
@@ -174,7 +149,7 @@ def stale_rounds(stale: ServerProcess, current: ServerProcess, rounds: int) -> l
     return games
 
 
-def test_a_copy_from_before_an_undo_cannot_store_a_move_or_an_undo(processes: Processes) -> None:
+def test_a_copy_from_before_an_undo_cannot_store_a_move_or_an_undo(processes: ServersOnOneDatabase) -> None:
     """The move number goes 1 -> 0 -> 1 across an undo and a new move: a process that still holds
     the game as it was at the first move 1 must not take it for the current one."""
     stale = processes.start(LATE_NOTICES)

@@ -140,13 +140,6 @@ def test_recompute_gives_the_ratings_of_the_live_updates(store: Store, tmp_path:
     assert done.games == len(live[1]) // 2
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresCluster]:
-    cluster = PostgresCluster().start()
-    yield cluster
-    cluster.stop()
-
-
 def test_on_postgresql_two_processes_rating_one_game_rate_it_once(postgres: PostgresCluster) -> None:
     url = postgres.new_database()
     stores = [Store(url), Store(url)]

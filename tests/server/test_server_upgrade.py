@@ -6,7 +6,8 @@ The folder (tests/server/stores/release-8d30661.*) was made by that release's ow
 its HTTP API (tests/server/stores/make_release_store.py): Barcelona solo and with 2 to 4 players,
 The Rose of Fire with 2 to 4, from just created to finished, with bots, claims, a resigned seat,
 chat, a clock and rematches. Beside the database it keeps what that release showed of each game
-and the tokens its players hold."""
+and the tokens its players hold. The same rows in that release's PostgreSQL tables
+(release-8d30661.postgresql.sql), on a throwaway PostgreSQL cluster, pass the same checks."""
 
 from __future__ import annotations
 
@@ -16,12 +17,17 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+from sqlalchemy import Column, MetaData, Table, create_engine, insert, inspect, select, text
 
 from eixample.core.records import replay
 from eixample.core.registry import get_game
 from eixample.server import migrations
-from eixample.server.db import SQLITE_FILE
+from eixample.server.db import SQLITE_FILE, Base
+from eixample.server.table import TableBase
 from tests.server.harness import ServerProcess, seat_headers
+from tests.server.postgres import PostgresCluster
+from tests.server.test_server_migrations import revisions
 
 STORES = Path(__file__).resolve().parent / "stores"
 RELEASE = "release-8d30661"
@@ -35,6 +41,35 @@ def release_folder(folder: Path) -> Path:
         connection.executescript((STORES / f"{RELEASE}.sql").read_text(encoding="utf-8"))
     connection.close()
     return folder
+
+
+def release_database(url: str, folder: Path) -> None:
+    """The release's PostgreSQL tables at `url`, holding the rows of the SQLite database of its
+    data folder (`release_folder`)."""
+    source = create_engine(f"sqlite:///{folder / SQLITE_FILE}")
+    target = create_engine(url)
+    with target.begin() as connection:
+        connection.exec_driver_sql((STORES / f"{RELEASE}.postgresql.sql").read_text(encoding="utf-8"))
+    tables = MetaData()
+    for metadata in (Base.metadata, TableBase.metadata):
+        for table in metadata.tables.values():
+            table.to_metadata(tables)
+    held = inspect(source)
+    with source.connect() as reading, target.begin() as writing:
+        for table in tables.sorted_tables:
+            if not held.has_table(table.name):
+                continue  # a table later revisions add
+            # the release's columns only: later revisions add columns its tables do not have
+            names = {column["name"] for column in held.get_columns(table.name)}
+            columns = [column for column in table.columns if column.name in names]
+            rows = [dict(row) for row in reading.execute(select(*columns)).mappings()]
+            held_table = Table(table.name, MetaData(), *(Column(c.name, c.type) for c in columns))
+            if rows:
+                writing.execute(insert(held_table), rows)
+        last_line = "SELECT setval(pg_get_serial_sequence('chat_lines', 'id'), max(id)) FROM chat_lines"
+        writing.execute(text(last_line))
+    source.dispose()
+    target.dispose()
 
 
 def release_games() -> dict[str, dict[str, Any]]:
@@ -110,9 +145,26 @@ def continue_unfinished_games(api: httpx.Client, games: dict[str, dict[str, Any]
     return moved
 
 
-def test_a_data_folder_of_the_release_before_migrations_keeps_every_game(tmp_path: Path) -> None:
-    games = release_games()
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def release_store(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, Path, str | None]:
+    """The release's data folder; the data folder of this release's server, and the URL of the
+    database it opens: the same folder and its SQLite file, or a database of the module's
+    throwaway PostgreSQL cluster holding the release's PostgreSQL tables and the same rows."""
     folder = release_folder(tmp_path / "data")
+    if request.param == "sqlite":
+        return folder, folder, None
+    cluster: PostgresCluster = request.getfixturevalue("postgres")
+    url = cluster.new_database()
+    release_database(url, folder)
+    (tmp_path / "server").mkdir()
+    return folder, tmp_path / "server", url
+
+
+def test_a_data_folder_of_the_release_before_migrations_keeps_every_game(
+    release_store: tuple[Path, Path, str | None],
+) -> None:
+    folder, data_dir, url = release_store
+    games = release_games()
     with sqlite3.connect(folder / SQLITE_FILE) as connection:
         kinds = set(connection.execute("SELECT game, players, status FROM games").fetchall())
     connection.close()
@@ -120,7 +172,7 @@ def test_a_data_folder_of_the_release_before_migrations_keeps_every_game(tmp_pat
         ("barcelona", 1), ("barcelona", 2), ("barcelona", 3), ("barcelona", 4),
         ("rose-of-fire", 2), ("rose-of-fire", 3), ("rose-of-fire", 4)}
     assert {status for _, _, status in kinds} == {"open", "running", "finished"}
-    server = ServerProcess(folder).start()
+    server = ServerProcess(data_dir, database_url=url).start()
     try:
         with server.client() as api:
             check_games_as_the_release_showed_them(api, games)
@@ -136,7 +188,4 @@ def test_a_data_folder_of_the_release_before_migrations_keeps_every_game(tmp_pat
                 assert state(api, gid)["move_number"] >= number, gid
     finally:
         server.stop()
-    with sqlite3.connect(folder / SQLITE_FILE) as connection:
-        revisions = connection.execute("SELECT version_num FROM alembic_version").fetchall()
-    assert revisions == [(migrations.head(),)]
-    connection.close()
+    assert revisions(url or data_dir / SQLITE_FILE) == [migrations.head()]

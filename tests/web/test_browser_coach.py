@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import ARTIFACTS, browser, page  # noqa: F401  (the browser fixtures)
+from tests.server.browser import ARTIFACTS, browser, create_table, open_lobby, page  # noqa: F401  (the browser fixtures)
 from tests.server.harness import GENEROUS_LIMITS, ServerProcess, create_game, seat_headers
 
 pytestmark = pytest.mark.browser
@@ -76,17 +76,15 @@ def test_no_hint_button_in_a_game_created_without_hints(page: Any, coach_server:
 
 
 def test_the_lobby_creates_a_game_with_hints_and_says_so(page: Any, coach_server: ServerProcess) -> None:  # noqa: F811
-    page.goto(f"{coach_server.url}/?game=tictactoe")
-    page.locator("#game-select option[value='tictactoe']").wait_for(state="attached")
+    open_lobby(page, coach_server.url, "tictactoe")
     page.select_option("#game-select", "tictactoe")
     page.check("#hints-allowed")
-    page.click("#create")
-    page.locator("#invitations").wait_for()
+    created = create_table(page)
     page.locator("#invitation-list .hints-note").wait_for()  # the creator knows what the links offer
     with coach_server.client() as client:
         games = client.get("/api/games?status=open").json()["games"]
     mine = [game for game in games if game["hints_allowed"] and game["game"] == "tictactoe"]
-    assert mine
+    assert mine and created in [game["game_id"] for game in mine]
     row = page.locator(f".game-line[data-game-id='{mine[0]['game_id']}']")
     row.locator(".hints-allowed").wait_for()
     assert not page.problems
