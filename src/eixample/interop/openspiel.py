@@ -198,7 +198,7 @@ class EixampleState(pyspiel.State):
         held = self._held
         if held is not None and (not player or player[0] == held.state.current_player()):
             return self.table.legal_ids(held.state)  # none once the game is over
-        return super().legal_actions(*player)  # type: ignore[no-any-return]
+        return super().legal_actions(*player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._held is not None:
