@@ -73,7 +73,25 @@ class _Fields:
 
 
 class _TerminateIllegal(_Fields, wrappers.TerminateIllegalWrapper):
-    pass
+    def observe(self, agent: str) -> Any:
+        observation = self.env.observe(agent)
+        raw = self._raw
+        if agent == raw.agent_selection:  # what the wrapper checks the next action against
+            self._prev_obs = observation
+            self._prev_info: Any = raw.infos.get(agent, {})
+        return observation
+
+    def step(self, action: Any) -> None:
+        raw, last = self._raw, self._prev_obs
+        agent = raw.agent_selection
+        if type(action) is int and last is not None and not self._terminated and not (
+                raw.terminations[agent] or raw.truncations[agent]):  # the common case, quickly
+            mask = last["action_mask"] if type(last) is dict else (self._prev_info or {}).get("action_mask")
+            if mask is not None and mask[action]:
+                self._prev_obs = self._prev_info = None
+                self.env.step(action)
+                return
+        super().step(action)
 
 
 class _AssertOutOfBounds(_Fields, wrappers.AssertOutOfBoundsWrapper):
@@ -85,7 +103,24 @@ class _AssertOutOfBounds(_Fields, wrappers.AssertOutOfBoundsWrapper):
 
 
 class _OrderEnforcing(_Fields, wrappers.OrderEnforcingWrapper):
-    pass
+    def observe(self, agent: str) -> Any:
+        if self._has_reset:
+            return self.env.observe(agent)
+        return super().observe(agent)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw.agents:  # the common case, quickly
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        raw = self._raw
+        agent = raw.agent_selection
+        observation = self.observe(agent) if observe else None
+        return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
+                raw.truncations[agent], raw.infos[agent])
 
 
 ACTION_MASKS = ("observation", "info")
@@ -110,6 +145,7 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         self.render_mode = render_mode
         self.metadata = {**raw_env.metadata, "name": f"eixample_{game.replace('-', '_')}_v0"}  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         actions = len(self.table.actions)
         self._action_space = spaces.Discrete(actions)
         low, high = self.observer.low, self.observer.high
@@ -152,7 +188,7 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         """The agent's observation, written once per position (the wrappers ask too)."""
         observed = self._observed.get(agent)
         if observed is None:
-            vector = self.observer.observe(self.game_state, self.possible_agents.index(agent))
+            vector = self.observer.observe(self.game_state, self._seats[agent])
             observed = vector if self.mask_in_info else {"observation": vector,
                                                          "action_mask": self._mask(agent)}
             self._observed[agent] = observed
