@@ -13,7 +13,9 @@ CPU-second (`time.process_time`) against the target of 10,000:
 - gymnasium: `gymnasium.make("eixample/<Game>-v0", opponents="random")`; the other seats are
   random bots, whose decisions count too (the learner observes its own); the learner's own steps
   per CPU-second are printed apart;
-- vector: `EixampleVectorEnv` with `--envs` games in one process, random bots as above.
+- vector: `EixampleVectorEnv` with `--envs` games in one process, random bots as above, the
+  learner's actions drawn for all the games at once from the batch of masks; a last table sets
+  its decisions per CPU-second against the single environment's (`faster` when above 1).
 
     python benchmarks/obs_speed.py [--seconds S] [--rounds R] [--games barcelona,rose-of-fire]
                                    [--players 2,4] [--envs N]
@@ -224,6 +226,15 @@ def main(argv: list[str] | None = None) -> None:
         learner = "" if steps is None else f"{steps:,.0f}"
         print(f"{game:<19}{seats:>7}  {interface:<15}{rate:>15,.0f}{rate / ttt:>7.2f}  "
               f"{verdict:<7}{learner:>20}")
+    print()
+    print(f"The vector environment ({envs} games) against the single one, decisions per CPU-second:")
+    print()
+    print(f"{'game':<19}{'players':>7}  {'gymnasium':>10}{f'vector x{envs}':>12}{'ratio':>7}  verdict")
+    for (game, seats, interface), (rate, _) in best.items():
+        if interface == "gymnasium":
+            vector = best[(game, seats, f"vector x{envs}")][0]
+            verdict = "faster" if vector > rate else "SLOWER"
+            print(f"{game:<19}{seats:>7}  {rate:>10,.0f}{vector:>12,.0f}{vector / rate:>7.2f}  {verdict}")
 
 
 if __name__ == "__main__":

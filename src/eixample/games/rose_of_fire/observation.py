@@ -190,7 +190,7 @@ class Encoder:
         counts = _counts(s)
         if counts != w.counts:
             _values(w.mv, counts, w.counts, self.o_counts)
-            w.counts = counts
+            w.counts[:] = counts
         self._board(w, s, rows)
         self._cards(w, s, rows, viewer)
         self._secret_choice(w, s, viewer, frame)
@@ -218,34 +218,34 @@ class Encoder:
             hot.append(self.o_strike + rows[s.strike_shown])
         if hot != w.turn:
             _swap(w.mv, w.turn, hot)
-            w.turn = hot
+            w.turn[:] = hot
 
     def _players(self, w: Written, s: RoseState, rows: list[int], viewer: int) -> None:
         mv, base, width = w.mv, self.o_players, self.width
         if s.vp != w.vp:
             _by_seat(mv, s.vp, w.vp, base, rows, width, 1)
-            w.vp = s.vp[:]
+            w.vp[:] = s.vp
         if s.prestige != w.prestige:
             _by_seat(mv, s.prestige, w.prestige, base + 1, rows, width, 1)
-            w.prestige = s.prestige[:]
+            w.prestige[:] = s.prestige
         if s.houses_left != w.houses_left:
             _by_seat(mv, s.houses_left, w.houses_left, base + 2, rows, width, 4)
-            w.houses_left = s.houses_left[:]
+            w.houses_left[:] = s.houses_left
         if s.supply != w.supply:
             _by_seat(mv, s.supply, w.supply, base + 6, rows, width, 1)
-            w.supply = s.supply[:]
+            w.supply[:] = s.supply
         if s.raval != w.raval:
             _by_seat(mv, s.raval, w.raval, base + 7, rows, width, 1)
-            w.raval = s.raval[:]
+            w.raval[:] = s.raval
         if s.barricade != w.barricade:
             _by_seat(mv, s.barricade, w.barricade, base + 8, rows, width, 1)
-            w.barricade = s.barricade[:]
+            w.barricade[:] = s.barricade
         if s.bag != w.bag:
             _by_seat(mv, s.bag, w.bag, base + 9, rows, width, 1)
-            w.bag = s.bag[:]
+            w.bag[:] = s.bag
         if s.vp_src != w.vp_src:
             _by_seat(mv, s.vp_src, w.vp_src, self.o_breakdown, rows, NSRC, NSRC)
-            w.vp_src = s.vp_src[:]
+            w.vp_src[:] = s.vp_src
         tokens = s.tokens
         if tokens != w.tokens:
             old = w.tokens
@@ -255,7 +255,7 @@ class Encoder:
                     mv[base + rows[p] * width + 10] = mine[0] + mine[1] + mine[2]
                     if p == viewer:
                         mv[self.o_own_tokens : self.o_own_tokens + 3] = array("f", mine)
-            w.tokens = tokens[:]
+            w.tokens[:] = tokens
         if s.hands != w.hands:
             kinds = self.t.card_kind
             for p, hand in enumerate(s.hands):
@@ -268,7 +268,7 @@ class Encoder:
                     mv[at : at + 4] = array("f", counted)
                     if p == viewer:
                         _swap(mv, [self.o_hand + c for c in held], [self.o_hand + c for c in hand])
-            w.hands = s.hands[:]
+            w.hands[:] = s.hands
 
     def _board(self, w: Written, s: RoseState, rows: list[int]) -> None:
         mv = w.mv
@@ -294,7 +294,7 @@ class Encoder:
                 mv[base + q] = 0
             for place, q in enumerate(s.blocks, 1):
                 mv[base + q] = place
-            w.blocks = s.blocks[:]
+            w.blocks[:] = s.blocks
 
     def _cards(self, w: Written, s: RoseState, rows: list[int], viewer: int) -> None:
         mv = w.mv
@@ -307,7 +307,7 @@ class Encoder:
                     if was is not None:
                         mv[row + (3 + rows[was] if was >= 0 else -1 - was)] = 0
                     mv[row + (3 + rows[o] if o >= 0 else -1 - o)] = 1
-            w.influence_owner = s.influence_owner[:]
+            w.influence_owner[:] = s.influence_owner
         piles = (s.city_discard, s.pop_discard, s.prestige_discard)
         if piles != w.piles:
             base, now = self.o_discard, {c for pile in piles for c in pile}
@@ -328,7 +328,7 @@ class Encoder:
                     if p == viewer:  # its own secret, in the observer's row
                         hot.append(row + 4 + conviction[p])
             _swap(mv, w.conviction_hot, hot)
-            w.conviction_hot, w.conviction, w.shown, w.ended = hot, conviction[:], shown[:], s.ended
+            w.conviction_hot[:], w.conviction[:], w.shown[:], w.ended = hot, conviction, shown, s.ended
         if s.table != w.table:
             base, ncards = self.o_table, self.ncards
             for p, cards in enumerate(s.table):
@@ -339,7 +339,7 @@ class Encoder:
                         mv[row + c] = 0
                     for place, c in enumerate(cards, 1):
                         mv[row + c] = place
-            w.table = s.table[:]
+            w.table[:] = s.table
 
     def _secret_choice(self, w: Written, s: RoseState, viewer: int, frame: tuple[int, ...] | None) -> None:
         """While the observer keeps or drops a token in secret: the symbol each choice names."""
@@ -354,12 +354,13 @@ class Encoder:
             hot = [self.o_secret + (places[k] - 1) * 3 + k for k in symbols]
         if hot != w.secret:
             _swap(w.mv, w.secret, hot)
-            w.secret = hot
+            w.secret[:] = hot
 
 
 class Written:
     """One viewer's vector and the state's fields it was last written from (at first, fields that
-    encode as all zeros)."""
+    encode as all zeros). The lists are updated in place: no new objects for the garbage collector
+    to follow as they age (many games in one process keep many of them)."""
 
     __slots__ = (
         "bag",
@@ -399,7 +400,7 @@ class Written:
         self.counts: list[int] = [0] * (len(COUNTS) + PHASES)
         self.board = bytes([255]) * (4 * nx)  # the engine's board fields are byte arrays, -1: none
         self.blocks: list[int] = []
-        self.influence_owner: Sequence[int | None] = [None] * ninf
+        self.influence_owner: list[int | None] = [None] * ninf
         self.piles: tuple[tuple[int, ...], ...] = ((), (), ())
         self.conviction: list[int] = []
         self.shown: list[int] = []
