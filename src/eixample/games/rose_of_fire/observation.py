@@ -310,8 +310,8 @@ class Encoder:
             w.influence_owner[:] = s.influence_owner
         piles = (s.city_discard, s.pop_discard, s.prestige_discard)
         if piles != w.piles:
-            base, now = self.o_discard, {c for pile in piles for c in pile}
-            for c in now.symmetric_difference(c for pile in w.piles for c in pile):
+            base, now = self.o_discard, set().union(*piles)
+            for c in now.symmetric_difference(set().union(*w.piles)):
                 mv[base + c] = c in now
             w.piles = piles
         conviction, shown = s.conviction, s.conviction_shown
