@@ -36,6 +36,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from eixample.core.protocol import State
 from eixample.interop.encoding import Observer
@@ -102,7 +104,33 @@ class _AssertOutOfBounds(_Fields, wrappers.AssertOutOfBoundsWrapper):
             super().step(action)
 
 
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the raw environment's fields."""
+
+    env: _OrderEnforcing
+
+    def __next__(self) -> str:
+        env = self.env
+        raw = env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
 class _OrderEnforcing(_Fields, wrappers.OrderEnforcingWrapper):
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
     def observe(self, agent: str) -> Any:
         if self._has_reset:
             return self.env.observe(agent)
@@ -188,7 +216,8 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         """The agent's observation, written once per position (the wrappers ask too)."""
         observed = self._observed.get(agent)
         if observed is None:
-            vector = self.observer.observe(self.game_state, self._seats[agent])
+            vector = np.empty(self.observer.size, np.float32)
+            self.observer.write(self.game_state, self._seats[agent], vector)
             observed = vector if self.mask_in_info else {"observation": vector,
                                                          "action_mask": self._mask(agent)}
             self._observed[agent] = observed
