@@ -33,10 +33,6 @@ from eixample.games.rose_of_fire.state import DECISION_NAMES, DROP, KEEP, NSRC, 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
-TURN_PARTS = (
-    "phase", "decision", "decision_seat", "first_player", "flags", "events_fired", "strike_in_front"
-)
-"""The parts the turn writes (`Encoder._turn`)."""
 PLAYER_NUMBERS = (
     "vp",
     "prestige",
