@@ -13,10 +13,13 @@ CPU-second (`time.process_time`) against the target of 10,000:
 - gymnasium: `gymnasium.make("eixample/<Game>-v0", opponents="random")`; the other seats are
   random bots, whose decisions count too (the learner observes its own); the learner's own steps
   per CPU-second are printed apart;
-- vector: `EixampleVectorEnv` with `--envs` games in one process, random bots as above.
+- vector: `EixampleVectorEnv` with `--envs` games in one process (a line per count given), random
+  bots as above, the learner's actions drawn for all the games at once from the batch of masks; a
+  last table sets its decisions per CPU-second against the single environment's (`faster` when
+  above 1).
 
     python benchmarks/obs_speed.py [--seconds S] [--rounds R] [--games barcelona,rose-of-fire]
-                                   [--players 2,4] [--envs N]
+                                   [--players 2,4] [--envs 4,16]
 """
 
 from __future__ import annotations
@@ -181,13 +184,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds over all lines; the best counts")
     parser.add_argument("--games", default="barcelona,rose-of-fire", help="comma-separated game names")
     parser.add_argument("--players", default="2,4", help="comma-separated player counts")
-    parser.add_argument("--envs", type=int, default=16, help="games in the vector environment (default 16)")
+    parser.add_argument("--envs", default="4,16", help="comma-separated games per vector environment")
     args = parser.parse_args(argv)
     try:
         import eixample  # noqa: F401
     except ModuleNotFoundError:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-    seconds, envs = args.seconds, args.envs
+    seconds, counts = args.seconds, [int(n) for n in args.envs.split(",")]
     lines: dict[tuple[str, str, str], Callable[[], Rate]] = {
         ("python_tic_tac_toe", "2", "openspiel"): lambda: reference(seconds, observe=True),
         ("python_tic_tac_toe", "2", "no observation"): lambda: reference(seconds, observe=False),
@@ -202,7 +205,8 @@ def main(argv: list[str] | None = None) -> None:
             lines[(*row, "pettingzoo")] = partial(pettingzoo, name, players, seconds)
             lines[(*row, "pettingzoo raw")] = partial(pettingzoo, name, players, seconds, wrapped=False)
             lines[(*row, "gymnasium")] = partial(gymnasium_env, name, players, seconds)
-            lines[(*row, f"vector x{envs}")] = partial(vector_env, name, players, seconds, envs)
+            for envs in counts:
+                lines[(*row, f"vector x{envs}")] = partial(vector_env, name, players, seconds, envs)
     best: dict[tuple[str, str, str], Rate] = {}
     for _ in range(args.rounds):  # rounds spread a busy machine's slow spells over every line
         for line, measure in lines.items():
@@ -224,6 +228,15 @@ def main(argv: list[str] | None = None) -> None:
         learner = "" if steps is None else f"{steps:,.0f}"
         print(f"{game:<19}{seats:>7}  {interface:<15}{rate:>15,.0f}{rate / ttt:>7.2f}  "
               f"{verdict:<7}{learner:>20}")
+    print()
+    print("The vector environment against the single one (gymnasium), decisions per CPU-second:")
+    print()
+    print(f"{'game':<19}{'players':>7}  {'interface':<15}{'decisions/CPU-s':>15}{'x single':>9}  verdict")
+    for (game, seats, interface), (rate, _) in best.items():
+        if interface.startswith("vector"):
+            single = best[(game, seats, "gymnasium")][0]
+            verdict = "faster" if rate > single else "SLOWER"
+            print(f"{game:<19}{seats:>7}  {interface:<15}{rate:>15,.0f}{rate / single:>9.2f}  {verdict}")
 
 
 if __name__ == "__main__":

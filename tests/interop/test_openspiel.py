@@ -279,3 +279,16 @@ def test_openspiel_observers_write_the_named_parts() -> None:
     infostate.set_from(state, 0)
     assert infostate.dict["own_actions"].sum() == 1  # seat 0 took the first action
     assert np.array_equal(infostate.tensor, state.information_state_tensor(0))
+
+
+@pytest.mark.parametrize("name", research_games())
+def test_legal_actions_answered_in_python_agree_with_pyspiels_own(name: str) -> None:
+    state = load(name, 2).new_initial_state()
+    pick = random.Random(3)
+    while True:  # the deal's chance nodes, every decision, the end
+        for player in (None, 0, 1):
+            asked = () if player is None else (player,)
+            assert state.legal_actions(*asked) == pyspiel.State.legal_actions(state, *asked)
+        if state.is_terminal():
+            break
+        state.apply_action(pick.choice(state.legal_actions()))

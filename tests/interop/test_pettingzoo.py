@@ -131,6 +131,37 @@ def test_an_illegal_action_ends_the_game_with_a_penalty(caplog: pytest.LogCaptur
     assert aec.rewards == {"player_0": -1, "player_1": 0}
 
 
+def test_an_illegal_action_ends_the_game_with_a_penalty_with_the_mask_in_infos() -> None:
+    aec = env(game="rose-of-fire", players=2, action_mask="info")
+    aec.reset(seed=1)
+    for _ in range(3):  # legal actions first: the game goes on
+        *_, info = aec.last()
+        aec.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert not any(aec.terminations.values())
+    agent = aec.agent_selection
+    *_, info = aec.last()
+    aec.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+    assert all(aec.terminations.values())
+    assert aec.rewards[agent] == -1
+
+
+def test_the_agent_iterator_still_enforces_the_order() -> None:
+    aec = env(game="rose-of-fire", players=2)
+    with pytest.raises(AssertionError, match="reset"):
+        aec.agent_iter()
+    aec.reset(seed=2)
+    agents = iter(aec.agent_iter(max_iter=3))
+    assert next(agents) == aec.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
+    observation, *_ = aec.last()
+    aec.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert next(agents) == aec.agent_selection
+    aec.step(int(np.flatnonzero(aec.last()[0]["action_mask"])[0]))
+    with pytest.raises(StopIteration):
+        next(agents)  # max_iter reached
+
+
 def test_bad_parameters_are_refused() -> None:
     with pytest.raises(ValueError, match="1 to 4 players"):
         env(game="barcelona", players=7)

@@ -43,3 +43,19 @@ def test_a_refused_action_changes_nothing_and_is_flagged() -> None:
     assert np.array_equal(observations[0], before[0]) and not np.array_equal(observations[1], before[1])
     with pytest.raises(ValueError, match="expected 2 actions"):
         envs.step([legal])
+
+
+def test_a_finished_game_is_followed_by_the_next_seed_and_a_number_not_an_action_is_refused() -> None:
+    envs = EixampleVectorEnv(num_envs=2, game="tictactoe", players=2, opponents="random")
+    _, infos = envs.reset(seed=10)
+    pick = np.random.default_rng(1)
+    while True:
+        actions = [int(pick.choice(np.flatnonzero(mask))) for mask in infos["action_mask"]]
+        _, _, terminations, _, infos = envs.step(actions)
+        if terminations[0]:
+            break
+    assert envs.envs[0].game_seed == 11 and not envs.envs[0].state.is_terminal()
+    before = infos["action_mask"].copy()
+    _, _, _, _, infos = envs.step([-1, 2.5])
+    assert infos["illegal_action"].tolist() == [True, True]
+    assert np.array_equal(infos["action_mask"], before)

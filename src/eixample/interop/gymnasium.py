@@ -107,12 +107,23 @@ class EixampleEnv(gymnasium.Env[Observation, np.int64]):
             self.game_seed = int(self.np_random.integers(1 << SEED_BITS, dtype=np.uint64))
         else:
             self.game_seed = (self.game_seed + 1) % (1 << SEED_BITS)
-        self.state = self.table.new_state(self.game_seed)
-        self.bots = {seat: make_bot(spec, derive_seed(self.game_seed, seat))
+        self._deal(self.game_seed)
+        return self._observation(), self._info()
+
+    def _deal(self, seed: int) -> None:
+        """Game `seed` begun, its bots seated and played up to the learner's first decision."""
+        self.state = self.table.new_state(seed)
+        self.bots = {seat: make_bot(spec, derive_seed(seed, seat))
                      for seat, spec in self.opponent_specs.items()}
         self._margin = self._vp_margin()  # before the bots' first moves: `score` sums to the final margin
         self._let_bots_play()
-        return self._observation(), self._info()
+
+    def next_game(self) -> None:
+        """The next game begun, as `reset()` without a seed begins it, without building the first
+        observation (a vector environment writes it into its batch)."""
+        assert self.game_seed is not None, "reset the environment first"
+        self.game_seed = (self.game_seed + 1) % (1 << SEED_BITS)
+        self._deal(self.game_seed)
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         number = _action_number(action)

@@ -187,10 +187,18 @@ class EixampleState(pyspiel.State):
         self._held = _Held(state, self._held.own_actions)
 
     def current_player(self) -> int:
-        if self._held is None:
+        held = self._held
+        if held is None:
             return _CHANCE
-        seat = self._held.state.current_player()  # the protocol's TERMINAL (-1) once the game is over
+        seat = held.state.current_player()  # the protocol's TERMINAL (-1) once the game is over
         return seat if seat >= 0 else _TERMINAL
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """As pyspiel's, answered here once dealt (its own asks Python three times more)."""
+        held = self._held
+        if held is not None and (not player or player[0] == held.state.current_player()):
+            return self.table.legal_ids(held.state)  # none once the game is over
+        return super().legal_actions(*player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._held is not None:
@@ -280,7 +288,8 @@ class EixampleState(pyspiel.State):
         return self.table.actions[action]
 
     def is_terminal(self) -> bool:
-        return self._held is not None and self.engine.is_terminal()
+        held = self._held
+        return held is not None and held.state.is_terminal()
 
     def returns(self) -> list[float]:
         return utility(self.engine) if self._held is not None else [0.0] * self.table.seats

@@ -36,6 +36,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from eixample.core.protocol import State
 from eixample.interop.encoding import Observer
@@ -73,7 +75,25 @@ class _Fields:
 
 
 class _TerminateIllegal(_Fields, wrappers.TerminateIllegalWrapper):
-    pass
+    def observe(self, agent: str) -> Any:
+        observation = self.env.observe(agent)
+        raw = self._raw
+        if agent == raw.agent_selection:  # what the wrapper checks the next action against
+            self._prev_obs = observation
+            self._prev_info: Any = raw.infos.get(agent, {})
+        return observation
+
+    def step(self, action: Any) -> None:
+        raw, last = self._raw, self._prev_obs
+        agent = raw.agent_selection
+        if type(action) is int and last is not None and not self._terminated and not (
+                raw.terminations[agent] or raw.truncations[agent]):  # the common case, quickly
+            mask = last["action_mask"] if type(last) is dict else (self._prev_info or {}).get("action_mask")
+            if mask is not None and mask[action]:
+                self._prev_obs = self._prev_info = None
+                self.env.step(action)
+                return
+        super().step(action)
 
 
 class _AssertOutOfBounds(_Fields, wrappers.AssertOutOfBoundsWrapper):
@@ -84,8 +104,51 @@ class _AssertOutOfBounds(_Fields, wrappers.AssertOutOfBoundsWrapper):
             super().step(action)
 
 
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the raw environment's fields."""
+
+    env: _OrderEnforcing
+
+    def __next__(self) -> str:
+        env = self.env
+        raw = env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
 class _OrderEnforcing(_Fields, wrappers.OrderEnforcingWrapper):
-    pass
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+    def observe(self, agent: str) -> Any:
+        if self._has_reset:
+            return self.env.observe(agent)
+        return super().observe(agent)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw.agents:  # the common case, quickly
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        raw = self._raw
+        agent = raw.agent_selection
+        observation = self.observe(agent) if observe else None
+        return (observation, raw._cumulative_rewards[agent], raw.terminations[agent],
+                raw.truncations[agent], raw.infos[agent])
 
 
 ACTION_MASKS = ("observation", "info")
@@ -110,6 +173,7 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         self.render_mode = render_mode
         self.metadata = {**raw_env.metadata, "name": f"eixample_{game.replace('-', '_')}_v0"}  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         actions = len(self.table.actions)
         self._action_space = spaces.Discrete(actions)
         low, high = self.observer.low, self.observer.high
@@ -152,7 +216,8 @@ class raw_env(AECEnv):  # the name PettingZoo's own environments use
         """The agent's observation, written once per position (the wrappers ask too)."""
         observed = self._observed.get(agent)
         if observed is None:
-            vector = self.observer.observe(self.game_state, self.possible_agents.index(agent))
+            vector = np.empty(self.observer.size, np.float32)
+            self.observer.write(self.game_state, self._seats[agent], vector)
             observed = vector if self.mask_in_info else {"observation": vector,
                                                          "action_mask": self._mask(agent)}
             self._observed[agent] = observed

@@ -112,7 +112,9 @@ class GameTable:
 
     def mask(self, state: State) -> npt.NDArray[np.int8]:
         mask = np.zeros(len(self.actions), dtype=np.int8)
-        mask[np.fromiter(map(self.index.__getitem__, state.legal_actions()), np.intp)] = 1
+        index = self.index
+        for action in state.legal_actions():  # a handful: set one by one, without building an array
+            mask[index[action]] = 1
         return mask
 
     def apply(self, state: State, action_id: int) -> None:

@@ -70,7 +70,6 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
         )
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
-        self._masks.fill(0)
         for i, env in enumerate(self.envs):
             env.reset(seed=seeds[i])
             self._write(i)
@@ -80,33 +79,42 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
     def step(
         self, actions: Any
     ) -> tuple[Batch, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"expected {self.num_envs} actions, got shape {actions.shape}")
+        numbers = np.asarray(actions)
+        if numbers.shape != (self.num_envs,):
+            raise ValueError(f"expected {self.num_envs} actions, got shape {numbers.shape}")
         rewards = np.zeros(self.num_envs)
         terminations = np.zeros(self.num_envs, np.bool_)
-        illegal = np.zeros(self.num_envs, np.bool_)
+        illegal: list[int] = []
         infos: dict[str, Any] = {}
-        self._masks.fill(0)
-        for i, env in enumerate(self.envs):
+        texts, seat, write = self.table.actions, self.seat, self.observer.write
+        observations = self._observations
+        for i, number in enumerate(numbers.tolist()):  # Python numbers, in one conversion
+            env = self.envs[i]
             state = env.state
             try:
-                self.table.apply(state, int(actions[i]))
-            except (IllegalActionError, IndexError, ValueError, TypeError):
-                illegal[i] = True  # nothing changed: its legal actions stay as they were
+                if not 0 <= number < self._actions or number != int(number):
+                    raise IllegalActionError(f"no action {number!r}")
+                state.apply(texts[int(number)])
+            except (IllegalActionError, ValueError, TypeError):
+                illegal.append(i)  # nothing changed: its observation and legal actions stay as they were
                 continue
             env.decisions += 1
-            env._let_bots_play()
+            if not state.is_terminal() and state.current_player() != seat:
+                env._let_bots_play()
             if state.is_terminal():
                 terminations[i] = True
-                rewards[i] = utility(state)[self.seat]
+                rewards[i] = utility(state)[seat]
                 self._finish(i, infos)
-                env.reset()
-            self._write(i)
+                env.next_game()
+                state = env.state
+            write(state, seat, observations[i])
+            self._legal[i] = self._legal_flat(i)
         self._write_masks()
         infos["action_mask"] = self._out(self._masks)
-        if illegal.any():
-            infos["illegal_action"], infos["_illegal_action"] = illegal, illegal.copy()
+        if illegal:
+            flagged = np.zeros(self.num_envs, np.bool_)
+            flagged[illegal] = True
+            infos["illegal_action"], infos["_illegal_action"] = flagged, flagged.copy()
         return (
             self._out(self._observations),
             rewards,
@@ -129,7 +137,8 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
         return [base + index[action] for action in state.legal_actions()]
 
     def _write_masks(self) -> None:
-        """Every game's mask in one assignment (the masks are cleared before)."""
+        """Every game's mask in one assignment."""
+        self._masks.fill(0)
         legal = [flat for row in self._legal for flat in row]
         if legal:
             self._masks.reshape(-1)[np.array(legal, np.intp)] = 1

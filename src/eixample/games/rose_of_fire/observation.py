@@ -1,17 +1,23 @@
 """The Rose of Fire's structured observation: what `view(seat)` shows, as a flat float32 vector.
 
 Written straight from the flat engine state into a caller's buffer, without building the view.
+Per thread, state object and viewer, the encoder keeps the vector it wrote last with the fields it
+was written from (`Written`): a write compares each field with the state's and rewrites only the
+entries of those that changed, then copies the vector out. The fields compare by value, so any
+position may come in any order and the result is that of writing everything afresh.
 Seats are relative to the observing seat: row 0 of every part "by seat" is the observer, row 1 the
 next seat clockwise, and so on (the absolute seat is in the part `seat`). Hidden parts stay out:
 the faces of other players' cards (their counts by kind only), other families' tokens (their
 number only) and secret convictions (only that one is held), the red bag's contents (its size),
 the order of decks and immigration tokens (their sizes), the tokens another seat chooses between,
 the generator. Two positions whose views differ for a seat never encode alike
-(`tests/games/rose_of_fire/test_observation.py`).
+(`tests/interop/test_encoding.py`).
 """
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from eixample.core.observation import ObservationSpec, SpecBuilder
-from eixample.games.observing import Entries, Group, GroupedWriter
+from eixample.games.observing import Kept
 from eixample.games.rose_of_fire import actions as txt
 from eixample.games.rose_of_fire.components import COLOURS, HOUSES, KINDS, SYMBOLS, Tables
 from eixample.games.rose_of_fire.state import DECISION_NAMES, DROP, KEEP, NSRC, SOURCES
@@ -27,10 +33,6 @@ from eixample.games.rose_of_fire.state import DECISION_NAMES, DROP, KEEP, NSRC, 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
 
-TURN_PARTS = (
-    "phase", "decision", "decision_seat", "first_player", "flags", "events_fired", "strike_in_front"
-)
-"""The parts the encoder's turn group writes."""
 PLAYER_NUMBERS = (
     "vp",
     "prestige",
@@ -168,151 +170,292 @@ class Encoder:
             for part in b.parts
         ]
         self.spec: ObservationSpec = b.build()
-        self.seats = list(range(n))  # the groups write for seat 0; `GroupedWriter` turns it
-        width = len(PLAYER_NUMBERS)
-        player_rows = [self.o_players + p * width + j for p in range(n) for j in range(width)]
-        breakdown = [self.o_breakdown + p * NSRC + j for p in range(n) for j in range(NSRC)]
-        self.player_dest = np.array(player_rows + breakdown, np.intp)
-        self.counts_dest = np.arange(self.o_counts, self.o_counts + len(COUNTS) + PHASES)
-        self.writer = GroupedWriter(
-            self.spec,
-            n,
-            [
-                Group(TURN_PARTS, _turn_key, self._write_turn),
-                Group(("players", "score_breakdown"), _players_key, self._write_players),
-                Group(("counts", "round_track"), _counts_key, self._write_counts),
-                Group(("tiles",), _tiles_key, self._write_tiles),
-                Group(("house_owner", "house_type"), _houses_key, self._write_houses),
-                Group(("block_of_space", "obelisk_blocks"), _blocks_key, self._write_blocks),
-                Group(("influence_cards", "discarded", "conviction", "table"), _cards_key, self._write_cards),
-            ],
-            self._own,
-        )
+        self.width = len(PLAYER_NUMBERS)
+        self.rows = [[(p - viewer) % n for p in range(n)] for viewer in range(n)]
+        """Per viewer, the row of each seat in the parts by seat (the viewer's own first)."""
+        self.kept = Kept(self._blank)
 
     def write(self, s: RoseState, viewer: int, out: npt.NDArray[Any]) -> None:
-        self.writer.write(s, viewer, out)
+        if not (isinstance(viewer, int) and 0 <= viewer < self.n):
+            raise ValueError(f"no seat {viewer!r} in a {self.n}-player game")
+        w: Written = self.kept.get(s, viewer)
+        rows = self.rows[viewer]
+        frame = s.stack[-1] if s.stack and not s.ended else None
+        self._turn(w, s, rows, frame)
+        self._players(w, s, rows, viewer)
+        counts = _counts(s)
+        if counts != w.counts:
+            _values(w.mv, counts, w.counts, self.o_counts)
+            w.counts[:] = counts
+        self._board(w, s, rows)
+        self._cards(w, s, rows, viewer)
+        self._secret_choice(w, s, viewer, frame)
+        np.copyto(out, w.vector)
 
-    # each writer gives its group's entries (`Entries`) from the group's key
-    def _write_turn(self, s: RoseState, key: Any) -> Entries:
-        frame, ended, phase, first, anarchy, fired, strike_shown = key
-        rel = self.seats
-        hot = [self.o_phase + phase - 1, self.o_first + rel[first]]
+    def _blank(self, s: RoseState, viewer: int) -> Written:
+        """A vector of zeros for `viewer`, with fields that encode as zeros (the seat is set)."""
+        w = Written(self.spec.size, self.n, self.nx, self.ninf)
+        w.mv[self.o_seat + viewer] = 1
+        return w
+
+    def _turn(self, w: Written, s: RoseState, rows: list[int], frame: tuple[int, ...] | None) -> None:
+        hot = [self.o_phase + s.phase - 1, self.o_first + rows[s.first]]
         if frame is None:
             hot.append(self.o_decision + OVER)
         else:
-            hot += [self.o_decision + frame[0], self.o_decider + rel[frame[1]]]
-        if ended:
+            hot += (self.o_decision + frame[0], self.o_decider + rows[frame[1]])
+        if s.ended:
             hot.append(self.o_flags)
-        if anarchy:
+        if s.anarchy:
             hot.append(self.o_flags + 1)
+        fired = s.fired
         hot += [self.o_fired + k for k in range(3) if fired[k]]
-        if strike_shown >= 0:
-            hot.append(self.o_strike + rel[strike_shown])
-        return hot, [], []
+        if s.strike_shown >= 0:
+            hot.append(self.o_strike + rows[s.strike_shown])
+        if hot != w.turn:
+            _swap(w.mv, w.turn, hot)
+            w.turn[:] = hot
 
-    def _write_players(self, s: RoseState, key: Any) -> Entries:
-        kinds, n = self.t.card_kind, self.n
-        numbers: list[int] = []
-        for p in range(n):
-            hand_kinds = [0, 0, 0, 0]
-            for c in s.hands[p]:
-                hand_kinds[kinds[c]] += 1
-            numbers += (
-                s.vp[p],
-                s.prestige[p],
-                *s.houses_left[4 * p : 4 * p + 4],
-                s.supply[p],
-                s.raval[p],
-                s.barricade[p],
-                s.bag[p],
-                s.token_count(p),
-                *hand_kinds,
-            )
-        numbers += s.vp_src
-        return [], self.player_dest, numbers
+    def _players(self, w: Written, s: RoseState, rows: list[int], viewer: int) -> None:
+        mv, base, width = w.mv, self.o_players, self.width
+        if s.vp != w.vp:
+            _by_seat(mv, s.vp, w.vp, base, rows, width, 1)
+            w.vp[:] = s.vp
+        if s.prestige != w.prestige:
+            _by_seat(mv, s.prestige, w.prestige, base + 1, rows, width, 1)
+            w.prestige[:] = s.prestige
+        if s.houses_left != w.houses_left:
+            _by_seat(mv, s.houses_left, w.houses_left, base + 2, rows, width, 4)
+            w.houses_left[:] = s.houses_left
+        if s.supply != w.supply:
+            _by_seat(mv, s.supply, w.supply, base + 6, rows, width, 1)
+            w.supply[:] = s.supply
+        if s.raval != w.raval:
+            _by_seat(mv, s.raval, w.raval, base + 7, rows, width, 1)
+            w.raval[:] = s.raval
+        if s.barricade != w.barricade:
+            _by_seat(mv, s.barricade, w.barricade, base + 8, rows, width, 1)
+            w.barricade[:] = s.barricade
+        if s.bag != w.bag:
+            _by_seat(mv, s.bag, w.bag, base + 9, rows, width, 1)
+            w.bag[:] = s.bag
+        if s.vp_src != w.vp_src:
+            _by_seat(mv, s.vp_src, w.vp_src, self.o_breakdown, rows, NSRC, NSRC)
+            w.vp_src[:] = s.vp_src
+        tokens = s.tokens
+        if tokens != w.tokens:
+            old = w.tokens
+            for p in range(self.n):
+                mine = tokens[3 * p : 3 * p + 3]
+                if mine != old[3 * p : 3 * p + 3]:
+                    mv[base + rows[p] * width + 10] = mine[0] + mine[1] + mine[2]
+                    if p == viewer:
+                        mv[self.o_own_tokens : self.o_own_tokens + 3] = array("f", mine)
+            w.tokens[:] = tokens
+        if s.hands != w.hands:
+            kinds = self.t.card_kind
+            for p, hand in enumerate(s.hands):
+                held = w.hands[p]
+                if hand != held:
+                    counted = [0, 0, 0, 0]
+                    for c in hand:
+                        counted[kinds[c]] += 1
+                    at = base + rows[p] * width + 11
+                    mv[at : at + 4] = array("f", counted)
+                    if p == viewer:
+                        _swap(mv, [self.o_hand + c for c in held], [self.o_hand + c for c in hand])
+            w.hands[:] = s.hands
 
-    def _write_counts(self, s: RoseState, key: Any) -> Entries:
-        return [], self.counts_dest, key
+    def _board(self, w: Written, s: RoseState, rows: list[int]) -> None:
+        mv = w.mv
+        board = s.tile.tobytes() + s.htype.tobytes() + s.owner.tobytes() + s.in_block.tobytes()
+        if board != w.board:  # the four byte arrays, a space's entry every `nx` bytes
+            nx, old = self.nx, w.board
+            for i in _changed(board, old):
+                field, x = divmod(i, nx)
+                value, was = _signed(board[i]), _signed(old[i])
+                if field == 0:  # tile
+                    _move(mv, self.o_tiles + x * 3, was, value)
+                elif field == 1:  # house type
+                    _move(mv, self.o_house_type + x * 4, was, value)
+                elif field == 2:  # house owner
+                    base = self.o_house_owner + x
+                    _move(mv, base, -1 if was < 0 else rows[was] * nx, -1 if value < 0 else rows[value] * nx)
+                else:  # in a block
+                    mv[self.o_in_block + x] = value + 1 if value >= 0 else 0
+            w.board = board
+        if s.blocks != w.blocks:
+            base = self.o_blocks
+            for q in w.blocks:
+                mv[base + q] = 0
+            for place, q in enumerate(s.blocks, 1):
+                mv[base + q] = place
+            w.blocks[:] = s.blocks
 
-    def _write_tiles(self, s: RoseState, key: Any) -> Entries:
-        base = self.o_tiles
-        return [base + x * 3 + c for x, c in enumerate(key) if c >= 0], [], []
+    def _cards(self, w: Written, s: RoseState, rows: list[int], viewer: int) -> None:
+        mv = w.mv
+        if s.influence_owner != w.influence_owner:
+            base, width, old = self.o_influence, 3 + self.n, w.influence_owner
+            for k, o in enumerate(s.influence_owner):
+                was = old[k]
+                if o != was:
+                    row = base + k * width
+                    if was is not None:
+                        mv[row + (3 + rows[was] if was >= 0 else -1 - was)] = 0
+                    mv[row + (3 + rows[o] if o >= 0 else -1 - o)] = 1
+            w.influence_owner[:] = s.influence_owner
+        piles = (s.city_discard, s.pop_discard, s.prestige_discard)
+        if piles != w.piles:
+            base, now = self.o_discard, set().union(*piles)
+            for c in now.symmetric_difference(set().union(*w.piles)):
+                mv[base + c] = c in now
+            w.piles = piles
+        conviction, shown = s.conviction, s.conviction_shown
+        if conviction != w.conviction or shown != w.shown or s.ended != w.ended:
+            base, width, hot = self.o_conviction, len(CONVICTION), []
+            for p in range(self.n):
+                row = base + rows[p] * width
+                if shown[p] >= 0:
+                    hot.append(row + shown[p])
+                    if conviction[p] < 0 and not s.ended:
+                        hot.append(row + 7)
+                elif conviction[p] >= 0:
+                    hot.append(row + 3)
+                    if p == viewer:  # its own secret, in the observer's row
+                        hot.append(row + 4 + conviction[p])
+            _swap(mv, w.conviction_hot, hot)
+            w.conviction_hot[:], w.conviction[:], w.shown[:], w.ended = hot, conviction, shown, s.ended
+        if s.table != w.table:
+            base, ncards = self.o_table, self.ncards
+            for p, cards in enumerate(s.table):
+                held = w.table[p]
+                if cards != held:
+                    row = base + rows[p] * ncards
+                    for c in held:
+                        mv[row + c] = 0
+                    for place, c in enumerate(cards, 1):
+                        mv[row + c] = place
+            w.table[:] = s.table
 
-    def _write_houses(self, s: RoseState, key: Any) -> Entries:
-        owner, htype = key
-        rel, nx = self.seats, self.nx
-        hot = [self.o_house_owner + rel[p] * nx + x for x, p in enumerate(owner) if p >= 0]
-        hot += [self.o_house_type + x * 4 + h for x, h in enumerate(htype) if h >= 0]
-        return hot, [], []
-
-    def _write_blocks(self, s: RoseState, key: Any) -> Entries:
-        in_block, blocks = key
-        base = self.o_in_block
-        where = [base + x for x, q in enumerate(in_block) if q >= 0]
-        values = [q + 1 for q in in_block if q >= 0]
-        where += [self.o_blocks + q for q in blocks]
-        values += range(1, len(blocks) + 1)
-        return [], where, values
-
-    def _write_cards(self, s: RoseState, key: Any) -> Entries:
-        influence_owner, discards, table, conviction, conviction_shown, ended = key
-        rel, n = self.seats, self.n
-        base, width = self.o_influence, 3 + n
-        hot = [base + k * width + (3 + rel[o] if o >= 0 else -1 - o) for k, o in enumerate(influence_owner)]
-        hot += [self.o_discard + c for c in discards]
-        base, width = self.o_conviction, len(CONVICTION)
-        for p in range(n):
-            row = base + rel[p] * width
-            shown, secret = conviction_shown[p], conviction[p]
-            if shown >= 0:
-                hot.append(row + shown)
-            if secret >= 0 and shown < 0:
-                hot.append(row + 3)
-            if secret < 0 and shown >= 0 and not ended:
-                hot.append(row + 7)
-        base, ncards = self.o_table, self.ncards
-        where = [base + rel[p] * ncards + c for p in range(n) for c in table[p]]
-        return hot, where, [place for p in range(n) for place in range(1, len(table[p]) + 1)]
-
-    def _own(self, s: RoseState, viewer: int) -> Entries:
-        """What only the observer sees (written as the observer sees it, its rows first)."""
-        hot = [self.o_seat + viewer, *(self.o_hand + c for c in s.hands[viewer])]
-        if s.conviction[viewer] >= 0 and s.conviction_shown[viewer] < 0:
-            hot.append(self.o_conviction + 4 + s.conviction[viewer])
-        tokens = s.tokens[3 * viewer : 3 * viewer + 3]
-        frame = _frame(s)
+    def _secret_choice(self, w: Written, s: RoseState, viewer: int, frame: tuple[int, ...] | None) -> None:
+        """While the observer keeps or drops a token in secret: the symbol each choice names."""
+        hot: list[int] = []
         if frame is not None and frame[1] == viewer and frame[0] in (KEEP, DROP):
             places = frame[-3:]
-            symbols = {frame[2], frame[3]} if frame[0] == KEEP else {k for k in range(3) if tokens[k] > 0}
-            hot += [self.o_secret + (places[k] - 1) * 3 + k for k in symbols]
-        return hot, list(range(self.o_own_tokens, self.o_own_tokens + 3)), tokens
+            if frame[0] == KEEP:
+                symbols = {frame[2], frame[3]}
+            else:
+                tokens = s.tokens
+                symbols = {k for k in range(3) if tokens[3 * viewer + k] > 0}
+            hot = [self.o_secret + (places[k] - 1) * 3 + k for k in symbols]
+        if hot != w.secret:
+            _swap(w.mv, w.secret, hot)
+            w.secret[:] = hot
 
 
-# each key is a fresh object holding every field its group reads (compared with the last one)
-def _frame(s: RoseState) -> tuple[int, ...] | None:
-    return s.stack[-1] if s.stack and not s.ended else None
+class Written:
+    """One viewer's vector and the state's fields it was last written from (at first, fields that
+    encode as all zeros). The lists are updated in place: no new objects for the garbage collector
+    to follow as they age (many games in one process keep many of them)."""
+
+    __slots__ = (
+        "bag",
+        "barricade",
+        "blocks",
+        "board",
+        "conviction",
+        "conviction_hot",
+        "counts",
+        "ended",
+        "hands",
+        "houses_left",
+        "influence_owner",
+        "mv",
+        "piles",
+        "prestige",
+        "raval",
+        "secret",
+        "shown",
+        "supply",
+        "table",
+        "tokens",
+        "turn",
+        "vector",
+        "vp",
+        "vp_src",
+    )
+
+    def __init__(self, size: int, n: int, nx: int, ninf: int):
+        self.vector = np.zeros(size, np.float32)
+        self.mv = self.vector.data
+        self.turn: list[int] = []
+        self.vp, self.prestige, self.supply, self.raval = [0] * n, [0] * n, [0] * n, [0] * n
+        self.barricade, self.bag, self.houses_left = [0] * n, [0] * n, [0] * (4 * n)
+        self.vp_src, self.tokens = [0] * (n * NSRC), [0] * (3 * n)
+        self.hands: list[tuple[int, ...]] = [()] * n
+        self.counts: list[int] = [0] * (len(COUNTS) + PHASES)
+        self.board = bytes([255]) * (4 * nx)  # the engine's board fields are byte arrays, -1: none
+        self.blocks: list[int] = []
+        self.influence_owner: list[int | None] = [None] * ninf
+        self.piles: tuple[tuple[int, ...], ...] = ((), (), ())
+        self.conviction: list[int] = []
+        self.shown: list[int] = []
+        self.ended: bool | None = None
+        self.conviction_hot: list[int] = []
+        self.table: list[tuple[int, ...]] = [()] * n
+        self.secret: list[int] = []
 
 
-def _turn_key(s: RoseState) -> tuple[Any, ...]:
-    return (_frame(s), s.ended, s.phase, s.first, s.anarchy, s.fired[:], s.strike_shown)
+def _swap(mv: memoryview, old: list[int], new: list[int]) -> None:
+    """Entries `old` set to 0, then entries `new` to 1."""
+    for i in old:
+        mv[i] = 0
+    for i in new:
+        mv[i] = 1
 
 
-def _players_key(s: RoseState) -> list[Any]:
-    return [
-        *s.vp,
-        *s.prestige,
-        *s.houses_left,
-        *s.supply,
-        *s.raval,
-        *s.barricade,
-        *s.bag,
-        *s.tokens,
-        *s.vp_src,
-        *s.hands,
-    ]
+def _values(mv: memoryview, new: Sequence[int], old: Sequence[int], base: int) -> None:
+    """The entries from `base` on that changed from `old` to `new`."""
+    for i, value in enumerate(new):
+        if value != old[i]:
+            mv[base + i] = value
 
 
-def _counts_key(s: RoseState) -> list[int]:
+def _by_seat(mv: memoryview, new: Sequence[int], old: Sequence[int], base: int, rows: list[int],
+             width: int, per_seat: int) -> None:
+    """Values by seat (`per_seat` each, seat after seat in `new`) into rows of `width` entries."""
+    for i, value in enumerate(new):
+        if value != old[i]:
+            p, j = divmod(i, per_seat)
+            mv[base + rows[p] * width + j] = value
+
+
+def _move(mv: memoryview, base: int, was: int, value: int) -> None:
+    """A one-hot entry moved from `base + was` to `base + value` (none for a negative)."""
+    if was >= 0:
+        mv[base + was] = 0
+    if value >= 0:
+        mv[base + value] = 1
+
+
+def _signed(byte: int) -> int:
+    return byte - 256 if byte > 127 else byte
+
+
+def _changed(new: bytes, old: bytes) -> list[int]:
+    """The places where two byte strings of one length differ (found on their bits, in C)."""
+    diff = int.from_bytes(new, "little") ^ int.from_bytes(old, "little")
+    places, at = [], 0
+    while diff:
+        skip = ((diff & -diff).bit_length() - 1) >> 3
+        at += skip
+        places.append(at)
+        diff >>= (skip + 1) << 3
+        at += 1
+    return places
+
+
+def _counts(s: RoseState) -> list[int]:
     return [
         s.level,
         len(s.imm_pool),
@@ -329,29 +472,6 @@ def _counts_key(s: RoseState) -> list[int]:
         *s.round_track,
         *[-1] * (PHASES - len(s.round_track)),
     ]
-
-
-def _tiles_key(s: RoseState) -> Any:
-    return s.tile[:]
-
-
-def _houses_key(s: RoseState) -> tuple[Any, ...]:
-    return (s.owner[:], s.htype[:])
-
-
-def _blocks_key(s: RoseState) -> tuple[Any, ...]:
-    return (s.in_block[:], s.blocks[:])
-
-
-def _cards_key(s: RoseState) -> tuple[Any, ...]:
-    return (
-        s.influence_owner[:],
-        s.city_discard + s.pop_discard + s.prestige_discard,
-        s.table[:],
-        s.conviction[:],
-        s.conviction_shown[:],
-        s.ended,
-    )
 
 
 _ENCODERS: dict[tuple[int, int], tuple[Tables, Encoder]] = {}
