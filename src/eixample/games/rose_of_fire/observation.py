@@ -44,6 +44,17 @@ PLAYER_NUMBERS = (
     "tokens",
     *(f"hand_{k}" for k in KINDS),
 )
+PLAYER_COLUMNS = (
+    ("vp", 0, 1),
+    ("prestige", 1, 1),
+    ("houses_left", 2, len(HOUSES)),
+    ("supply", 2 + len(HOUSES), 1),
+    ("raval", 3 + len(HOUSES), 1),
+    ("barricade", 4 + len(HOUSES), 1),
+    ("bag", 5 + len(HOUSES), 1),
+)
+"""The state's per-seat fields written as they are: the field (of the state and of what was
+written), its first column in PLAYER_NUMBERS, and its numbers per seat."""
 COUNTS = (
     "immigration_level",
     "immigration_tokens_left",
@@ -218,27 +229,11 @@ class Encoder:
 
     def _players(self, w: Written, s: RoseState, rows: list[int], viewer: int) -> None:
         mv, base, width = w.mv, self.o_players, self.width
-        if s.vp != w.vp:
-            _by_seat(mv, s.vp, w.vp, base, rows, width, 1)
-            w.vp[:] = s.vp
-        if s.prestige != w.prestige:
-            _by_seat(mv, s.prestige, w.prestige, base + 1, rows, width, 1)
-            w.prestige[:] = s.prestige
-        if s.houses_left != w.houses_left:
-            _by_seat(mv, s.houses_left, w.houses_left, base + 2, rows, width, 4)
-            w.houses_left[:] = s.houses_left
-        if s.supply != w.supply:
-            _by_seat(mv, s.supply, w.supply, base + 6, rows, width, 1)
-            w.supply[:] = s.supply
-        if s.raval != w.raval:
-            _by_seat(mv, s.raval, w.raval, base + 7, rows, width, 1)
-            w.raval[:] = s.raval
-        if s.barricade != w.barricade:
-            _by_seat(mv, s.barricade, w.barricade, base + 8, rows, width, 1)
-            w.barricade[:] = s.barricade
-        if s.bag != w.bag:
-            _by_seat(mv, s.bag, w.bag, base + 9, rows, width, 1)
-            w.bag[:] = s.bag
+        for name, column, per_seat in PLAYER_COLUMNS:
+            now, written = getattr(s, name), getattr(w, name)
+            if now != written:
+                _by_seat(mv, now, written, base + column, rows, width, per_seat)
+                written[:] = now
         if s.vp_src != w.vp_src:
             _by_seat(mv, s.vp_src, w.vp_src, self.o_breakdown, rows, NSRC, NSRC)
             w.vp_src[:] = s.vp_src
