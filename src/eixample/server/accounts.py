@@ -30,7 +30,7 @@ import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -38,7 +38,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
@@ -83,15 +83,21 @@ RESET_LIFETIME = timedelta(hours=1)
 MAILS_PER_EMAIL_HOUR = 3
 
 
-@dataclass(frozen=True)
-class Account:
+class AccountFields(BaseModel):
+    """What the server keeps of an account and its player sees (GET /api/account)."""
+
+    model_config = ConfigDict(frozen=True)
+
     id: str
     name: str
     email: str | None
     email_verified: bool
     role: str
     created_at: datetime
-    has_password: bool = False
+    has_password: bool = Field(description="the account signs in with a password (else with passkeys only)")
+
+
+class Account(AccountFields):
     suspended: bool = False
     """A moderator suspended the account (server/admin.py): it opens no session until lifted."""
 
@@ -788,17 +794,10 @@ class SignInRequest(Strict):
     password: Password
 
 
-class AccountOut(BaseModel):
-    id: str
-    name: str
-    email: str | None
-    email_verified: bool
-    role: str
-    created_at: datetime
+class AccountOut(AccountFields):
     csrf: str = Field(description=f"send it in the {CSRF_HEADER} header with every request that changes "
                                   "something while signed in")
     mail: bool = Field(description="this server sends mail (e-mail verification, password reset)")
-    has_password: bool = Field(description="the account signs in with a password (else with passkeys only)")
 
 
 class AccountStatusOut(BaseModel):
@@ -814,7 +813,7 @@ def _address(request: Request) -> str:
 
 
 def _account_out(accounts: Accounts, account: Account, csrf: str) -> dict[str, Any]:
-    shown = {name: value for name, value in asdict(account).items() if name in AccountOut.model_fields}
+    shown = account.model_dump(include=set(AccountFields.model_fields))
     return {**shown, "csrf": csrf, "mail": accounts.mailer.enabled}
 
 
