@@ -13,10 +13,12 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.harness import HERE, ServerProcess, create_game
+from tests.server.harness import HERE, ServerProcess, create_game, wait_for
 
 PEOPLE = [{"kind": "person", "name": "Ana"}, {"kind": "person", "name": "Biel"}]
 DRAIN_SECONDS = 4.0
+IN_FLIGHT = "move-in-flight"
+"""slow_writes.IN_FLIGHT (not imported: importing it would slow this process's own writes)."""
 
 
 def test_sigterm_answers_the_move_in_flight_then_asks_sockets_to_reconnect(tmp_path: Path) -> None:
@@ -32,7 +34,8 @@ def test_sigterm_answers_the_move_in_flight_then_asks_sockets_to_reconnect(tmp_p
         player.state()
         watcher.state()
         player.send({"type": "move", "action": "mark 4", "expected_move": 0, "request_id": "m1"})
-        time.sleep(0.3)  # the move waits in its write (slow_writes.py)
+        # the move waits in its write (slow_writes.py) when the server is told to stop
+        wait_for(lambda: (tmp_path / IN_FLIGHT).exists(), what="the move to reach its write")
         assert server.process is not None
         stopping = time.monotonic()
         os.kill(server.process.pid, signal.SIGTERM)
