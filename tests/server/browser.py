@@ -358,3 +358,20 @@ def assert_target_in_view(page: Any, what: str) -> None:
         screenshot(page, f"off-screen-{re.sub(r'[^a-z0-9]+', '-', what.lower())[:40]}.png")
         where = page.evaluate(WHERE_TARGETS)
         raise AssertionError(f"no target of the decision shows on screen: {what}\n{where}") from error
+
+
+def assert_points_on_the_board(page: Any, element: Any) -> Any:
+    """Hovering or focusing `element` (a decision, a log line) marks its places on the board, and
+    leaving or blurring it clears them; the marked elements, as they were while hovered."""
+    pointed = page.locator(f"{BOARD} .pointed")
+    assert pointed.count() == 0
+    element.hover()
+    assert pointed.count() >= 1
+    marked = pointed.evaluate_all("nodes => nodes.map((n) => ({...n.dataset}))")
+    page.mouse.move(0, 0)
+    assert pointed.count() == 0
+    element.focus()
+    assert pointed.count() >= 1
+    element.blur()
+    assert pointed.count() == 0
+    return marked

@@ -25,6 +25,7 @@ from tests.server.browser import (
     BOARD,
     READY,
     assert_keyboard_choice_shows_on_the_board,
+    assert_points_on_the_board,
     assert_target_in_view,
     create_table,
     css_string,
@@ -517,17 +518,8 @@ def test_a_log_line_hovered_or_focused_shows_the_places_it_names(
     assert lines.count() > 0
     crossing = page.locator("#log li.names-place", has_text="C0").first  # a crossing of the city's first row
     crossing.scroll_into_view_if_needed()
-    assert page.locator(f"{BOARD} .pointed").count() == 0
-    crossing.hover()
-    pointed = page.locator(f"{BOARD} .pointed")
-    assert pointed.count() >= 1
-    assert pointed.first.evaluate("n => n.dataset.crossing || n.dataset.space || n.dataset.street || ''")
-    page.mouse.move(0, 0)
-    assert page.locator(f"{BOARD} .pointed").count() == 0
-    crossing.focus()
-    assert page.locator(f"{BOARD} .pointed").count() >= 1
-    crossing.blur()
-    assert page.locator(f"{BOARD} .pointed").count() == 0
+    first = assert_points_on_the_board(page, crossing)[0]
+    assert first.get("crossing") or first.get("space") or first.get("street")
     assert not page.problems, page.problems
 
 

@@ -18,7 +18,7 @@ import pytest
 from eixample.core.registry import get_game
 from tests.server import test_browser_barcelona as bcn
 from tests.server import test_browser_rose_of_fire as rof
-from tests.server.browser import BOARD, open_seat, play_by_api, tab
+from tests.server.browser import BOARD, assert_points_on_the_board, open_seat, play_by_api, tab
 from tests.server.harness import ServerProcess, create_claimed_game
 
 pytestmark = pytest.mark.browser
@@ -132,17 +132,8 @@ def test_the_decision_shows_the_places_it_names(
         open_seat(page, created)
         decision = page.locator("#decision")
         assert decision.get_attribute("tabindex") == "0"
-        assert page.locator(f"{BOARD} .pointed").count() == 0
-        decision.hover()
-        pointed = page.locator(f"{BOARD} .pointed")
-        assert pointed.count() >= 1
-        assert set(pointed.evaluate_all(f"nodes => nodes.map((n) => n.dataset.{name})")) == {value}
-        page.mouse.move(0, 0)
-        assert page.locator(f"{BOARD} .pointed").count() == 0
-        decision.focus()
-        assert page.locator(f"{BOARD} .pointed").count() >= 1
-        decision.blur()
-        assert page.locator(f"{BOARD} .pointed").count() == 0
+        marked = assert_points_on_the_board(page, decision)
+        assert {data.get(name) for data in marked} == {value}
         assert not page.problems, page.problems
 
 

@@ -33,6 +33,14 @@ def context(browser: Any) -> Iterator[Any]:
     made.close()
 
 
+def finished_tictactoe(server: ServerProcess) -> dict[str, Any]:
+    """A new game of Ana and Biel, which Ana has won."""
+    with server.client() as client:
+        game = create_claimed_game(client, "tictactoe", PEOPLE)
+    finish_tictactoe(server, game)
+    return game
+
+
 def finish_tictactoe(server: ServerProcess, game: dict[str, Any]) -> None:
     """Ana (A) wins along the top row."""
     ana, biel = (seat["token"] for seat in game["seats"])
@@ -104,9 +112,7 @@ def test_clock_hands_the_seat_to_a_bot_and_the_player_takes_it_back(
 def test_rematch_sends_each_seat_to_its_new_seat_then_lobby_and_replay(
     context: Any, module_server: ServerProcess
 ) -> None:
-    with module_server.client() as client:
-        game = create_claimed_game(client, "tictactoe", PEOPLE)
-    finish_tictactoe(module_server, game)
+    game = finished_tictactoe(module_server)
     ana, biel = context.new_page(), context.new_page()
     ana.goto(game["seats"][0]["link"])
     biel.goto(game["seats"][1]["link"])
@@ -156,9 +162,7 @@ def test_a_lobby_tab_clicked_while_the_first_list_loads_keeps_its_own_list(
     context: Any, module_server: ServerProcess
 ) -> None:
     """The open games' list answers late; the Finished tab, clicked meanwhile, is not overwritten."""
-    with module_server.client() as client:
-        game = create_claimed_game(client, "tictactoe", PEOPLE)
-    finish_tictactoe(module_server, game)
+    game = finished_tictactoe(module_server)
     held: list[Any] = []
 
     def hold_open_list(route: Any) -> None:
