@@ -53,6 +53,8 @@ let socket = null;
 let state = null;
 let renderer = null;
 let pending = null;
+let sentMove = null; // the last move sent, kept until it is answered
+let unanswered = null; // a move the closed socket never answered: sent again once the page is back
 let requests = 0;
 let retries = 0;
 let refused = false;
@@ -102,6 +104,9 @@ function connect() {
     onMessage(message);
   });
   socket.addEventListener("close", (event) => {
+    // a restarting server closes its sockets without reading what is still on its way: a move
+    // never answered is sent again once the page is back, if the game still waits for it there
+    if (pending && sentMove && sentMove.request_id === pending) unanswered = sentMove;
     pending = null;
     if (event.code >= 4000 && event.code < 5000) {
       refused = true;
@@ -128,6 +133,7 @@ async function onMessage(message) {
     pending = null;
     if (first) showError("");
     await render();
+    if (message.type === "state") sendUnansweredMove();
   } else if (table.onMessage(message)) {
     if (state !== null) renderSeats();
   } else if (message.type === "presence") {
@@ -151,9 +157,21 @@ function send(payload) {
   if (!socket || socket.readyState !== WebSocket.OPEN || pending) return false;
   requests += 1;
   pending = `r${requests}`;
-  socket.send(JSON.stringify({ ...payload, request_id: pending }));
+  const request = { ...payload, request_id: pending };
+  sentMove = payload.type === "move" ? request : null;
+  socket.send(JSON.stringify(request));
   updateEnabled();
   return true;
+}
+
+// Sent again only at the move number it was made for: a move the server did make before the
+// socket closed has moved the game on, and is not made twice.
+function sendUnansweredMove() {
+  const move = unanswered;
+  unanswered = null;
+  if (move && state.your_turn && state.move_number === move.expected_move && state.legal_actions.includes(move.action)) {
+    send({ type: "move", action: move.action, expected_move: move.expected_move });
+  }
 }
 
 // Table messages (chat, resign, leave, take back) do not wait for an answer, unlike moves.
