@@ -116,3 +116,26 @@ def copy_into(target: Any, source: Any) -> None:
             if hasattr(source, name):
                 value = getattr(source, name)
                 setattr(target, name, value[:] if isinstance(value, list) else value)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_many_positions_written_at_once_equal_each_one_written_alone(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    table = GameTable.build(name, players, **options)
+    observer = Observer.of(table)
+    positions = [
+        state.clone()
+        for game in range(3)
+        for step, state in enumerate(random_walk(table, seed=game))
+        if step % 5 == 0 or state.is_terminal()
+    ]
+    random.Random(0).shuffle(positions)  # games and stages mixed, finished games among them
+    solo = name == "barcelona" and players == 1
+    for seat in [0] if solo else range(table.seats):
+        out = np.full((len(positions), observer.size), np.nan, np.float32)  # garbage to overwrite
+        observer.write_batch(positions, seat, out)
+        for i, state in enumerate(positions):
+            assert np.array_equal(out[i], observer.observe(state, seat)), (seat, i)
+    with pytest.raises(ValueError, match="do not fit"):
+        observer.write_batch(positions, 0, np.zeros((len(positions) + 1, observer.size), np.float32))

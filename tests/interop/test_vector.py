@@ -59,3 +59,15 @@ def test_a_finished_game_is_followed_by_the_next_seed_and_a_number_not_an_action
     _, _, _, _, infos = envs.step([-1, 2.5])
     assert infos["illegal_action"].tolist() == [True, True]
     assert np.array_equal(infos["action_mask"], before)
+
+
+@pytest.mark.parametrize("game", ["barcelona", "rose-of-fire"])
+def test_the_batch_of_observations_is_each_game_observed_alone(game: str) -> None:
+    envs = EixampleVectorEnv(num_envs=5, game=game, players=3, opponents="random")
+    observations, infos = envs.reset(seed=3)
+    pick = np.random.default_rng(3)
+    for _ in range(25):
+        for i, env in enumerate(envs.envs):
+            assert np.array_equal(observations[i], envs.observer.observe(env.state, 0))
+        actions = [int(pick.choice(np.flatnonzero(mask))) for mask in infos["action_mask"]]
+        observations, _, _, _, infos = envs.step(actions)

@@ -180,7 +180,10 @@ class Game(Protocol):
 
     def observation_spec(self, players: int, **options: Any) -> ObservationSpec:
         """The named parts of `State.write_observation`'s vector in a game with these options
-        (see `eixample.core.observation`)."""
+        (see `eixample.core.observation`). A research game may also offer
+        `write_observations(states, player, out)`: `player`'s observations of many states of one
+        table at once, row `i` of `out` exactly what `states[i].write_observation(player, row)`
+        writes (`eixample.interop.encoding.Observer.write_batch` uses it, else writes row by row)."""
         ...
 
 

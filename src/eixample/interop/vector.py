@@ -8,9 +8,11 @@
 
 Each sub-environment is an `EixampleEnv` (one learning seat, the platform's bots at the others;
 the same options). Observations and action masks are written in place into one preallocated
-batch (`copy=False` hands out those buffers themselves). A finished game starts the next one in
-the same step (Gymnasium's same-step autoreset): its last observation is in `infos["final_obs"]`
-(where `infos["_final_obs"]` is true) and its scores in `infos["final_scores"]`.
+batch (`copy=False` hands out those buffers themselves), the observations of all the games in one
+call (`Observer.write_batch`: numpy over the whole batch where the game offers it). A finished
+game starts the next one in the same step (Gymnasium's same-step autoreset): its last observation
+is in `infos["final_obs"]` (where `infos["_final_obs"]` is true) and its scores in
+`infos["final_scores"]`.
 """
 
 from __future__ import annotations
@@ -72,7 +74,8 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
         for i, env in enumerate(self.envs):
             env.reset(seed=seeds[i])
-            self._write(i)
+            self._legal[i] = self._legal_flat(i)
+        self._write_observations()
         self._write_masks()
         return self._out(self._observations), {"action_mask": self._out(self._masks)}
 
@@ -86,8 +89,7 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
         terminations = np.zeros(self.num_envs, np.bool_)
         illegal: list[int] = []
         infos: dict[str, Any] = {}
-        texts, seat, write = self.table.actions, self.seat, self.observer.write
-        observations = self._observations
+        texts, seat = self.table.actions, self.seat
         for i, number in enumerate(numbers.tolist()):  # Python numbers, in one conversion
             env = self.envs[i]
             state = env.state
@@ -106,9 +108,8 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
                 rewards[i] = utility(state)[seat]
                 self._finish(i, infos)
                 env.next_game()
-                state = env.state
-            write(state, seat, observations[i])
             self._legal[i] = self._legal_flat(i)
+        self._write_observations()  # a refused action's game too: unchanged, it writes the same
         self._write_masks()
         infos["action_mask"] = self._out(self._masks)
         if illegal:
@@ -123,10 +124,9 @@ class EixampleVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[Any]
             infos,
         )
 
-    def _write(self, i: int) -> None:
-        state = self.envs[i].state
-        self.observer.write(state, self.seat, self._observations[i])
-        self._legal[i] = self._legal_flat(i)
+    def _write_observations(self) -> None:
+        """Every game's observation, in one call: the game writes the whole batch with numpy."""
+        self.observer.write_batch([env.state for env in self.envs], self.seat, self._observations)
 
     def _legal_flat(self, i: int) -> list[int]:
         """The legal actions of game `i` as indexes into the flattened batch of masks."""
