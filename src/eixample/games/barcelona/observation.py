@@ -418,7 +418,8 @@ class Encoder:
         rows_start = np.arange(0, len(states) * self.spec.size, self.spec.size)[:, None]
         flat = out.reshape(-1)
         out.fill(0)
-        flat[tables.sets[rows[:, :sets] + tables.set_starts].reshape(len(states), -1) + rows_start] = 1
+        set_entries = tables.sets.take(rows[:, :sets] + tables.set_starts, axis=0)
+        flat[set_entries.reshape(len(states), -1) + rows_start] = 1
         flat[tables.hot.take(rows[:, sets : sets + hot] + tables.hot_starts) + rows_start] = 1
         out[:, tables.numbers] = rows[:, sets + hot :]  # last: see `_batch_tables`
 
@@ -487,8 +488,28 @@ class Encoder:
             # the frame straddles the hot columns and the numbers: its kind and seat are hot
             *frame[: 2 + FRAME_ARGUMENTS],
             s.turns,
-            *_players_key(s),
-            *_counts_key(s),
+            # `_players_key`
+            *s.vp,
+            *s.coins,
+            *s.cloth,
+            *s.cobbles,
+            *s.inters,
+            *s.passengers,
+            *s.cerda,
+            *s.sagrada,
+            *map(len, s.hands),
+            *s.vp_src,
+            *s.narrow_left,
+            *s.wide_left,
+            *s.markers_left,
+            # `_counts_key`
+            *s.bag,
+            *s.bld_stock,
+            len(s.mod_stack),
+            *s.off_board,
+            len(s.solo_deck),
+            s.solo_meeple + 1 if s.solo else 0,
+            *s.service_left,
         )
 
     @cached_property
