@@ -11,7 +11,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from eixample.games.barcelona import GAME
+from eixample.core.registry import get_game
+from eixample.games.barcelona import GAME, from_json
 from eixample.games.barcelona.components import DATA_DIR
 from eixample.games.barcelona.state import BarcelonaState
 from eixample.interop.table import GameTable
@@ -59,7 +60,8 @@ def test_a_batch_of_mixed_positions_is_written_as_each_position_alone(
 ) -> None:
     states = positions(players, options, range(3))
     assert any(state.ended for state in states) and any(not state.ended for state in states)
-    assert_batch_matches(states)
+    restored = [from_json(state.to_json()) for state in states[:5]]
+    assert_batch_matches(states + restored)
 
 
 def test_a_batch_of_one_overwrites_whatever_its_row_held() -> None:
@@ -88,6 +90,9 @@ def test_a_batch_holds_states_of_one_table(tmp_path: Path) -> None:
         out = one_by_one(mixed[:1], 0).repeat(len(mixed), axis=0)
         with pytest.raises(ValueError, match="one table"):
             GAME.write_observations(mixed, 0, out)
+    tictactoe = get_game("tictactoe").new_game(2, 0)
+    with pytest.raises(ValueError, match="Barcelona states"):
+        GAME.write_observations([*two, tictactoe], 0, one_by_one(two, 0)[[0, 1, 2, 0]])
 
 
 def test_a_seat_out_of_the_game_or_a_wrong_buffer_is_refused() -> None:
