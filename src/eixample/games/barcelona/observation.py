@@ -414,14 +414,14 @@ class Encoder:
         self._check_batch(states, out)
         rows = self._batch_rows(states, viewer)
         tables = self._batch_tables[viewer]
-        sets, hot = len(tables.set_starts), len(tables.hot_starts)
+        coded, hot = len(tables.coded_starts), len(tables.hot_starts)
         rows_start = np.arange(0, len(states) * self.spec.size, self.spec.size)[:, None]
         flat = out.reshape(-1)
         out.fill(0)
-        set_entries = tables.sets.take(rows[:, :sets] + tables.set_starts, axis=0)
-        flat[set_entries.reshape(len(states), -1) + rows_start] = 1
-        flat[tables.hot.take(rows[:, sets : sets + hot] + tables.hot_starts) + rows_start] = 1
-        out[:, tables.numbers] = rows[:, sets + hot :]  # last: see `_batch_tables`
+        coded_entries = tables.coded.take(rows[:, :coded] + tables.coded_starts, axis=0)
+        flat[coded_entries.reshape(len(states), -1) + rows_start] = 1
+        flat[tables.hot.take(rows[:, coded : coded + hot] + tables.hot_starts) + rows_start] = 1
+        out[:, tables.numbers] = rows[:, coded + hot :]  # last: see `_batch_tables`
 
     def _check_batch(self, states: Sequence[BarcelonaState], out: npt.NDArray[np.float32]) -> None:
         size = self.spec.size
@@ -443,16 +443,16 @@ class Encoder:
         row = self._batch_row
         try:
             packed = b"".join([row(s, viewer) for s in states])
-        except KeyError as error:  # no code in `_set_codes`
+        except KeyError as error:  # no code in `_tuple_codes`
             raise ValueError(f"citizens or markers out of bounds: {error}") from None
         return np.frombuffer(packed, np.int32).reshape(len(states), -1)
 
     def _batch_row(self, s: BarcelonaState, viewer: int) -> bytes:
         """The state's row: the codes of its crossings' citizens and buildings' markers, then its
-        hot columns, then its numbers, as `_set_columns`, `_hot_columns` and `_number_destinations`
+        hot columns, then its numbers, as `_coded_columns`, `_hot_columns` and `_number_destinations`
         list them."""
         frame = s.stack[-1] + NO_ARGUMENTS if s.stack and not s.ended else OVER_FRAME
-        crossing_codes, marker_codes = self._set_codes
+        crossing_codes, marker_codes = self._tuple_codes
         hand, sagrada, bits = self._padded
         return self._batch_struct.pack(
             *map(crossing_codes.__getitem__, s.cross_cit),
@@ -513,15 +513,15 @@ class Encoder:
         )
 
     @cached_property
-    def _set_codes(self) -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
+    def _tuple_codes(self) -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
         """A number for each possible crossing's citizens and building's markers."""
         return _codes(CROSSING_SLOTS, 3), _codes(self.markers, self.n)
 
     @cached_property
-    def _padded(self) -> tuple[Padded, Padded, Bits]:
+    def _padded(self) -> tuple[_Padded, _Padded, _Bits]:
         """Hands and Sagrada tiles as rows of fixed width (NONE after the last), services built as
         one 0/1 per service."""
-        return Padded(HAND_SLOTS), Padded(self.sagrada_slots), Bits(self.nserv)
+        return _Padded(HAND_SLOTS), _Padded(self.sagrada_slots), _Bits(self.nserv)
 
     @cached_property
     def _no_tiles(self) -> list[int]:
@@ -533,19 +533,19 @@ class Encoder:
 
     @cached_property
     def _batch_struct(self) -> struct.Struct:
-        sets, hot, numbers = self._set_columns(), self._hot_columns(), self._number_destinations()
-        return struct.Struct(f"{len(sets) + len(hot) + len(numbers)}i")
+        coded, hot, numbers = self._coded_columns(), self._hot_columns(), self._number_destinations()
+        return struct.Struct(f"{len(coded) + len(hot) + len(numbers)}i")
 
     @cached_property
     def _batch_tables(self) -> list[_BatchTables]:
         """Per observing seat, where each column of a batch row goes. What sets nothing sets the
         entry `turns` instead, which the numbers write after (cheaper than leaving it out)."""
         hot_starts, hot = _lay_out(self._hot_columns())
-        set_columns = self._set_columns()
-        most = max(len(entries) for _, column in set_columns for entries in column)
-        set_starts, sets = _lay_out(
+        coded_columns = self._coded_columns()
+        most = max(len(entries) for _, column in coded_columns for entries in column)
+        coded_starts, coded = _lay_out(
             (low, [[*entries, *[NONE] * (most - len(entries))] for entries in column])
-            for low, column in set_columns
+            for low, column in coded_columns
         )
         numbers = np.array(self._number_destinations(), np.intp)
         tables = []
@@ -557,17 +557,17 @@ class Encoder:
                 _BatchTables(
                     hot_starts,
                     np.where(hot >= 0, moved[hot], scratch),
-                    set_starts,
-                    np.where(sets >= 0, moved[sets], scratch),
+                    coded_starts,
+                    np.where(coded >= 0, moved[coded], scratch),
                     moved[numbers],
                 )
             )
         return tables
 
-    def _set_columns(self) -> list[tuple[int, list[list[int]]]]:
+    def _coded_columns(self) -> list[tuple[int, list[list[int]]]]:
         """Per crossing's citizens and building's markers in a batch row: for each code (from 0),
         the entries of seat 0's observation that it sets to 1."""
-        crossing_codes, marker_codes = self._set_codes
+        crossing_codes, marker_codes = self._tuple_codes
         n, m = self.n, self.markers
         cross, markers = self.o_cross, self.o_markers
         columns = [
@@ -665,13 +665,13 @@ class Encoder:
 @dataclass(frozen=True)
 class _BatchTables:
     """Where a batch row goes in one seat's observation: hot column c with value v sets entry
-    `hot[hot_starts[c] + v]` to 1; set column c with code v sets the entries `sets[set_starts[c] + v]`;
-    number j goes to entry `numbers[j]`."""
+    `hot[hot_starts[c] + v]` to 1; coded column c with code v sets the entries
+    `coded[coded_starts[c] + v]` (a row of them); number j goes to entry `numbers[j]`."""
 
     hot_starts: npt.NDArray[np.intp]
     hot: npt.NDArray[np.intp]
-    set_starts: npt.NDArray[np.intp]
-    sets: npt.NDArray[np.intp]
+    coded_starts: npt.NDArray[np.intp]
+    coded: npt.NDArray[np.intp]
     numbers: npt.NDArray[np.intp]
 
 
@@ -692,7 +692,7 @@ def _codes(slots: int, values: int) -> dict[tuple[int, ...], int]:
     return {items: code for code, items in enumerate(tuples)}
 
 
-class Padded(dict[tuple[int, ...], tuple[int, ...]]):
+class _Padded(dict[tuple[int, ...], tuple[int, ...]]):
     """Tuples of at most `width` items, each with NONE after its last (made once per tuple)."""
 
     def __init__(self, width: int):
@@ -706,7 +706,7 @@ class Padded(dict[tuple[int, ...], tuple[int, ...]]):
         return padded
 
 
-class Bits(dict[int, tuple[int, ...]]):
+class _Bits(dict[int, tuple[int, ...]]):
     """A set of `width` flags held as bits: one 0/1 per flag, the lowest bit first (made once per set)."""
 
     def __init__(self, width: int):
