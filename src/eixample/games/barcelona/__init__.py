@@ -9,9 +9,10 @@ print(state.scores(), state.winners())
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from eixample.core.protocol import JsonDict
+from eixample.core.protocol import JsonDict, State
 from eixample.core.records import replay as replay_record
 from eixample.core.registry import register
 from eixample.games.barcelona.components import load_components
@@ -83,6 +84,15 @@ class Barcelona:
         from eixample.games.barcelona.observation import observation_spec
 
         return observation_spec(players, **options)
+
+    def write_observations(self, states: Sequence[State], player: int, out: Any) -> None:
+        """Row i of `out` gets `states[i].write_observation(player, row)`'s vector, the whole batch
+        at once (states of one table: same options' data, seats and mode)."""
+        from eixample.games.barcelona.observation import write_observations
+
+        if not all(isinstance(state, BarcelonaState) for state in states):
+            raise ValueError("a batch of Barcelona observations holds Barcelona states")
+        write_observations(cast("Sequence[BarcelonaState]", states), player, out)
 
 
 GAME = Barcelona()

@@ -6,11 +6,19 @@ next seat in turn order, and so on (the absolute seat is in the part `seat`). Hi
 out: the other players' hands (their sizes only), the order of the Modernisme stack and of the solo
 deck (their sizes only), the generator. Everything else the view shows but the log is here, so two
 positions whose views differ for a seat never encode alike (`tests/interop/test_encoding.py`).
+
+`write_observations` writes the observations of many states at once (a vector environment's games):
+each state becomes one row of ints, and numpy turns all the rows into vectors through tables built
+once per seat, with the same entries as the groups of one state's encoder.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+from itertools import chain, product
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -99,6 +107,11 @@ CARD_PARTS = (
 """The parts each group of the encoder writes (the seat and the hand are the observer's own)."""
 OVER = len(DECISION_NAMES)
 """The index of "the game is over" among the decision kinds."""
+NONE = -1
+"""In a batch row: no entry (an empty slot, no owner)."""
+OVER_FRAME = (OVER, NONE, *[NONE] * FRAME_ARGUMENTS)
+"""A batch row's decision at the end of the game: none to take, nobody to take it."""
+NO_ARGUMENTS = (NONE,) * FRAME_ARGUMENTS
 
 
 class Encoder:
@@ -391,6 +404,321 @@ class Encoder:
     def _write_solo(self, s: BarcelonaState, key: Any) -> Entries:
         return [self.o_solo_drawn + j * self.nsolo + card for j, card in enumerate(key)], [], []
 
+    # ------------------------------------------------------------------ many states at once
+    def write_batch(
+        self, states: Sequence[BarcelonaState], viewer: int, out: npt.NDArray[np.float32]
+    ) -> None:
+        """Row i of `out` gets what `write(states[i], viewer, row)` writes (see `write_observations`)."""
+        if not (isinstance(viewer, int) and 0 <= viewer < self.n):
+            raise ValueError(f"no seat {viewer!r} in a {self.n}-player game")
+        self._check_batch(states, out)
+        rows = self._batch_rows(states, viewer)
+        tables = self._batch_tables[viewer]
+        coded, hot = len(tables.coded_starts), len(tables.hot_starts)
+        rows_start = np.arange(0, len(states) * self.spec.size, self.spec.size)[:, None]
+        flat = out.reshape(-1)
+        out.fill(0)
+        coded_entries = tables.coded.take(rows[:, :coded] + tables.coded_starts, axis=0)
+        flat[coded_entries.reshape(len(states), -1) + rows_start] = 1
+        flat[tables.hot.take(rows[:, coded : coded + hot] + tables.hot_starts) + rows_start] = 1
+        out[:, tables.numbers] = rows[:, coded + hot :]  # last: see `_batch_tables`
+
+    def _check_batch(self, states: Sequence[BarcelonaState], out: npt.NDArray[np.float32]) -> None:
+        size = self.spec.size
+        if out.shape != (len(states), size) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(
+                f"the observations of {len(states)} states need a C-contiguous float32 array of shape "
+                f"({len(states)}, {size}), not {out.dtype} {out.shape}"
+            )
+        t, n, solo = self.t, self.n, self.solo
+        for s in states:
+            if s.t is not t or s.n != n or s.solo != solo:
+                raise ValueError(
+                    "a batch of observations holds states of one table: same data, seats and mode"
+                )
+
+    def _batch_rows(self, states: Sequence[BarcelonaState], viewer: int) -> npt.NDArray[np.int32]:
+        """Per state, a row of ints (`_batch_row`). Python ints are converted by `struct`, several
+        times faster than by numpy."""
+        row = self._batch_row
+        try:
+            packed = b"".join([row(s, viewer) for s in states])
+        except KeyError as error:  # no code in `_tuple_codes`
+            raise ValueError(f"citizens or markers out of bounds: {error}") from None
+        return np.frombuffer(packed, np.int32).reshape(len(states), -1)
+
+    def _batch_row(self, s: BarcelonaState, viewer: int) -> bytes:
+        """The state's row: the codes of its crossings' citizens and buildings' markers, then its
+        hot columns, then its numbers, as `_coded_columns`, `_hot_columns` and `_number_destinations`
+        list them."""
+        frame = s.stack[-1] + NO_ARGUMENTS if s.stack and not s.ended else OVER_FRAME
+        crossing_codes, marker_codes = self._tuple_codes
+        hand, sagrada, bits = self._padded
+        return self._batch_struct.pack(
+            *map(crossing_codes.__getitem__, s.cross_cit),
+            *map(marker_codes.__getitem__, s.bld_markers),
+            viewer,
+            *hand[s.hands[viewer]],
+            s.turn_player,
+            s.first_player,
+            s.end_triggered,
+            s.ended,
+            *s.cross_owner,
+            *s.space_owner,
+            *s.space_passenger,
+            *s.tram,
+            *s.street_action,
+            *s.bld_type,
+            *s.row_bonus,
+            *s.track[0],
+            *s.track[1],
+            *s.track[2],
+            *s.cerda_tiles,
+            *s.cerda_scored,
+            *s.mod_offer,
+            *(s.mod_discard + self._no_tiles)[: self.nmod],
+            *s.services,
+            *chain.from_iterable(map(bits.__getitem__, s.services_built)),
+            *s.sagrada_offer,
+            *chain.from_iterable(map(sagrada.__getitem__, s.sagrada_tiles)),
+            *s.mod_tile,
+            *s.mod_top,
+            *s.sidewalk,
+            *((s.solo_drawn + self._no_cards)[: self.nsolo] if self.solo else ()),
+            # the frame straddles the hot columns and the numbers: its kind and seat are hot
+            *frame[: 2 + FRAME_ARGUMENTS],
+            s.turns,
+            # `_players_key`
+            *s.vp,
+            *s.coins,
+            *s.cloth,
+            *s.cobbles,
+            *s.inters,
+            *s.passengers,
+            *s.cerda,
+            *s.sagrada,
+            *map(len, s.hands),
+            *s.vp_src,
+            *s.narrow_left,
+            *s.wide_left,
+            *s.markers_left,
+            # `_counts_key`
+            *s.bag,
+            *s.bld_stock,
+            len(s.mod_stack),
+            *s.off_board,
+            len(s.solo_deck),
+            s.solo_meeple + 1 if s.solo else 0,
+            *s.service_left,
+        )
+
+    @cached_property
+    def _tuple_codes(self) -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
+        """A number for each possible crossing's citizens and building's markers."""
+        return _codes(CROSSING_SLOTS, 3), _codes(self.markers, self.n)
+
+    @cached_property
+    def _padded(self) -> tuple[_Padded, _Padded, _Bits]:
+        """Hands and Sagrada tiles as rows of fixed width (NONE after the last), services built as
+        one 0/1 per service."""
+        return _Padded(HAND_SLOTS), _Padded(self.sagrada_slots), _Bits(self.nserv)
+
+    @cached_property
+    def _no_tiles(self) -> list[int]:
+        return [NONE] * self.nmod
+
+    @cached_property
+    def _no_cards(self) -> tuple[int, ...]:
+        return (NONE,) * self.nsolo if self.solo else ()
+
+    @cached_property
+    def _batch_struct(self) -> struct.Struct:
+        coded, hot, numbers = self._coded_columns(), self._hot_columns(), self._number_destinations()
+        return struct.Struct(f"{len(coded) + len(hot) + len(numbers)}i")
+
+    @cached_property
+    def _batch_tables(self) -> list[_BatchTables]:
+        """Per observing seat, where each column of a batch row goes. What sets nothing sets the
+        entry `turns` instead, which the numbers write after (cheaper than leaving it out)."""
+        hot_starts, hot = _lay_out(self._hot_columns())
+        coded_columns = self._coded_columns()
+        most = max(len(entries) for _, column in coded_columns for entries in column)
+        coded_starts, coded = _lay_out(
+            (low, [[*entries, *[NONE] * (most - len(entries))] for entries in column])
+            for low, column in coded_columns
+        )
+        numbers = np.array(self._number_destinations(), np.intp)
+        tables = []
+        for order in self.writer.orders:
+            moved = np.empty_like(order)  # where each of seat 0's entries goes for this seat
+            moved[order] = np.arange(len(order))
+            scratch = moved[self.o_turns]
+            tables.append(
+                _BatchTables(
+                    hot_starts,
+                    np.where(hot >= 0, moved[hot], scratch),
+                    coded_starts,
+                    np.where(coded >= 0, moved[coded], scratch),
+                    moved[numbers],
+                )
+            )
+        return tables
+
+    def _coded_columns(self) -> list[tuple[int, list[list[int]]]]:
+        """Per crossing's citizens and building's markers in a batch row: for each code (from 0),
+        the entries of seat 0's observation that it sets to 1."""
+        crossing_codes, marker_codes = self._tuple_codes
+        n, m = self.n, self.markers
+        cross, markers = self.o_cross, self.o_markers
+        columns = [
+            (0, [[cross + (x * CROSSING_SLOTS + j) * 3 + k for j, k in enumerate(c)] for c in crossing_codes])
+            for x in range(self.nx)
+        ]
+        columns += [
+            (0, [[markers + (i * m + j) * n + p for j, p in enumerate(seats)] for seats in marker_codes])
+            for i in range(len(board.BUILDING_SPACES))
+        ]
+        return columns
+
+    def _hot_columns(self) -> list[tuple[int, list[int]]]:
+        """Per hot column of a batch row, its least value and, for each value from there, the
+        entry it sets to 1 in seat 0's observation (NONE: none), as the group writers set them."""
+        n, nx, ns, nw = self.n, self.nx, self.ns, self.nw
+        seats = range(n)
+        columns: list[tuple[int, list[int]]] = [(0, [self.o_seat + p for p in seats])]
+        columns += [(NONE, [NONE, *(self.o_hand + j * 3 + k for k in range(3))]) for j in range(HAND_SLOTS)]
+        columns += [(0, [self.o_turn + p for p in seats]), (0, [self.o_first + p for p in seats])]
+        columns += [(0, [NONE, self.o_flags]), (0, [NONE, self.o_flags + 1])]
+        columns += [(NONE, [NONE, *(self.o_inters + o * nx + x for o in seats)]) for x in range(nx)]
+        for base in (self.o_space, self.o_passenger):
+            columns += [(NONE, [NONE, *(base + o * ns + x for o in seats)]) for x in range(ns)]
+        columns += [(NONE, [NONE, *(self.o_tram + p * ns + x for x in range(ns))]) for p in seats]
+        width = len(ACTION_KINDS)
+        columns += [
+            (0, [self.o_street_action + i * width + kind for kind in range(width)])
+            for i in range(len(board.STREETS))
+        ]
+        width = len(BUILDING_TYPES)
+        columns += [
+            (NONE, [NONE, *(self.o_bld + i * width + k for k in range(width))])
+            for i in range(len(board.BUILDING_SPACES))
+        ]
+        columns += [(0, [NONE, self.o_row + r]) for r in range(4)]
+        columns += [
+            (0, [NONE, self.o_track + k * self.track_len + i])
+            for k, marks in enumerate(self.t.track_prefill)
+            for i in range(len(marks))
+        ]
+        columns += self._card_columns()
+        columns += [
+            (-2, [self.o_sidewalk + n * nw + i, NONE, *(self.o_sidewalk + c * nw + i for c in seats)])
+            for i in range(nw)
+        ]
+        if self.solo:
+            nsolo = self.nsolo
+            columns += [
+                (NONE, [NONE, *(self.o_solo_drawn + j * nsolo + card for card in range(nsolo))])
+                for j in range(nsolo)
+            ]
+        columns += [(0, [self.o_decision + kind for kind in range(OVER + 1)])]
+        columns += [(NONE, [NONE, *(self.o_decider + p for p in seats)])]
+        return columns
+
+    def _card_columns(self) -> list[tuple[int, list[int]]]:
+        """The hot columns of `_write_cards`'s parts."""
+        seats, nmod, nserv, ncerda, nsag = range(self.n), self.nmod, self.nserv, self.ncerda, self.nsag
+        tiles, width = range(nmod), nmod + 1
+        columns = [(0, [self.o_cerda_tiles + j * ncerda + tile for tile in range(ncerda)]) for j in range(3)]
+        columns += [(0, [NONE, self.o_cerda_scored + j]) for j in range(3)]
+        columns += [
+            (NONE, [NONE, *(self.o_mod_offer + j * nmod + tile for tile in tiles)])
+            for j in range(self.t.modernisme_offer)
+        ]
+        columns += [(NONE, [NONE, *(self.o_mod_discard + j * nmod + tile for tile in tiles)]) for j in tiles]
+        columns += [
+            (0, [self.o_services + j * nserv + i for i in range(nserv)])
+            for j in range(self.t.services_in_play)
+        ]
+        columns += [(0, [NONE, self.o_built + p * nserv + i]) for p in seats for i in range(nserv)]
+        columns += [(0, [NONE, self.o_sagrada_offer + i]) for i in range(nsag)]
+        slots = self.sagrada_slots
+        columns += [
+            (NONE, [NONE, *(self.o_sagrada + (p * slots + j) * nsag + tile for tile in range(nsag))])
+            for p in seats
+            for j in range(slots)
+        ]
+        projects = range(self.n * self.km)  # seat k // km, project space k % km
+        columns += [(NONE, [NONE, *(self.o_projects + k * width + tile for tile in tiles)]) for k in projects]
+        columns += [(0, [NONE, self.o_projects + k * width + nmod]) for k in projects]
+        return columns
+
+    def _number_destinations(self) -> list[int]:
+        """The entries of seat 0's observation that get a batch row's numbers, in order."""
+        return [
+            *range(self.o_args, self.o_args + FRAME_ARGUMENTS),
+            self.o_turns,
+            *self.player_dest.tolist(),
+            *self.counts_dest.tolist(),
+        ]
+
+
+@dataclass(frozen=True)
+class _BatchTables:
+    """Where a batch row goes in one seat's observation: hot column c with value v sets entry
+    `hot[hot_starts[c] + v]` to 1; coded column c with code v sets the entries
+    `coded[coded_starts[c] + v]` (a row of them); number j goes to entry `numbers[j]`."""
+
+    hot_starts: npt.NDArray[np.intp]
+    hot: npt.NDArray[np.intp]
+    coded_starts: npt.NDArray[np.intp]
+    coded: npt.NDArray[np.intp]
+    numbers: npt.NDArray[np.intp]
+
+
+def _lay_out(columns: Iterable[tuple[int, list[Any]]]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Columns (least value, what each value sets) laid end to end: where value 0 of each would
+    be, and what they set, in order."""
+    starts: list[int] = []
+    entries: list[Any] = []
+    for low, column in columns:
+        starts.append(len(entries) - low)
+        entries += column
+    return np.array(starts, np.intp), np.array(entries, np.intp)
+
+
+def _codes(slots: int, values: int) -> dict[tuple[int, ...], int]:
+    """A number for each tuple of at most `slots` items below `values`."""
+    tuples = (items for size in range(slots + 1) for items in product(range(values), repeat=size))
+    return {items: code for code, items in enumerate(tuples)}
+
+
+class _Padded(dict[tuple[int, ...], tuple[int, ...]]):
+    """Tuples of at most `width` items, each with NONE after its last (made once per tuple)."""
+
+    def __init__(self, width: int):
+        super().__init__()
+        self.width = width
+
+    def __missing__(self, key: tuple[int, ...]) -> tuple[int, ...]:
+        if len(key) > self.width:
+            raise ValueError(f"{len(key)} items where the observation has room for {self.width}")
+        padded = self[key] = key + (NONE,) * (self.width - len(key))
+        return padded
+
+
+class _Bits(dict[int, tuple[int, ...]]):
+    """A set of `width` flags held as bits: one 0/1 per flag, the lowest bit first (made once per set)."""
+
+    def __init__(self, width: int):
+        super().__init__()
+        self.width = width
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        if not 0 <= key < 1 << self.width:
+            raise ValueError(f"{key} is no set of {self.width} flags")
+        bits = self[key] = tuple(key >> i & 1 for i in range(self.width))
+        return bits
+
 
 # each key is a fresh object holding every field its group reads (compared with the last one)
 def _turn_key(s: BarcelonaState) -> tuple[Any, ...]:
@@ -481,6 +809,19 @@ def encoder(t: Tables, seats: int, solo: bool) -> Encoder:
 
 def write_observation(s: BarcelonaState, viewer: int, out: npt.NDArray[Any]) -> None:
     encoder(s.t, s.n, s.solo).write(s, viewer, out)
+
+
+def write_observations(states: Sequence[BarcelonaState], viewer: int, out: npt.NDArray[np.float32]) -> None:
+    """Row i of `out` (float32, C-contiguous, one row per state) gets exactly what
+    `write_observation(states[i], viewer, row)` writes; the states are positions of one table (same
+    data, seats and mode), in any games, at any point. Written for the whole batch at once with
+    numpy, far cheaper per state than one call each."""
+    if not states:
+        if len(out):
+            raise ValueError(f"no states for {len(out)} rows")
+        return
+    first = states[0]
+    encoder(first.t, first.n, first.solo).write_batch(states, viewer, out)
 
 
 def observation_spec(players: int, **options: Any) -> ObservationSpec:
