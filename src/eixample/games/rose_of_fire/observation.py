@@ -16,9 +16,12 @@ the generator. Two positions whose views differ for a seat never encode alike
 
 from __future__ import annotations
 
+import struct
 from array import array
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import reduce
+from operator import attrgetter, iconcat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -28,7 +31,16 @@ from eixample.core.observation import ObservationSpec, SpecBuilder
 from eixample.games.observing import Kept
 from eixample.games.rose_of_fire import actions as txt
 from eixample.games.rose_of_fire.components import COLOURS, HOUSES, KINDS, SYMBOLS, Tables
-from eixample.games.rose_of_fire.state import DECISION_NAMES, DROP, KEEP, NSRC, SOURCES
+from eixample.games.rose_of_fire.state import (
+    AVAILABLE,
+    DECISION_NAMES,
+    DROP,
+    KEEP,
+    LOST_TO_ANARCHY,
+    NSRC,
+    REMOVED_BY_EVENT,
+    SOURCES,
+)
 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
@@ -90,6 +102,39 @@ SEAT_AXES = {
 PHASES = 5
 OVER = max(DECISION_NAMES) + 1
 """The index of "the game is over" among the decision kinds."""
+NUMBER_LISTS = (
+    *(name for name, _column, _per_seat in PLAYER_COLUMNS),
+    "vp_src",
+    "tokens",
+    "conviction",
+    "conviction_shown",
+    "influence_owner",
+    "tiles_left",
+    "fired",
+)
+NUMBER_SCALARS = (
+    "level",
+    "imm_pool",
+    "obelisks_left",
+    "bomb",
+    "montjuic",
+    "bag_soldiers",
+    "barricade_soldiers",
+    "red_bag",
+    "city_deck",
+    "pop_deck",
+    "prestige_deck",
+    "phase",
+    "first",
+    "ended",
+    "anarchy",
+    "strike_shown",
+    "decision",
+    "decider",
+)
+"""A batch gathers each state's fixed-length numbers in one row: the lists `NUMBER_LISTS`, then
+`NUMBER_SCALARS` (the sizes of pools, bags and decks; the decision on top of the stack and its
+seat, `OVER` and -1 when there is none), then the round track padded with -1."""
 
 
 class Encoder:
@@ -185,6 +230,9 @@ class Encoder:
         self.rows = [[(p - viewer) % n for p in range(n)] for viewer in range(n)]
         """Per viewer, the row of each seat in the parts by seat (the viewer's own first)."""
         self.kept = Kept(self._blank)
+        self.card_kind = np.array(t.card_kind, np.intp)
+        self.columns, self.numbers = number_columns(n, ninf)
+        self.plans: dict[tuple[int, int], Plan] = {}
 
     def write(self, s: RoseState, viewer: int, out: npt.NDArray[Any]) -> None:
         if not (isinstance(viewer, int) and 0 <= viewer < self.n):
@@ -336,17 +384,48 @@ class Encoder:
         """While the observer keeps or drops a token in secret: the symbol each choice names."""
         hot: list[int] = []
         if frame is not None and frame[1] == viewer and frame[0] in (KEEP, DROP):
-            places = frame[-3:]
-            if frame[0] == KEEP:
-                symbols = {frame[2], frame[3]}
-            else:
-                tokens = s.tokens
-                symbols = {k for k in range(3) if tokens[3 * viewer + k] > 0}
-            hot = [self.o_secret + (places[k] - 1) * 3 + k for k in symbols]
+            hot = self.secret_choice(s, viewer, frame)
         if hot != w.secret:
             _swap(w.mv, w.secret, hot)
             w.secret[:] = hot
 
+
+    def secret_choice(self, s: RoseState, viewer: int, frame: tuple[int, ...]) -> list[int]:
+        """The entries of the symbols the observer's secret keep or drop names."""
+        places = frame[-3:]
+        if frame[0] == KEEP:
+            symbols = {frame[2], frame[3]}
+        else:
+            tokens = s.tokens
+            symbols = {k for k in range(3) if tokens[3 * viewer + k] > 0}
+        return [self.o_secret + (places[k] - 1) * 3 + k for k in symbols]
+
+    def write_batch(self, states: Sequence[RoseState], viewer: int, out: npt.NDArray[np.float32]) -> None:
+        """Row i of `out` as `write(states[i], viewer, row)` writes it: the whole batch encoded
+        afresh, each field of all the states converted at once and written by numpy."""
+        if not (isinstance(viewer, int) and 0 <= viewer < self.n):
+            raise ValueError(f"no seat {viewer!r} in a {self.n}-player game")
+        count = len(states)
+        if out.shape != (count, self.spec.size) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(
+                f"{count} observations need a C-contiguous float32 array of shape "
+                f"({count}, {self.spec.size}), not {out.dtype} {out.shape}"
+            )
+        t, n = self.t, self.n
+        for s in states:
+            if s.t is not t or s.n != n:
+                raise ValueError(f"a batch holds states of one table ({n} players, the same tables)")
+        if count:
+            self.plan(count, viewer).write(gather(states, viewer), out)
+
+    def plan(self, count: int, viewer: int) -> Plan:
+        """The index arrays of `count` observations for `viewer`, built once."""
+        plan = self.plans.get((count, viewer))
+        if plan is None:
+            if len(self.plans) >= 64:  # batches of many sizes: keep the newest only
+                self.plans.clear()
+            plan = self.plans[count, viewer] = Plan(self, count, viewer)
+        return plan
 
 class Written:
     """One viewer's vector and the state's fields it was last written from (at first, fields that
@@ -469,6 +548,317 @@ def _counts(s: RoseState) -> list[int]:
     ]
 
 
+def number_columns(n: int, ninf: int) -> tuple[dict[str, int], int]:
+    """Where each field begins in a state's row of gathered numbers, and the row's length."""
+    per_seat = {name: width for name, _column, width in PLAYER_COLUMNS}
+    lengths = {
+        **{name: n * width for name, width in per_seat.items()},
+        "vp_src": n * NSRC,
+        "tokens": n * 3,
+        "conviction": n,
+        "conviction_shown": n,
+        "influence_owner": ninf,
+        "tiles_left": len(COLOURS),
+        "fired": 3,
+        **dict.fromkeys(NUMBER_SCALARS, 1),
+        "round_track": PHASES,
+    }
+    columns, at = {}, 0
+    for name in (*NUMBER_LISTS, *NUMBER_SCALARS, "round_track"):
+        columns[name] = at
+        at += lengths[name]
+    return columns, at
+
+
+class Gathered:
+    """A batch's fields, gathered in one pass over its states (`gather`)."""
+
+    __slots__ = ("blocks_of_space", "board", "numbers", "ragged", "secret")
+
+    def __init__(self) -> None:
+        self.numbers: list[int] = []
+        """Row after row, each state's fixed-length numbers (`number_columns`)."""
+        self.board: list[array[int]] = []
+        """Per state, its tile, house type and house owner per space (signed bytes)."""
+        self.blocks_of_space: list[array[int]] = []
+        """Per state, the block of each space (signed bytes)."""
+        self.ragged: list[Sequence[int]] = []
+        """The hands (every seat's, state after state), the discard piles (three per state), the
+        cards in front of every seat, the blocks (one list per state): `Plan._ragged`."""
+        self.secret: list[tuple[int, RoseState, tuple[int, ...]]] = []
+        """The states where the observer keeps or drops a token in secret, with their frame."""
+
+
+_NUMBER_LISTS = attrgetter(*NUMBER_LISTS)
+_NO_FRAME = (OVER, -1)
+_PAD = (-1,) * PHASES
+
+
+def gather(states: Sequence[RoseState], viewer: int) -> Gathered:
+    g = Gathered()
+    numbers, board, in_block, hands = g.numbers, g.board, g.blocks_of_space, g.ragged
+    piles: list[Sequence[int]] = []
+    table: list[Sequence[int]] = []
+    blocks: list[Sequence[int]] = []
+    for i, s in enumerate(states):
+        for field in _NUMBER_LISTS(s):
+            numbers += field
+        stack, ended, track = s.stack, s.ended, s.round_track
+        frame = stack[-1] if stack and not ended else _NO_FRAME
+        numbers += (
+            s.level,
+            len(s.imm_pool),
+            s.obelisks_left,
+            s.bomb,
+            s.montjuic,
+            s.bag_soldiers,
+            s.barricade_soldiers,
+            sum(s.red_bag),
+            len(s.city_deck),
+            len(s.pop_deck),
+            len(s.prestige_deck),
+            s.phase,
+            s.first,
+            ended,
+            s.anarchy,
+            s.strike_shown,
+            frame[0],
+            frame[1],
+            *track,
+            *_PAD[len(track) :],
+        )
+        board += (s.tile, s.htype, s.owner)
+        in_block.append(s.in_block)
+        hands += s.hands
+        piles += (s.city_discard, s.pop_discard, s.prestige_discard)
+        table += s.table
+        blocks.append(s.blocks)
+        if frame[1] == viewer and frame[0] in (KEEP, DROP):
+            g.secret.append((i, s, frame))
+    hands += piles
+    hands += table
+    hands += blocks
+    return g
+
+
+class Plan:
+    """The index arrays that write `count` observations for `viewer` (`Encoder.write_batch`):
+    row i's entry j is `i * size + j` in the flat output (`base`). Small numbers become one-hots
+    through tables by value (`lut`, `board_lut`, `conviction_lut`)."""
+
+    LUT = 64
+    """The numbers made one-hots by `lut` lie in -4..LUT-5 (a frame's kind is below 41)."""
+
+    def __init__(self, e: Encoder, count: int, viewer: int):
+        n = e.n
+        self.e, self.count, self.viewer = e, count, viewer
+        self.row_of_seat = np.array(e.rows[viewer], np.intp)
+        self.seat_of_row = np.array([(r + viewer) % n for r in range(n)], np.intp)
+        self.base = np.arange(count, dtype=np.intp)[:, None] * e.spec.size
+        self.numbers = struct.Struct(f"<{count * e.numbers}q")
+        self.seat_hot = (self.base + e.o_seat + viewer).ravel()
+        self._copies()
+        self._lookups()
+        self._board()
+        self._conviction()
+        self._ragged()
+
+    def _copies(self) -> None:
+        """The entries written as they are, and where they are among the gathered numbers."""
+        e, col = self.e, self.e.columns
+        to: list[int] = []
+        source: list[int] = []
+        for name, column, width in PLAYER_COLUMNS:
+            for row, seat in enumerate(self.seat_of_row):
+                first = e.o_players + row * e.width + column
+                to += range(first, first + width)
+                source += range(col[name] + seat * width, col[name] + seat * width + width)
+        for row, seat in enumerate(self.seat_of_row):
+            to += range(e.o_breakdown + row * NSRC, e.o_breakdown + row * NSRC + NSRC)
+            source += range(col["vp_src"] + seat * NSRC, col["vp_src"] + seat * NSRC + NSRC)
+        to += range(e.o_own_tokens, e.o_own_tokens + 3)
+        source += range(col["tokens"] + 3 * self.viewer, col["tokens"] + 3 * self.viewer + 3)
+        counted = [
+            col["level"],
+            col["imm_pool"],
+            col["obelisks_left"],
+            *range(col["tiles_left"], col["tiles_left"] + len(COLOURS)),
+            *(col[name] for name in NUMBER_SCALARS[3:11]),
+            *range(col["round_track"], col["round_track"] + PHASES),
+        ]
+        to += range(e.o_counts, e.o_counts + len(counted))
+        source += counted
+        rows = np.arange(self.count)[:, None]
+        self.copy_to = (self.base + np.array(to)).ravel()
+        self.copy_from = (rows * e.numbers + np.array(source)).ravel()
+        tokens = col["tokens"] + 3 * self.seat_of_row[:, None] + np.arange(3)  # (row, symbol)
+        self.tokens_from = rows[:, :, None] * e.numbers + tokens
+        self.tokens_to = (self.base + e.o_players + e.width * np.arange(e.n) + 10).ravel()
+
+    def _lookups(self) -> None:
+        """The numbers made one-hots by table: per number, its entry by value + 4 (-1: none)."""
+        e, col, n = self.e, self.e.columns, self.e.n
+        values = np.arange(-4, self.LUT - 4)
+        seated = (values >= 0) & (values < n)
+        rows = np.where(seated, self.row_of_seat[np.clip(values, 0, n - 1)], 0)
+        set_to_one = {"ended": e.o_flags, "anarchy": e.o_flags + 1}
+        by_number = {
+            col["phase"]: e.o_phase + values - 1,
+            col["decision"]: np.where(values >= 0, e.o_decision + values, -1),
+            col["first"]: np.where(seated, e.o_first + rows, -1),
+            col["decider"]: np.where(seated, e.o_decider + rows, -1),
+            col["strike_shown"]: np.where(seated, e.o_strike + rows, -1),
+            **{col[name]: np.where(values != 0, entry, -1) for name, entry in set_to_one.items()},
+            **{col["fired"] + k: np.where(values != 0, e.o_fired + k, -1) for k in range(3)},
+        }
+        width, codes = 3 + n, {AVAILABLE: 0, REMOVED_BY_EVENT: 1, LOST_TO_ANARCHY: 2}
+        column = np.where(seated, 3 + rows, [codes.get(v, -1) for v in values.tolist()])
+        for k in range(e.ninf):  # per influence card: available, removed, lost or a seat's
+            entry = e.o_influence + k * width + column
+            by_number[col["influence_owner"] + k] = np.where(column >= 0, entry, -1)
+        self.lookup_from = np.array(list(by_number))
+        self.lut = np.concatenate(list(by_number.values()))
+        self.lookup_shift = self.LUT * np.arange(len(by_number)) + 4
+
+    def _board(self) -> None:
+        """The board's one-hots by field (tile, house, owner) and byte; the blocks by byte."""
+        e, nx = self.e, self.e.nx
+        spaces = np.arange(nx)
+        by_field = np.array([e.o_tiles + 3 * spaces, e.o_house_type + 4 * spaces, e.o_house_owner + spaces])
+        self.board_base = (self.base[:, :, None] + by_field).ravel()
+        lut = np.full((3, 128), -1, np.intp)
+        lut[:2] = np.arange(128)  # a tile's colour, a house's type
+        lut[2, : e.n] = self.row_of_seat * nx  # a house owner's row
+        lut[2, e.n :] = 1 << 40  # no such seat: out of bounds, as for the single writer
+        self.board_lut = lut.ravel()
+        self.board_shift = np.tile(np.repeat(128 * np.arange(3), nx), self.count)
+        self.in_block = np.array([b + 1 if b < 128 else 0 for b in range(256)], np.float32)
+
+    def _conviction(self) -> None:
+        """A conviction row's entries by its key: 32 for the observer's row, 16 once the game is
+        over, 4 * (shown + 1) and held + 1."""
+        e, n, col = self.e, self.e.n, self.e.columns
+        lut = np.full((64, 2), -1, np.intp)
+        for own, ended, shown, held in np.ndindex(2, 2, 4, 4):
+            key = own * 32 + ended * 16 + shown * 4 + held
+            lut[key] = _conviction_entries(own, ended, shown - 1, held - 1)
+        self.conviction_lut = lut
+        self.conviction_shift = 32 * (np.arange(n) == 0) + 5
+        self.shown_of_row = col["conviction_shown"] + self.seat_of_row
+        self.held_of_row = col["conviction"] + self.seat_of_row
+        self.ended_at = col["ended"]
+        self.conviction_base = (self.base + e.o_conviction + len(CONVICTION) * np.arange(n))[:, :, None]
+
+    def _ragged(self) -> None:
+        """Where the items of `Gathered.ragged` go: a hand's cards only for the observer."""
+        e, n, count = self.e, self.e.n, self.count
+        nowhere = -(1 << 40)
+        hand = np.where(np.arange(n) == self.viewer, self.base + e.o_hand, nowhere)
+        piles = np.repeat(self.base.ravel() + e.o_discard, 3)
+        self.ones_base = np.concatenate([hand.ravel(), piles])
+        table = self.base + e.o_table + self.row_of_seat * e.ncards
+        self.places_base = np.concatenate([table.ravel(), self.base.ravel() + e.o_blocks])
+        self.hands = count * n
+        self.ones = self.hands + 3 * count
+        self.hand_rows = 4 * (np.arange(count)[:, None] * n + self.row_of_seat).ravel()
+
+    def write(self, g: Gathered, out: npt.NDArray[np.float32]) -> None:
+        flat = out.reshape(-1)
+        flat.fill(0)
+        numbers = self._numbers(g.numbers)
+        flat[self.copy_to] = numbers.take(self.copy_from)
+        flat[self.tokens_to] = numbers.take(self.tokens_from).sum(axis=2).ravel()
+        numbers = numbers.reshape(self.count, -1)
+        items = _small(reduce(iconcat, g.ragged, []))
+        lengths = _small(list(map(len, g.ragged))).astype(np.intp)
+        ones = int(lengths[: self.ones].sum())
+        hot = [
+            self.seat_hot,
+            self._lookups_hot(numbers),
+            self._board_hot(g, out),
+            self._conviction_hot(numbers),
+            self._cards_hot(items[:ones], lengths[: self.ones], out),
+            self._secret_choice_hot(g),
+        ]
+        flat[np.concatenate(hot)] = 1
+        self._places(items[ones:], lengths[self.ones :], flat)
+
+    def _numbers(self, numbers: list[int]) -> npt.NDArray[np.intp]:
+        try:
+            return np.frombuffer(self.numbers.pack(*numbers), np.int64).astype(np.intp, copy=False)
+        except struct.error:  # a number beyond 64 bits: numpy says so
+            return np.array(numbers, np.intp)
+
+    def _lookups_hot(self, numbers: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        entry = self.lut.take(numbers.take(self.lookup_from, axis=1) + self.lookup_shift)
+        return (self.base + entry)[entry >= 0]
+
+    def _board_hot(self, g: Gathered, out: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
+        """Blocks of spaces into `out`; the entries of tiles, houses and owners (the engine's -1
+        for none)."""
+        e = self.e
+        blocks = np.frombuffer(b"".join(g.blocks_of_space), np.uint8).reshape(self.count, e.nx)
+        out[:, e.o_in_block : e.o_in_block + e.nx] = self.in_block.take(blocks)
+        board = np.frombuffer(b"".join(g.board), np.int8)
+        down = np.flatnonzero(board >= 0)
+        entry = self.board_lut.take(board.take(down) + self.board_shift.take(down))
+        return self.board_base.take(down) + entry
+
+    def _conviction_hot(self, numbers: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        key = numbers.take(self.shown_of_row, axis=1) * 4 + numbers.take(self.held_of_row, axis=1)
+        key += numbers[:, self.ended_at, None] * 16 + self.conviction_shift
+        entry = self.conviction_lut.take(key, axis=0)
+        return (self.conviction_base + entry)[entry >= 0]
+
+    def _cards_hot(
+        self, cards: npt.NDArray[Any], lengths: npt.NDArray[np.intp], out: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.intp]:
+        """The hands by kind (into `out`); the entries of the observer's hand and of the piles."""
+        e, count, n = self.e, self.count, self.e.n
+        held = lengths[: self.hands]
+        in_hands = np.repeat(self.hand_rows, held) + e.card_kind.take(cards[: int(held.sum())])
+        by_kind = np.bincount(in_hands, minlength=4 * self.hands).reshape(count, n, 4)
+        out[:, e.o_players : e.o_players + n * e.width].reshape(count, n, e.width)[:, :, 11:15] = by_kind
+        at = np.repeat(self.ones_base, lengths) + cards
+        return at[at >= 0]
+
+    def _places(
+        self, items: npt.NDArray[Any], lengths: npt.NDArray[np.intp], flat: npt.NDArray[np.float32]
+    ) -> None:
+        """The cards in front of the seats and the blocks, each by its place (1, 2...)."""
+        ends = np.cumsum(lengths)
+        places = np.arange(1, len(items) + 1) - np.repeat(ends - lengths, lengths)
+        flat[np.repeat(self.places_base, lengths) + items] = places
+
+    def _secret_choice_hot(self, g: Gathered) -> npt.NDArray[np.intp]:
+        size, hot = self.e.spec.size, []
+        for i, s, frame in g.secret:
+            hot += [i * size + entry for entry in self.e.secret_choice(s, self.viewer, frame)]
+        return np.array(hot, np.intp)
+
+
+def _conviction_entries(own: int, ended: int, shown: int, held: int) -> list[int]:
+    """The entries of a conviction row (as `_cards` writes it), -1 for none."""
+    hot = []
+    if shown >= 0:
+        hot.append(shown)
+        if held < 0 and not ended:
+            hot.append(7)
+    elif held >= 0:
+        hot.append(3)
+        if own:
+            hot.append(4 + held)
+    return [*hot, -1, -1][:2]
+
+
+def _small(values: list[int]) -> npt.NDArray[Any]:
+    """Numbers as an array: bytes when they fit (converted in C), else numbers of any size."""
+    try:
+        return np.frombuffer(bytearray(values), np.uint8)
+    except ValueError:
+        return np.array(values, np.intp)
+
+
 _ENCODERS: dict[tuple[int, int], tuple[Tables, Encoder]] = {}
 
 
@@ -484,6 +874,15 @@ def encoder(t: Tables, players: int) -> Encoder:
 
 def write_observation(s: RoseState, viewer: int, out: npt.NDArray[Any]) -> None:
     encoder(s.t, s.n).write(s, viewer, out)
+
+
+def write_observations(states: Sequence[RoseState], viewer: int, out: npt.NDArray[np.float32]) -> None:
+    """Row i of `out` (one row per state, each state of the same tables and players) as
+    `write_observation(states[i], viewer, row)` writes it, in numpy operations over the batch."""
+    if states:
+        encoder(states[0].t, states[0].n).write_batch(states, viewer, out)
+    elif out.shape[:1] != (0,):
+        raise ValueError(f"no states for {out.shape[0]} observations")
 
 
 def observation_spec(players: int, **options: Any) -> ObservationSpec:
