@@ -102,17 +102,8 @@ SEAT_AXES = {
 PHASES = 5
 OVER = max(DECISION_NAMES) + 1
 """The index of "the game is over" among the decision kinds."""
-NUMBER_LISTS = (
-    *(name for name, _column, _per_seat in PLAYER_COLUMNS),
-    "vp_src",
-    "tokens",
-    "conviction",
-    "conviction_shown",
-    "influence_owner",
-    "tiles_left",
-    "fired",
-)
-NUMBER_SCALARS = (
+BYTE_LISTS = ("vp", "houses_left", "supply", "raval", "barricade", "bag", "tokens", "tiles_left", "fired")
+BYTE_SCALARS = (
     "level",
     "imm_pool",
     "obelisks_left",
@@ -128,14 +119,15 @@ NUMBER_SCALARS = (
     "first",
     "ended",
     "anarchy",
-    "strike_shown",
     "decision",
-    "decider",
 )
-"""A batch gathers each state's fixed-length numbers in one row: the lists `NUMBER_LISTS`, then
-`NUMBER_SCALARS` (the sizes of pools, bags and decks; the decision on top of the stack and its
-seat, `OVER` and -1 when there is none), then the round track padded with -1."""
-
+SIGNED_LISTS = ("prestige", "vp_src", "conviction", "conviction_shown", "influence_owner")
+SIGNED_SCALARS = ("strike_shown", "decider")
+"""A batch gathers each state's fixed-length numbers in one row: those that fit a byte in any
+real game (`BYTE_LISTS`, `BYTE_SCALARS`: the sizes of pools, bags and decks, the decision on top
+of the stack, `OVER` when there is none), converted as bytes, then those that may be negative
+(`SIGNED_LISTS`, `SIGNED_SCALARS`: the decision's seat, -1 when there is none, then the round
+track padded with -1), converted as 64-bit numbers."""
 
 class Encoder:
     """The observation of one set of tables and number of players."""
@@ -231,7 +223,7 @@ class Encoder:
         """Per viewer, the row of each seat in the parts by seat (the viewer's own first)."""
         self.kept = Kept(self._blank)
         self.card_kind = np.array(t.card_kind, np.intp)
-        self.columns, self.numbers = number_columns(n, ninf)
+        self.columns, self.signed, self.numbers = number_columns(n, ninf)
         self.plans: dict[tuple[int, int], Plan] = {}
 
     def write(self, s: RoseState, viewer: int, out: npt.NDArray[Any]) -> None:
@@ -411,12 +403,9 @@ class Encoder:
                 f"{count} observations need a C-contiguous float32 array of shape "
                 f"({count}, {self.spec.size}), not {out.dtype} {out.shape}"
             )
-        t, n = self.t, self.n
-        for s in states:
-            if s.t is not t or s.n != n:
-                raise ValueError(f"a batch holds states of one table ({n} players, the same tables)")
+        gathered = gather(states, viewer, self.t, self.n)
         if count:
-            self.plan(count, viewer).write(gather(states, viewer), out)
+            self.plan(count, viewer).write(gathered, out)
 
     def plan(self, count: int, viewer: int) -> Plan:
         """The index arrays of `count` observations for `viewer`, built once."""
@@ -548,11 +537,11 @@ def _counts(s: RoseState) -> list[int]:
     ]
 
 
-def number_columns(n: int, ninf: int) -> tuple[dict[str, int], int]:
-    """Where each field begins in a state's row of gathered numbers, and the row's length."""
-    per_seat = {name: width for name, _column, width in PLAYER_COLUMNS}
+def number_columns(n: int, ninf: int) -> tuple[dict[str, int], int, int]:
+    """Where each field begins in a state's row of gathered numbers, where the signed numbers
+    begin, and the row's length."""
     lengths = {
-        **{name: n * width for name, width in per_seat.items()},
+        **{name: n * width for name, _column, width in PLAYER_COLUMNS},
         "vp_src": n * NSRC,
         "tokens": n * 3,
         "conviction": n,
@@ -560,28 +549,29 @@ def number_columns(n: int, ninf: int) -> tuple[dict[str, int], int]:
         "influence_owner": ninf,
         "tiles_left": len(COLOURS),
         "fired": 3,
-        **dict.fromkeys(NUMBER_SCALARS, 1),
         "round_track": PHASES,
     }
-    columns, at = {}, 0
-    for name in (*NUMBER_LISTS, *NUMBER_SCALARS, "round_track"):
+    columns, at, signed = {}, 0, 0
+    for name in (*BYTE_LISTS, *BYTE_SCALARS, *SIGNED_LISTS, *SIGNED_SCALARS, "round_track"):
+        if name == SIGNED_LISTS[0]:
+            signed = at
         columns[name] = at
-        at += lengths[name]
-    return columns, at
+        at += lengths.get(name, 1)
+    return columns, signed, at
 
 
 class Gathered:
     """A batch's fields, gathered in one pass over its states (`gather`)."""
 
-    __slots__ = ("blocks_of_space", "board", "numbers", "ragged", "secret")
+    __slots__ = ("board", "bytes", "ragged", "secret", "signed")
 
     def __init__(self) -> None:
-        self.numbers: list[int] = []
-        """Row after row, each state's fixed-length numbers (`number_columns`)."""
+        self.bytes: list[int] = []
+        """Row after row, each state's numbers that fit a byte (`number_columns`)."""
+        self.signed: list[int] = []
+        """Row after row, each state's numbers that may be negative."""
         self.board: list[array[int]] = []
-        """Per state, its tile, house type and house owner per space (signed bytes)."""
-        self.blocks_of_space: list[array[int]] = []
-        """Per state, the block of each space (signed bytes)."""
+        """Per state, its tile, house type, house owner and block per space (signed bytes)."""
         self.ragged: list[Sequence[int]] = []
         """The hands (every seat's, state after state), the discard piles (three per state), the
         cards in front of every seat, the blocks (one list per state): `Plan._ragged`."""
@@ -589,23 +579,28 @@ class Gathered:
         """The states where the observer keeps or drops a token in secret, with their frame."""
 
 
-_NUMBER_LISTS = attrgetter(*NUMBER_LISTS)
+_BYTE_LISTS = attrgetter(*BYTE_LISTS)
+_SIGNED_LISTS = attrgetter(*SIGNED_LISTS)
 _NO_FRAME = (OVER, -1)
+_NONE = np.zeros(0, np.intp)
 _PAD = (-1,) * PHASES
 
 
-def gather(states: Sequence[RoseState], viewer: int) -> Gathered:
+def gather(states: Sequence[RoseState], viewer: int, t: Tables, n: int) -> Gathered:
+    """The fields of the states (all of tables `t` and `n` players, else ValueError)."""
     g = Gathered()
-    numbers, board, in_block, hands = g.numbers, g.board, g.blocks_of_space, g.ragged
+    small, signed, board, hands = g.bytes, g.signed, g.board, g.ragged
     piles: list[Sequence[int]] = []
     table: list[Sequence[int]] = []
     blocks: list[Sequence[int]] = []
     for i, s in enumerate(states):
-        for field in _NUMBER_LISTS(s):
-            numbers += field
+        if s.t is not t or s.n != n:
+            raise ValueError(f"a batch holds states of one table ({n} players, the same tables)")
+        for field in _BYTE_LISTS(s):
+            small += field
         stack, ended, track = s.stack, s.ended, s.round_track
         frame = stack[-1] if stack and not ended else _NO_FRAME
-        numbers += (
+        small += (
             s.level,
             len(s.imm_pool),
             s.obelisks_left,
@@ -619,16 +614,14 @@ def gather(states: Sequence[RoseState], viewer: int) -> Gathered:
             len(s.prestige_deck),
             s.phase,
             s.first,
-            ended,
+            +ended,  # an int: a bool in the list would take bytearray off its fast path
             s.anarchy,
-            s.strike_shown,
             frame[0],
-            frame[1],
-            *track,
-            *_PAD[len(track) :],
         )
-        board += (s.tile, s.htype, s.owner)
-        in_block.append(s.in_block)
+        for field in _SIGNED_LISTS(s):
+            signed += field
+        signed += (s.strike_shown, frame[1], *track, *_PAD[len(track) :])
+        board += (s.tile, s.htype, s.owner, s.in_block)
         hands += s.hands
         piles += (s.city_discard, s.pop_discard, s.prestige_discard)
         table += s.table
@@ -644,10 +637,11 @@ def gather(states: Sequence[RoseState], viewer: int) -> Gathered:
 class Plan:
     """The index arrays that write `count` observations for `viewer` (`Encoder.write_batch`):
     row i's entry j is `i * size + j` in the flat output (`base`). Small numbers become one-hots
-    through tables by value (`lut`, `board_lut`, `conviction_lut`)."""
+    through tables by value (`lut`, `board_lut`)."""
 
-    LUT = 64
-    """The numbers made one-hots by `lut` lie in -4..LUT-5 (a frame's kind is below 41)."""
+    KEYS = 64
+    """Keys per lookup in `lut`: a number looked up alone lies in -4..59 (a frame's kind is below
+    41, a seat or an influence card's owner above -4)."""
 
     def __init__(self, e: Encoder, count: int, viewer: int):
         n = e.n
@@ -655,12 +649,11 @@ class Plan:
         self.row_of_seat = np.array(e.rows[viewer], np.intp)
         self.seat_of_row = np.array([(r + viewer) % n for r in range(n)], np.intp)
         self.base = np.arange(count, dtype=np.intp)[:, None] * e.spec.size
-        self.numbers = struct.Struct(f"<{count * e.numbers}q")
+        self.signed = struct.Struct(f"<{count * (e.numbers - e.signed)}q")
         self.seat_hot = (self.base + e.o_seat + viewer).ravel()
         self._copies()
         self._lookups()
         self._board()
-        self._conviction()
         self._ragged()
 
     def _copies(self) -> None:
@@ -678,27 +671,34 @@ class Plan:
             source += range(col["vp_src"] + seat * NSRC, col["vp_src"] + seat * NSRC + NSRC)
         to += range(e.o_own_tokens, e.o_own_tokens + 3)
         source += range(col["tokens"] + 3 * self.viewer, col["tokens"] + 3 * self.viewer + 3)
+        sizes = ("bomb", "montjuic", "bag_soldiers", "barricade_soldiers", "red_bag")
         counted = [
             col["level"],
             col["imm_pool"],
             col["obelisks_left"],
             *range(col["tiles_left"], col["tiles_left"] + len(COLOURS)),
-            *(col[name] for name in NUMBER_SCALARS[3:11]),
+            *(col[name] for name in (*sizes, "city_deck", "pop_deck", "prestige_deck")),
             *range(col["round_track"], col["round_track"] + PHASES),
         ]
         to += range(e.o_counts, e.o_counts + len(counted))
         source += counted
+        slots = list(range(len(to)))
+        for row, seat in enumerate(self.seat_of_row):  # a seat's tokens: the sum of its three
+            to.append(e.o_players + row * e.width + 10)
+            source += range(col["tokens"] + 3 * seat, col["tokens"] + 3 * seat + 3)
+            slots += [len(to) - 1] * 3
         rows = np.arange(self.count)[:, None]
         self.copy_to = (self.base + np.array(to)).ravel()
         self.copy_from = (rows * e.numbers + np.array(source)).ravel()
-        tokens = col["tokens"] + 3 * self.seat_of_row[:, None] + np.arange(3)  # (row, symbol)
-        self.tokens_from = rows[:, :, None] * e.numbers + tokens
-        self.tokens_to = (self.base + e.o_players + e.width * np.arange(e.n) + 10).ravel()
+        self.copy_slot = (rows * len(to) + np.array(slots)).ravel()
 
     def _lookups(self) -> None:
-        """The numbers made one-hots by table: per number, its entry by value + 4 (-1: none)."""
+        """The one-hots looked up in `lut`: per lookup, three numbers (`lookup_from`) weighed
+        into a key (`lookup_weight`, `lookup_shift`), and per key two entries (-1: none). A
+        conviction row weighs what its seat shows, holds and whether the game is over; every
+        other lookup is one number, by value."""
         e, col, n = self.e, self.e.columns, self.e.n
-        values = np.arange(-4, self.LUT - 4)
+        values = np.arange(-4, self.KEYS - 4)
         seated = (values >= 0) & (values < n)
         rows = np.where(seated, self.row_of_seat[np.clip(values, 0, n - 1)], 0)
         set_to_one = {"ended": e.o_flags, "anarchy": e.o_flags + 1}
@@ -716,38 +716,32 @@ class Plan:
         for k in range(e.ninf):  # per influence card: available, removed, lost or a seat's
             entry = e.o_influence + k * width + column
             by_number[col["influence_owner"] + k] = np.where(column >= 0, entry, -1)
-        self.lookup_from = np.array(list(by_number))
-        self.lut = np.concatenate(list(by_number.values()))
-        self.lookup_shift = self.LUT * np.arange(len(by_number)) + 4
+        lookups = [((c, c, c), (1, 0, 0), 4) for c in by_number]
+        tables = [np.stack([entries, np.full(self.KEYS, -1)], axis=1) for entries in by_number.values()]
+        for row, seat in enumerate(self.seat_of_row.tolist()):
+            sources = (col["conviction_shown"] + seat, col["conviction"] + seat, col["ended"])
+            lookups.append((sources, (4, 1, 16), 5 + 32 * (row == 0)))
+            tables.append(_conviction_table(e.o_conviction + len(CONVICTION) * row, own=row == 0))
+        # (number, lookup): the sum over the three numbers runs along the outer axis, fast
+        self.lookup_from = np.array([sources for sources, _weight, _shift in lookups]).T.copy()
+        self.lookup_weight = np.array([weight for _sources, weight, _shift in lookups]).T.copy()
+        self.lookup_shift = self.KEYS * np.arange(len(lookups)) + [shift for *_, shift in lookups]
+        self.lut = np.concatenate(tables)
+        self.lut[self.lut < 0] = e.o_seat + self.viewer  # none: an entry that is 1 anyway
 
     def _board(self) -> None:
-        """The board's one-hots by field (tile, house, owner) and byte; the blocks by byte."""
+        """The board's one-hots by field (tile, house, owner) and value; the blocks by byte."""
         e, nx = self.e, self.e.nx
         spaces = np.arange(nx)
-        by_field = np.array([e.o_tiles + 3 * spaces, e.o_house_type + 4 * spaces, e.o_house_owner + spaces])
-        self.board_base = (self.base[:, :, None] + by_field).ravel()
-        lut = np.full((3, 128), -1, np.intp)
+        by_field = [e.o_tiles + 3 * spaces, e.o_house_type + 4 * spaces, e.o_house_owner + spaces, 0 * spaces]
+        self.board_base = (self.base[:, :, None] + np.array(by_field)).ravel()
+        lut = np.full((4, 128), e.o_seat + self.viewer, np.intp)  # blocks: an entry that is 1 anyway
         lut[:2] = np.arange(128)  # a tile's colour, a house's type
         lut[2, : e.n] = self.row_of_seat * nx  # a house owner's row
         lut[2, e.n :] = 1 << 40  # no such seat: out of bounds, as for the single writer
         self.board_lut = lut.ravel()
-        self.board_shift = np.tile(np.repeat(128 * np.arange(3), nx), self.count)
+        self.board_shift = np.tile(np.repeat(128 * np.arange(4), nx), self.count)
         self.in_block = np.array([b + 1 if b < 128 else 0 for b in range(256)], np.float32)
-
-    def _conviction(self) -> None:
-        """A conviction row's entries by its key: 32 for the observer's row, 16 once the game is
-        over, 4 * (shown + 1) and held + 1."""
-        e, n, col = self.e, self.e.n, self.e.columns
-        lut = np.full((64, 2), -1, np.intp)
-        for own, ended, shown, held in np.ndindex(2, 2, 4, 4):
-            key = own * 32 + ended * 16 + shown * 4 + held
-            lut[key] = _conviction_entries(own, ended, shown - 1, held - 1)
-        self.conviction_lut = lut
-        self.conviction_shift = 32 * (np.arange(n) == 0) + 5
-        self.shown_of_row = col["conviction_shown"] + self.seat_of_row
-        self.held_of_row = col["conviction"] + self.seat_of_row
-        self.ended_at = col["ended"]
-        self.conviction_base = (self.base + e.o_conviction + len(CONVICTION) * np.arange(n))[:, :, None]
 
     def _ragged(self) -> None:
         """Where the items of `Gathered.ragged` go: a hand's cards only for the observer."""
@@ -755,100 +749,104 @@ class Plan:
         nowhere = -(1 << 40)
         hand = np.where(np.arange(n) == self.viewer, self.base + e.o_hand, nowhere)
         piles = np.repeat(self.base.ravel() + e.o_discard, 3)
-        self.ones_base = np.concatenate([hand.ravel(), piles])
         table = self.base + e.o_table + self.row_of_seat * e.ncards
-        self.places_base = np.concatenate([table.ravel(), self.base.ravel() + e.o_blocks])
+        blocks = self.base.ravel() + e.o_blocks
+        self.ragged_base = np.concatenate([hand.ravel(), piles, table.ravel(), blocks])
         self.hands = count * n
         self.ones = self.hands + 3 * count
         self.hand_rows = 4 * (np.arange(count)[:, None] * n + self.row_of_seat).ravel()
+        by_kind = e.o_players + e.width * np.arange(n)[:, None] + 11 + np.arange(4)  # (row, kind)
+        self.hand_to = (self.base[:, :, None] + by_kind.ravel()).ravel()
 
     def write(self, g: Gathered, out: npt.NDArray[np.float32]) -> None:
         flat = out.reshape(-1)
         flat.fill(0)
-        numbers = self._numbers(g.numbers)
-        flat[self.copy_to] = numbers.take(self.copy_from)
-        flat[self.tokens_to] = numbers.take(self.tokens_from).sum(axis=2).ravel()
-        numbers = numbers.reshape(self.count, -1)
+        numbers = self._numbers(g)
+        flat[self.copy_to] = np.bincount(self.copy_slot, numbers.take(self.copy_from), len(self.copy_to))
         items = _small(reduce(iconcat, g.ragged, []))
         lengths = _small(list(map(len, g.ragged))).astype(np.intp)
-        ones = int(lengths[: self.ones].sum())
-        hot = [
-            self.seat_hot,
-            self._lookups_hot(numbers),
-            self._board_hot(g, out),
-            self._conviction_hot(numbers),
-            self._cards_hot(items[:ones], lengths[: self.ones], out),
-            self._secret_choice_hot(g),
-        ]
-        flat[np.concatenate(hot)] = 1
-        self._places(items[ones:], lengths[self.ones :], flat)
+        ends = np.cumsum(lengths)
+        at = np.repeat(self.ragged_base, lengths) + items
+        ones = ends[self.ones - 1]
+        hot = at[:ones]
+        flat[
+            np.concatenate(
+                [
+                    self.seat_hot,
+                    self._lookups_hot(numbers),
+                    self._board_hot(g, out),
+                    hot[hot >= 0],
+                    self._secret_choice_hot(g),
+                ]
+            )
+        ] = 1
+        self._hands(items, lengths, ends, flat)
+        places = np.arange(1, len(items) + 1) - np.repeat(ends - lengths, lengths)
+        flat[at[ones:]] = places[ones:]
 
-    def _numbers(self, numbers: list[int]) -> npt.NDArray[np.intp]:
+    def _numbers(self, g: Gathered) -> npt.NDArray[np.intp]:
+        """The gathered numbers, a row per state."""
         try:
-            return np.frombuffer(self.numbers.pack(*numbers), np.int64).astype(np.intp, copy=False)
-        except struct.error:  # a number beyond 64 bits: numpy says so
-            return np.array(numbers, np.intp)
+            signed = np.frombuffer(self.signed.pack(*g.signed), np.int64)
+        except struct.error:  # a number beyond 64 bits: numpy refuses it too
+            signed = np.array(g.signed, np.intp)
+        rows = (self.count, -1)
+        return np.concatenate([_small(g.bytes).reshape(rows), signed.reshape(rows)], axis=1, dtype=np.intp)
 
     def _lookups_hot(self, numbers: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
-        entry = self.lut.take(numbers.take(self.lookup_from, axis=1) + self.lookup_shift)
-        return (self.base + entry)[entry >= 0]
+        looked = numbers.take(self.lookup_from, axis=1)
+        key = (looked * self.lookup_weight).sum(axis=1) + self.lookup_shift
+        return (self.base[:, :, None] + self.lut.take(key, axis=0)).ravel()
 
     def _board_hot(self, g: Gathered, out: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
         """Blocks of spaces into `out`; the entries of tiles, houses and owners (the engine's -1
         for none)."""
         e = self.e
-        blocks = np.frombuffer(b"".join(g.blocks_of_space), np.uint8).reshape(self.count, e.nx)
+        raw = np.frombuffer(b"".join(g.board), np.uint8)
+        blocks = raw.reshape(self.count, 4, e.nx)[:, 3]
         out[:, e.o_in_block : e.o_in_block + e.nx] = self.in_block.take(blocks)
-        board = np.frombuffer(b"".join(g.board), np.int8)
+        board = raw.view(np.int8)
         down = np.flatnonzero(board >= 0)
         entry = self.board_lut.take(board.take(down) + self.board_shift.take(down))
         return self.board_base.take(down) + entry
 
-    def _conviction_hot(self, numbers: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
-        key = numbers.take(self.shown_of_row, axis=1) * 4 + numbers.take(self.held_of_row, axis=1)
-        key += numbers[:, self.ended_at, None] * 16 + self.conviction_shift
-        entry = self.conviction_lut.take(key, axis=0)
-        return (self.conviction_base + entry)[entry >= 0]
-
-    def _cards_hot(
-        self, cards: npt.NDArray[Any], lengths: npt.NDArray[np.intp], out: npt.NDArray[np.float32]
-    ) -> npt.NDArray[np.intp]:
-        """The hands by kind (into `out`); the entries of the observer's hand and of the piles."""
-        e, count, n = self.e, self.count, self.e.n
-        held = lengths[: self.hands]
-        in_hands = np.repeat(self.hand_rows, held) + e.card_kind.take(cards[: int(held.sum())])
-        by_kind = np.bincount(in_hands, minlength=4 * self.hands).reshape(count, n, 4)
-        out[:, e.o_players : e.o_players + n * e.width].reshape(count, n, e.width)[:, :, 11:15] = by_kind
-        at = np.repeat(self.ones_base, lengths) + cards
-        return at[at >= 0]
-
-    def _places(
-        self, items: npt.NDArray[Any], lengths: npt.NDArray[np.intp], flat: npt.NDArray[np.float32]
+    def _hands(
+        self,
+        items: npt.NDArray[Any],
+        lengths: npt.NDArray[np.intp],
+        ends: npt.NDArray[np.intp],
+        flat: npt.NDArray[np.float32],
     ) -> None:
-        """The cards in front of the seats and the blocks, each by its place (1, 2...)."""
-        ends = np.cumsum(lengths)
-        places = np.arange(1, len(items) + 1) - np.repeat(ends - lengths, lengths)
-        flat[np.repeat(self.places_base, lengths) + items] = places
+        """Every hand by kind of card."""
+        kinds = self.e.card_kind.take(items[: ends[self.hands - 1]])
+        in_hands = np.repeat(self.hand_rows, lengths[: self.hands]) + kinds
+        flat[self.hand_to] = np.bincount(in_hands, minlength=4 * self.hands)
 
     def _secret_choice_hot(self, g: Gathered) -> npt.NDArray[np.intp]:
+        if not g.secret:
+            return _NONE
         size, hot = self.e.spec.size, []
         for i, s, frame in g.secret:
             hot += [i * size + entry for entry in self.e.secret_choice(s, self.viewer, frame)]
         return np.array(hot, np.intp)
 
 
-def _conviction_entries(own: int, ended: int, shown: int, held: int) -> list[int]:
-    """The entries of a conviction row (as `_cards` writes it), -1 for none."""
-    hot = []
-    if shown >= 0:
-        hot.append(shown)
-        if held < 0 and not ended:
-            hot.append(7)
-    elif held >= 0:
-        hot.append(3)
-        if own:
-            hot.append(4 + held)
-    return [*hot, -1, -1][:2]
+def _conviction_table(first: int, own: bool) -> npt.NDArray[np.intp]:
+    """A conviction row's two entries (as `_cards` writes them; -1: none) by its key: 4 * (shown
+    + 1) + held + 1, plus 16 once the game is over, plus 32 in the observer's row."""
+    table = np.full((Plan.KEYS, 2), -1, np.intp)
+    for ended, shown, held in np.ndindex(2, 4, 4):
+        hot = []
+        if shown >= 1:
+            hot.append(first + shown - 1)
+            if held < 1 and not ended:
+                hot.append(first + 7)
+        elif held >= 1:
+            hot.append(first + 3)
+            if own:
+                hot.append(first + 4 + held - 1)
+        table[own * 32 + ended * 16 + shown * 4 + held, : len(hot)] = hot
+    return table
 
 
 def _small(values: list[int]) -> npt.NDArray[Any]:
