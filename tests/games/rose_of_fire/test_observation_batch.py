@@ -118,3 +118,12 @@ def test_an_output_of_the_wrong_shape_or_layout_is_refused(rows: int, dtype: typ
     with pytest.raises(ValueError, match="no states"):
         write_observations([], 0, out)
     write_observations([], 0, np.zeros((0, size(2)), np.float32))  # nothing to write
+
+
+def test_numbers_beyond_a_byte_are_written_as_they_are() -> None:
+    state = positions(2)[50].clone()
+    state.vp[1], state.prestige[0], state.vp_src[3] = 300, -1000, 1 << 40
+    states = [positions(2)[7], state]
+    for viewer in range(2):
+        assert np.array_equal(batch(states, viewer), one_by_one(states, viewer))
+    assert batch(states, 0)[1, 15] == 300.0  # the second seat's VP: the first column of its row
