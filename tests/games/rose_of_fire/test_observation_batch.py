@@ -10,13 +10,19 @@ import pytest
 
 from eixample.core.registry import get_game
 from eixample.games.rose_of_fire import RoseState
-from eixample.games.rose_of_fire.observation import encoder, write_observation, write_observations
+from eixample.games.rose_of_fire.observation import Encoder, encoder, write_observation, write_observations
 from eixample.games.rose_of_fire.state import DROP, KEEP
 from eixample.interop.table import GameTable
 from tests.interop.helpers import random_walk
 
 GAMES = {2: (0, 1), 3: (0, 2), 4: (0, 16)}
 """Random games per number of players: with 3 and 4, one where a player drops a token in secret."""
+
+
+@pytest.fixture
+def by_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every batch written by numpy operations, however small."""
+    monkeypatch.setattr(Encoder, "NUMPY_FROM", 1)
 
 
 @cache
@@ -49,6 +55,7 @@ def batch(states: list[RoseState], viewer: int) -> np.ndarray:
     return out
 
 
+@pytest.mark.usefixtures("by_numpy")
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_each_row_of_a_batch_of_mixed_positions_is_what_the_single_writer_writes(players: int) -> None:
     mixed = list(positions(players))
@@ -63,6 +70,7 @@ def test_each_row_of_a_batch_of_mixed_positions_is_what_the_single_writer_writes
     assert {KEEP, DROP} & {frame[0] for frame in frames} == ({KEEP} if players == 2 else {KEEP, DROP})
 
 
+@pytest.mark.usefixtures("by_numpy")
 def test_a_batch_of_one_and_the_game_method_write_the_same_rows() -> None:
     states = list(positions(3)[::40])
     game = get_game("rose-of-fire")
@@ -73,6 +81,7 @@ def test_a_batch_of_one_and_the_game_method_write_the_same_rows() -> None:
             assert np.array_equal(out, one_by_one([state], viewer))
 
 
+@pytest.mark.usefixtures("by_numpy")
 def test_the_same_batch_twice_and_successive_positions_of_live_games() -> None:
     states = [positions(4)[i] for i in (0, 5, 77, -1)]
     first = batch(states, 2)
@@ -87,13 +96,23 @@ def test_the_same_batch_twice_and_successive_positions_of_live_games() -> None:
         assert np.array_equal(batch(rose, 1), one_by_one(rose, 1))
 
 
-def test_a_batch_of_states_of_different_tables_is_refused() -> None:
-    states = [positions(2)[3], positions(4)[3]]
-    out = np.zeros((2, size(2)), np.float32)
+def test_a_small_batch_is_written_state_by_state_alike() -> None:
+    states = list(positions(4)[::100])
+    assert len(states) < Encoder.NUMPY_FROM
+    for viewer in range(4):
+        assert np.array_equal(batch(states, viewer), one_by_one(states, viewer))
+
+
+@pytest.mark.parametrize("numpy_from", [1, Encoder.NUMPY_FROM])
+def test_states_of_different_tables_are_refused(numpy_from: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Encoder, "NUMPY_FROM", numpy_from)
+    states = [positions(2)[3], positions(2)[9], positions(4)[3]]
+    out = np.zeros((3, size(2)), np.float32)
     with pytest.raises(ValueError, match="one table"):
         write_observations(states, 0, out)
+    assert not out.any()  # nothing written
     with pytest.raises(ValueError, match="one table"):
-        write_observations(states[::-1], 0, np.zeros((2, size(4)), np.float32))
+        write_observations(states[::-1], 0, np.zeros((3, size(4)), np.float32))
 
 
 @pytest.mark.parametrize("viewer", [-1, 3, "0", 1.0, None])
@@ -120,6 +139,7 @@ def test_an_output_of_the_wrong_shape_or_layout_is_refused(rows: int, dtype: typ
     write_observations([], 0, np.zeros((0, size(2)), np.float32))  # nothing to write
 
 
+@pytest.mark.usefixtures("by_numpy")
 def test_numbers_beyond_a_byte_are_written_as_they_are() -> None:
     state = positions(2)[50].clone()
     state.vp[1], state.prestige[0], state.vp_src[3] = 300, -1000, 1 << 40

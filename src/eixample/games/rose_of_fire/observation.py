@@ -8,7 +8,8 @@ position may come in any order and the result is that of writing everything afre
 `write_observations` writes a batch of positions (of one table) at once, afresh: each field of
 all the states converted in one go, the parts written by numpy operations over the whole batch,
 through index arrays built once per batch size and viewer (`Plan`). It costs less per position
-than the incremental writer from about 16 positions on.
+than the incremental writer from about 16 positions on (a smaller batch is written position by
+position, `Encoder.NUMPY_FROM`).
 Seats are relative to the observing seat: row 0 of every part "by seat" is the observer, row 1 the
 next seat clockwise, and so on (the absolute seat is in the part `seat`). Hidden parts stay out:
 the faces of other players' cards (their counts by kind only), other families' tokens (their
@@ -136,6 +137,10 @@ track padded with -1), converted as 64-bit numbers."""
 
 class Encoder:
     """The observation of one set of tables and number of players."""
+
+    NUMPY_FROM = 12
+    """The fewest states `write_batch` writes by numpy operations: a smaller batch costs less
+    written state by state (`write`), the numpy operations' fixed cost shared by too few."""
 
     def __init__(self, t: Tables, players: int):
         self.t, self.n = t, players
@@ -398,7 +403,8 @@ class Encoder:
 
     def write_batch(self, states: Sequence[RoseState], viewer: int, out: npt.NDArray[np.float32]) -> None:
         """Row i of `out` as `write(states[i], viewer, row)` writes it: the whole batch encoded
-        afresh, each field of all the states converted at once and written by numpy."""
+        afresh, each field of all the states converted at once and written by numpy (a batch of
+        fewer than `NUMPY_FROM` states: state by state)."""
         if not (isinstance(viewer, int) and 0 <= viewer < self.n):
             raise ValueError(f"no seat {viewer!r} in a {self.n}-player game")
         count = len(states)
@@ -407,9 +413,12 @@ class Encoder:
                 f"{count} observations need a C-contiguous float32 array of shape "
                 f"({count}, {self.spec.size}), not {out.dtype} {out.shape}"
             )
-        gathered = gather(states, viewer, self.t, self.n)
-        if count:
-            self.plan(count, viewer).write(gathered, out)
+        _check_tables(states, self.t, self.n)
+        if count < self.NUMPY_FROM:
+            for i, s in enumerate(states):
+                self.write(s, viewer, out[i])
+        else:
+            self.plan(count, viewer).write(gather(states, viewer), out)
 
     def plan(self, count: int, viewer: int) -> Plan:
         """The index arrays of `count` observations for `viewer`, built once."""
@@ -591,16 +600,20 @@ _NONE = np.zeros(0, np.intp)
 _PAD = (-1,) * PHASES
 
 
-def gather(states: Sequence[RoseState], viewer: int, t: Tables, n: int) -> Gathered:
-    """The fields of the states (all of tables `t` and `n` players, else ValueError)."""
+def _check_tables(states: Sequence[RoseState], t: Tables, n: int) -> None:
+    for s in states:
+        if s.t is not t or s.n != n:
+            raise ValueError(f"a batch holds states of one table ({n} players, the same tables)")
+
+
+def gather(states: Sequence[RoseState], viewer: int) -> Gathered:
+    """The fields of the states, for `viewer`."""
     g = Gathered()
     small, signed, board, hands = g.bytes, g.signed, g.board, g.ragged
     piles: list[Sequence[int]] = []
     table: list[Sequence[int]] = []
     blocks: list[Sequence[int]] = []
     for i, s in enumerate(states):
-        if s.t is not t or s.n != n:
-            raise ValueError(f"a batch holds states of one table ({n} players, the same tables)")
         for field in _BYTE_LISTS(s):
             small += field
         stack, ended, track = s.stack, s.ended, s.round_track
