@@ -7,9 +7,8 @@ entries of those that changed, then copies the vector out. The fields compare by
 position may come in any order and the result is that of writing everything afresh.
 `write_observations` writes a batch of positions (of one table) at once, afresh: each field of
 all the states converted in one go, the parts written by numpy operations over the whole batch,
-through index arrays built once per batch size and viewer (`Plan`). It costs less per position
-than the incremental writer from about 16 positions on (a smaller batch is written position by
-position, `Encoder.NUMPY_FROM`).
+through index arrays built once per batch size and viewer (`Plan`). Its fixed cost pays from
+about a dozen positions on: a smaller batch is written position by position (`Encoder.NUMPY_FROM`).
 Seats are relative to the observing seat: row 0 of every part "by seat" is the observer, row 1 the
 next seat clockwise, and so on (the absolute seat is in the part `seat`). Hidden parts stay out:
 the faces of other players' cards (their counts by kind only), other families' tokens (their
@@ -424,7 +423,7 @@ class Encoder:
         """The index arrays of `count` observations for `viewer`, built once."""
         plan = self.plans.get((count, viewer))
         if plan is None:
-            if len(self.plans) >= 64:  # batches of many sizes: keep the newest only
+            if len(self.plans) >= 16:  # batches of many sizes: keep the newest only
                 self.plans.clear()
             plan = self.plans[count, viewer] = Plan(self, count, viewer)
         return plan
