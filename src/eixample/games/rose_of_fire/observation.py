@@ -781,9 +781,9 @@ class Plan:
         numbers = self._numbers(g)
         flat[self.copy_to] = np.bincount(self.copy_slot, numbers.take(self.copy_from), len(self.copy_to))
         items = _small(reduce(iconcat, g.ragged, []))
-        lengths = _small(list(map(len, g.ragged))).astype(np.intp)
-        ends = np.cumsum(lengths)
-        at = np.repeat(self.ragged_base, lengths) + items
+        lengths = _small(list(map(len, g.ragged)))
+        ends = lengths.cumsum(dtype=np.intp)  # the methods: numpy's functions add a Python layer to each call
+        at = self.ragged_base.repeat(lengths) + items
         ones = ends[self.ones - 1]
         hot = at[:ones]
         flat[
@@ -798,7 +798,7 @@ class Plan:
             )
         ] = 1
         self._hands(items, lengths, ends, flat)
-        places = np.arange(1, len(items) + 1) - np.repeat(ends - lengths, lengths)
+        places = np.arange(1, len(items) + 1) - (ends - lengths).repeat(lengths)
         flat[at[ones:]] = places[ones:]
 
     def _numbers(self, g: Gathered) -> npt.NDArray[np.intp]:
@@ -823,20 +823,20 @@ class Plan:
         blocks = raw.reshape(self.count, 4, e.nx)[:, 3]
         out[:, e.o_in_block : e.o_in_block + e.nx] = self.in_block.take(blocks)
         board = raw.view(np.int8)
-        down = np.flatnonzero(board >= 0)
+        down = (board >= 0).nonzero()[0]
         entry = self.board_lut.take(board.take(down) + self.board_shift.take(down))
         return self.board_base.take(down) + entry
 
     def _hands(
         self,
         items: npt.NDArray[Any],
-        lengths: npt.NDArray[np.intp],
+        lengths: npt.NDArray[Any],
         ends: npt.NDArray[np.intp],
         flat: npt.NDArray[np.float32],
     ) -> None:
         """Every hand by kind of card."""
         kinds = self.e.card_kind.take(items[: ends[self.hands - 1]])
-        in_hands = np.repeat(self.hand_rows, lengths[: self.hands]) + kinds
+        in_hands = self.hand_rows.repeat(lengths[: self.hands]) + kinds
         flat[self.hand_to] = np.bincount(in_hands, minlength=4 * self.hands)
 
     def _secret_choice_hot(self, g: Gathered) -> npt.NDArray[np.intp]:
