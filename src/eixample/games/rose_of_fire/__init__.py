@@ -10,9 +10,10 @@ print(state.scores(), state.winners())
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
-from eixample.core.protocol import JsonDict
+from eixample.core.protocol import JsonDict, State
 from eixample.core.records import replay as replay_record
 from eixample.core.registry import register
 from eixample.games.rose_of_fire.actions import all_actions as _all_actions
@@ -82,6 +83,15 @@ class RoseOfFire:
         from eixample.games.rose_of_fire.observation import observation_spec
 
         return observation_spec(players, **options)
+
+    def write_observations(self, states: Sequence[State], player: int, out: Any) -> None:
+        """Row i of `out` (len(states) x the spec's size, float32) as `player` observes states[i],
+        all at once: the states must share their tables and number of players."""
+        from eixample.games.rose_of_fire.observation import write_observations
+
+        if not all(isinstance(state, RoseState) for state in states):
+            raise ValueError("only states of The Rose of Fire")
+        write_observations(cast(Sequence[RoseState], states), player, out)
 
 
 GAME = RoseOfFire()

@@ -5,6 +5,10 @@ Per thread, state object and viewer, the encoder keeps the vector it wrote last 
 was written from (`Written`): a write compares each field with the state's and rewrites only the
 entries of those that changed, then copies the vector out. The fields compare by value, so any
 position may come in any order and the result is that of writing everything afresh.
+`write_observations` writes a batch of positions (of one table) at once, afresh: each field of
+all the states converted in one go, the parts written by numpy operations over the whole batch,
+through index arrays built once per batch size and viewer (`Plan`). Its fixed cost pays from
+about a dozen positions on: a smaller batch is written position by position (`Encoder.NUMPY_FROM`).
 Seats are relative to the observing seat: row 0 of every part "by seat" is the observer, row 1 the
 next seat clockwise, and so on (the absolute seat is in the part `seat`). Hidden parts stay out:
 the faces of other players' cards (their counts by kind only), other families' tokens (their
@@ -16,9 +20,12 @@ the generator. Two positions whose views differ for a seat never encode alike
 
 from __future__ import annotations
 
+import struct
 from array import array
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import reduce
+from operator import attrgetter, iconcat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -28,7 +35,16 @@ from eixample.core.observation import ObservationSpec, SpecBuilder
 from eixample.games.observing import Kept
 from eixample.games.rose_of_fire import actions as txt
 from eixample.games.rose_of_fire.components import COLOURS, HOUSES, KINDS, SYMBOLS, Tables
-from eixample.games.rose_of_fire.state import DECISION_NAMES, DROP, KEEP, NSRC, SOURCES
+from eixample.games.rose_of_fire.state import (
+    AVAILABLE,
+    DECISION_NAMES,
+    DROP,
+    KEEP,
+    LOST_TO_ANARCHY,
+    NSRC,
+    REMOVED_BY_EVENT,
+    SOURCES,
+)
 
 if TYPE_CHECKING:
     from eixample.games.rose_of_fire.state import RoseState
@@ -90,10 +106,40 @@ SEAT_AXES = {
 PHASES = 5
 OVER = max(DECISION_NAMES) + 1
 """The index of "the game is over" among the decision kinds."""
+BYTE_LISTS = ("vp", "houses_left", "supply", "raval", "barricade", "bag", "tokens", "tiles_left", "fired")
+BYTE_SCALARS = (
+    "level",
+    "imm_pool",
+    "obelisks_left",
+    "bomb",
+    "montjuic",
+    "bag_soldiers",
+    "barricade_soldiers",
+    "red_bag",
+    "city_deck",
+    "pop_deck",
+    "prestige_deck",
+    "phase",
+    "first",
+    "ended",
+    "anarchy",
+    "decision",
+)
+SIGNED_LISTS = ("prestige", "vp_src", "conviction", "conviction_shown", "influence_owner")
+SIGNED_SCALARS = ("strike_shown", "decider")
+"""A batch gathers each state's fixed-length numbers in one row: those that fit a byte in any
+real game (`BYTE_LISTS`, `BYTE_SCALARS`: the sizes of pools, bags and decks, the decision on top
+of the stack, `OVER` when there is none), converted as bytes, then those that may be negative
+(`SIGNED_LISTS`, `SIGNED_SCALARS`: the decision's seat, -1 when there is none, then the round
+track padded with -1), converted as 64-bit numbers."""
 
 
 class Encoder:
     """The observation of one set of tables and number of players."""
+
+    NUMPY_FROM = 12
+    """The fewest states `write_batch` writes by numpy operations: a smaller batch costs less
+    written state by state (`write`), the numpy operations' fixed cost shared by too few."""
 
     def __init__(self, t: Tables, players: int):
         self.t, self.n = t, players
@@ -185,6 +231,9 @@ class Encoder:
         self.rows = [[(p - viewer) % n for p in range(n)] for viewer in range(n)]
         """Per viewer, the row of each seat in the parts by seat (the viewer's own first)."""
         self.kept = Kept(self._blank)
+        self.card_kind = np.array(t.card_kind, np.intp)
+        self.columns, self.signed, self.numbers = number_columns(n, ninf)
+        self.plans: dict[tuple[int, int], Plan] = {}
 
     def write(self, s: RoseState, viewer: int, out: npt.NDArray[Any]) -> None:
         if not (isinstance(viewer, int) and 0 <= viewer < self.n):
@@ -336,16 +385,48 @@ class Encoder:
         """While the observer keeps or drops a token in secret: the symbol each choice names."""
         hot: list[int] = []
         if frame is not None and frame[1] == viewer and frame[0] in (KEEP, DROP):
-            places = frame[-3:]
-            if frame[0] == KEEP:
-                symbols = {frame[2], frame[3]}
-            else:
-                tokens = s.tokens
-                symbols = {k for k in range(3) if tokens[3 * viewer + k] > 0}
-            hot = [self.o_secret + (places[k] - 1) * 3 + k for k in symbols]
+            hot = self.secret_choice(s, viewer, frame)
         if hot != w.secret:
             _swap(w.mv, w.secret, hot)
             w.secret[:] = hot
+
+    def secret_choice(self, s: RoseState, viewer: int, frame: tuple[int, ...]) -> list[int]:
+        """The entries of the symbols the observer's secret keep or drop names."""
+        places = frame[-3:]
+        if frame[0] == KEEP:
+            symbols = {frame[2], frame[3]}
+        else:
+            tokens = s.tokens
+            symbols = {k for k in range(3) if tokens[3 * viewer + k] > 0}
+        return [self.o_secret + (places[k] - 1) * 3 + k for k in symbols]
+
+    def write_batch(self, states: Sequence[RoseState], viewer: int, out: npt.NDArray[np.float32]) -> None:
+        """Row i of `out` as `write(states[i], viewer, row)` writes it: the whole batch encoded
+        afresh, each field of all the states converted at once and written by numpy (a batch of
+        fewer than `NUMPY_FROM` states: state by state)."""
+        if not (isinstance(viewer, int) and 0 <= viewer < self.n):
+            raise ValueError(f"no seat {viewer!r} in a {self.n}-player game")
+        count = len(states)
+        if out.shape != (count, self.spec.size) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(
+                f"{count} observations need a C-contiguous float32 array of shape "
+                f"({count}, {self.spec.size}), not {out.dtype} {out.shape}"
+            )
+        _check_tables(states, self.t, self.n)
+        if count < self.NUMPY_FROM:
+            for i, s in enumerate(states):
+                self.write(s, viewer, out[i])
+        else:
+            self.plan(count, viewer).write(gather(states, viewer), out)
+
+    def plan(self, count: int, viewer: int) -> Plan:
+        """The index arrays of `count` observations for `viewer`, built once."""
+        plan = self.plans.get((count, viewer))
+        if plan is None:
+            if len(self.plans) >= 16:  # batches of many sizes: keep the newest only
+                self.plans.clear()
+            plan = self.plans[count, viewer] = Plan(self, count, viewer)
+        return plan
 
 
 class Written:
@@ -469,6 +550,330 @@ def _counts(s: RoseState) -> list[int]:
     ]
 
 
+def number_columns(n: int, ninf: int) -> tuple[dict[str, int], int, int]:
+    """Where each field begins in a state's row of gathered numbers, where the signed numbers
+    begin, and the row's length."""
+    lengths = {
+        **{name: n * width for name, _column, width in PLAYER_COLUMNS},
+        "vp_src": n * NSRC,
+        "tokens": n * 3,
+        "conviction": n,
+        "conviction_shown": n,
+        "influence_owner": ninf,
+        "tiles_left": len(COLOURS),
+        "fired": 3,
+        "round_track": PHASES,
+    }
+    columns, at, signed = {}, 0, 0
+    for name in (*BYTE_LISTS, *BYTE_SCALARS, *SIGNED_LISTS, *SIGNED_SCALARS, "round_track"):
+        if name == SIGNED_LISTS[0]:
+            signed = at
+        columns[name] = at
+        at += lengths.get(name, 1)
+    return columns, signed, at
+
+
+class Gathered:
+    """A batch's fields, gathered in one pass over its states (`gather`)."""
+
+    __slots__ = ("board", "bytes", "ragged", "secret", "signed")
+
+    def __init__(self) -> None:
+        self.bytes: list[int] = []
+        """Row after row, each state's numbers that fit a byte (`number_columns`)."""
+        self.signed: list[int] = []
+        """Row after row, each state's numbers that may be negative."""
+        self.board: list[array[int]] = []
+        """Per state, its tile, house type, house owner and block per space (signed bytes)."""
+        self.ragged: list[Sequence[int]] = []
+        """The hands (every seat's, state after state), the discard piles (three per state), the
+        cards in front of every seat, the blocks (one list per state): `Plan._ragged`."""
+        self.secret: list[tuple[int, RoseState, tuple[int, ...]]] = []
+        """The states where the observer keeps or drops a token in secret, with their frame."""
+
+
+_BYTE_LISTS = attrgetter(*BYTE_LISTS)
+_SIGNED_LISTS = attrgetter(*SIGNED_LISTS)
+_NO_FRAME = (OVER, -1)
+_NONE = np.zeros(0, np.intp)
+_PAD = (-1,) * PHASES
+
+
+def _check_tables(states: Sequence[RoseState], t: Tables, n: int) -> None:
+    for s in states:
+        if s.t is not t or s.n != n:
+            raise ValueError(f"a batch holds states of one table ({n} players, the same tables)")
+
+
+def gather(states: Sequence[RoseState], viewer: int) -> Gathered:
+    """The fields of the states, for `viewer`."""
+    g = Gathered()
+    small, signed, board, hands = g.bytes, g.signed, g.board, g.ragged
+    piles: list[Sequence[int]] = []
+    table: list[Sequence[int]] = []
+    blocks: list[Sequence[int]] = []
+    for i, s in enumerate(states):
+        for field in _BYTE_LISTS(s):
+            small += field
+        stack, ended, track = s.stack, s.ended, s.round_track
+        frame = stack[-1] if stack and not ended else _NO_FRAME
+        small += (
+            s.level,
+            len(s.imm_pool),
+            s.obelisks_left,
+            s.bomb,
+            s.montjuic,
+            s.bag_soldiers,
+            s.barricade_soldiers,
+            sum(s.red_bag),
+            len(s.city_deck),
+            len(s.pop_deck),
+            len(s.prestige_deck),
+            s.phase,
+            s.first,
+            +ended,  # an int: a bool in the list would take bytearray off its fast path
+            s.anarchy,
+            frame[0],
+        )
+        for field in _SIGNED_LISTS(s):
+            signed += field
+        signed += (s.strike_shown, frame[1], *track, *_PAD[len(track) :])
+        board += (s.tile, s.htype, s.owner, s.in_block)
+        hands += s.hands
+        piles += (s.city_discard, s.pop_discard, s.prestige_discard)
+        table += s.table
+        blocks.append(s.blocks)
+        if frame[1] == viewer and frame[0] in (KEEP, DROP):
+            g.secret.append((i, s, frame))
+    hands += piles
+    hands += table
+    hands += blocks
+    return g
+
+
+class Plan:
+    """The index arrays that write `count` observations for `viewer` (`Encoder.write_batch`):
+    row i's entry j is `i * size + j` in the flat output (`base`). Small numbers become one-hots
+    through tables by value (`lut`, `board_lut`)."""
+
+    KEYS = 64
+    """Keys per lookup in `lut`: a number looked up alone lies in -4..59 (a frame's kind is below
+    41, a seat or an influence card's owner above -4)."""
+
+    def __init__(self, e: Encoder, count: int, viewer: int):
+        n = e.n
+        self.e, self.count, self.viewer = e, count, viewer
+        self.row_of_seat = np.array(e.rows[viewer], np.intp)
+        self.seat_of_row = np.array([(r + viewer) % n for r in range(n)], np.intp)
+        self.base = np.arange(count, dtype=np.intp)[:, None] * e.spec.size
+        self.signed = struct.Struct(f"<{count * (e.numbers - e.signed)}q")
+        self.seat_hot = (self.base + e.o_seat + viewer).ravel()
+        self._copies()
+        self._lookups()
+        self._board()
+        self._ragged()
+
+    def _copies(self) -> None:
+        """The entries written as they are, and where they are among the gathered numbers."""
+        e, col = self.e, self.e.columns
+        to: list[int] = []
+        source: list[int] = []
+        for name, column, width in PLAYER_COLUMNS:
+            for row, seat in enumerate(self.seat_of_row):
+                first = e.o_players + row * e.width + column
+                to += range(first, first + width)
+                source += range(col[name] + seat * width, col[name] + seat * width + width)
+        for row, seat in enumerate(self.seat_of_row):
+            to += range(e.o_breakdown + row * NSRC, e.o_breakdown + row * NSRC + NSRC)
+            source += range(col["vp_src"] + seat * NSRC, col["vp_src"] + seat * NSRC + NSRC)
+        to += range(e.o_own_tokens, e.o_own_tokens + 3)
+        source += range(col["tokens"] + 3 * self.viewer, col["tokens"] + 3 * self.viewer + 3)
+        sizes = ("bomb", "montjuic", "bag_soldiers", "barricade_soldiers", "red_bag")
+        counted = [
+            col["level"],
+            col["imm_pool"],
+            col["obelisks_left"],
+            *range(col["tiles_left"], col["tiles_left"] + len(COLOURS)),
+            *(col[name] for name in (*sizes, "city_deck", "pop_deck", "prestige_deck")),
+            *range(col["round_track"], col["round_track"] + PHASES),
+        ]
+        to += range(e.o_counts, e.o_counts + len(counted))
+        source += counted
+        slots = list(range(len(to)))
+        for row, seat in enumerate(self.seat_of_row):  # a seat's tokens: the sum of its three
+            to.append(e.o_players + row * e.width + 10)
+            source += range(col["tokens"] + 3 * seat, col["tokens"] + 3 * seat + 3)
+            slots += [len(to) - 1] * 3
+        rows = np.arange(self.count)[:, None]
+        self.copy_to = (self.base + np.array(to)).ravel()
+        self.copy_from = (rows * e.numbers + np.array(source)).ravel()
+        self.copy_slot = (rows * len(to) + np.array(slots)).ravel()
+
+    def _lookups(self) -> None:
+        """The one-hots looked up in `lut`: per lookup, three numbers (`lookup_from`) weighed
+        into a key (`lookup_weight`, `lookup_shift`), and per key two entries (-1: none). A
+        conviction row weighs what its seat shows, holds and whether the game is over; every
+        other lookup is one number, by value."""
+        e, col, n = self.e, self.e.columns, self.e.n
+        values = np.arange(-4, self.KEYS - 4)
+        seated = (values >= 0) & (values < n)
+        rows = np.where(seated, self.row_of_seat[np.clip(values, 0, n - 1)], 0)
+        set_to_one = {"ended": e.o_flags, "anarchy": e.o_flags + 1}
+        by_number = {
+            col["phase"]: e.o_phase + values - 1,
+            col["decision"]: np.where(values >= 0, e.o_decision + values, -1),
+            col["first"]: np.where(seated, e.o_first + rows, -1),
+            col["decider"]: np.where(seated, e.o_decider + rows, -1),
+            col["strike_shown"]: np.where(seated, e.o_strike + rows, -1),
+            **{col[name]: np.where(values != 0, entry, -1) for name, entry in set_to_one.items()},
+            **{col["fired"] + k: np.where(values != 0, e.o_fired + k, -1) for k in range(3)},
+        }
+        width, codes = 3 + n, {AVAILABLE: 0, REMOVED_BY_EVENT: 1, LOST_TO_ANARCHY: 2}
+        column = np.where(seated, 3 + rows, [codes.get(v, -1) for v in values.tolist()])
+        for k in range(e.ninf):  # per influence card: available, removed, lost or a seat's
+            entry = e.o_influence + k * width + column
+            by_number[col["influence_owner"] + k] = np.where(column >= 0, entry, -1)
+        lookups = [((c, c, c), (1, 0, 0), 4) for c in by_number]
+        tables = [np.stack([entries, np.full(self.KEYS, -1)], axis=1) for entries in by_number.values()]
+        for row, seat in enumerate(self.seat_of_row.tolist()):
+            sources = (col["conviction_shown"] + seat, col["conviction"] + seat, col["ended"])
+            lookups.append((sources, (4, 1, 16), 5 + 32 * (row == 0)))
+            tables.append(_conviction_table(e.o_conviction + len(CONVICTION) * row, own=row == 0))
+        # (number, lookup): the sum over the three numbers runs along the outer axis, fast
+        self.lookup_from = np.array([sources for sources, _weight, _shift in lookups]).T.copy()
+        self.lookup_weight = np.array([weight for _sources, weight, _shift in lookups]).T.copy()
+        self.lookup_shift = self.KEYS * np.arange(len(lookups)) + [shift for *_, shift in lookups]
+        self.lut = np.concatenate(tables)
+        self.lut[self.lut < 0] = e.o_seat + self.viewer  # none: an entry that is 1 anyway
+
+    def _board(self) -> None:
+        """The board's one-hots by field (tile, house, owner) and value; the blocks by byte."""
+        e, nx = self.e, self.e.nx
+        spaces = np.arange(nx)
+        by_field = [e.o_tiles + 3 * spaces, e.o_house_type + 4 * spaces, e.o_house_owner + spaces, 0 * spaces]
+        self.board_base = (self.base[:, :, None] + np.array(by_field)).ravel()
+        lut = np.full((4, 128), e.o_seat + self.viewer, np.intp)  # blocks: an entry that is 1 anyway
+        lut[:2] = np.arange(128)  # a tile's colour, a house's type
+        lut[2, : e.n] = self.row_of_seat * nx  # a house owner's row
+        lut[2, e.n :] = 1 << 40  # no such seat: out of bounds, as for the single writer
+        self.board_lut = lut.ravel()
+        self.board_shift = np.tile(np.repeat(128 * np.arange(4), nx), self.count)
+        self.in_block = np.array([b + 1 if b < 128 else 0 for b in range(256)], np.float32)
+
+    def _ragged(self) -> None:
+        """Where the items of `Gathered.ragged` go: a hand's cards only for the observer."""
+        e, n, count = self.e, self.e.n, self.count
+        nowhere = -(1 << 40)
+        hand = np.where(np.arange(n) == self.viewer, self.base + e.o_hand, nowhere)
+        piles = np.repeat(self.base.ravel() + e.o_discard, 3)
+        table = self.base + e.o_table + self.row_of_seat * e.ncards
+        blocks = self.base.ravel() + e.o_blocks
+        self.ragged_base = np.concatenate([hand.ravel(), piles, table.ravel(), blocks])
+        self.hands = count * n
+        self.ones = self.hands + 3 * count
+        self.hand_rows = 4 * (np.arange(count)[:, None] * n + self.row_of_seat).ravel()
+        by_kind = e.o_players + e.width * np.arange(n)[:, None] + 11 + np.arange(4)  # (row, kind)
+        self.hand_to = (self.base[:, :, None] + by_kind.ravel()).ravel()
+
+    def write(self, g: Gathered, out: npt.NDArray[np.float32]) -> None:
+        flat = out.reshape(-1)
+        flat.fill(0)
+        numbers = self._numbers(g)
+        flat[self.copy_to] = np.bincount(self.copy_slot, numbers.take(self.copy_from), len(self.copy_to))
+        items = _small(reduce(iconcat, g.ragged, []))
+        lengths = _small(list(map(len, g.ragged)))
+        ends = lengths.cumsum(dtype=np.intp)  # the methods: numpy's functions add a Python layer to each call
+        at = self.ragged_base.repeat(lengths) + items
+        ones = ends[self.ones - 1]
+        hot = at[:ones]
+        flat[
+            np.concatenate(
+                [
+                    self.seat_hot,
+                    self._lookups_hot(numbers),
+                    self._board_hot(g, out),
+                    hot[hot >= 0],
+                    self._secret_choice_hot(g),
+                ]
+            )
+        ] = 1
+        self._hands(items, lengths, ends, flat)
+        places = np.arange(1, len(items) + 1) - (ends - lengths).repeat(lengths)
+        flat[at[ones:]] = places[ones:]
+
+    def _numbers(self, g: Gathered) -> npt.NDArray[np.intp]:
+        """The gathered numbers, a row per state."""
+        try:
+            signed = np.frombuffer(self.signed.pack(*g.signed), np.int64)
+        except struct.error:  # a number beyond 64 bits: numpy refuses it too
+            signed = np.array(g.signed, np.intp)
+        rows = (self.count, -1)
+        return np.concatenate([_small(g.bytes).reshape(rows), signed.reshape(rows)], axis=1, dtype=np.intp)
+
+    def _lookups_hot(self, numbers: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        looked = numbers.take(self.lookup_from, axis=1)
+        key = (looked * self.lookup_weight).sum(axis=1) + self.lookup_shift
+        return (self.base[:, :, None] + self.lut.take(key, axis=0)).ravel()
+
+    def _board_hot(self, g: Gathered, out: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
+        """Blocks of spaces into `out`; the entries of tiles, houses and owners (the engine's -1
+        for none)."""
+        e = self.e
+        raw = np.frombuffer(b"".join(g.board), np.uint8)
+        blocks = raw.reshape(self.count, 4, e.nx)[:, 3]
+        out[:, e.o_in_block : e.o_in_block + e.nx] = self.in_block.take(blocks)
+        board = raw.view(np.int8)
+        down = (board >= 0).nonzero()[0]
+        entry = self.board_lut.take(board.take(down) + self.board_shift.take(down))
+        return self.board_base.take(down) + entry
+
+    def _hands(
+        self,
+        items: npt.NDArray[Any],
+        lengths: npt.NDArray[Any],
+        ends: npt.NDArray[np.intp],
+        flat: npt.NDArray[np.float32],
+    ) -> None:
+        """Every hand by kind of card."""
+        kinds = self.e.card_kind.take(items[: ends[self.hands - 1]])
+        in_hands = self.hand_rows.repeat(lengths[: self.hands]) + kinds
+        flat[self.hand_to] = np.bincount(in_hands, minlength=4 * self.hands)
+
+    def _secret_choice_hot(self, g: Gathered) -> npt.NDArray[np.intp]:
+        if not g.secret:
+            return _NONE
+        size, hot = self.e.spec.size, []
+        for i, s, frame in g.secret:
+            hot += [i * size + entry for entry in self.e.secret_choice(s, self.viewer, frame)]
+        return np.array(hot, np.intp)
+
+
+def _conviction_table(first: int, own: bool) -> npt.NDArray[np.intp]:
+    """A conviction row's two entries (as `_cards` writes them; -1: none) by its key: 4 * (shown
+    + 1) + held + 1, plus 16 once the game is over, plus 32 in the observer's row."""
+    table = np.full((Plan.KEYS, 2), -1, np.intp)
+    for ended, shown, held in np.ndindex(2, 4, 4):
+        hot = []
+        if shown >= 1:
+            hot.append(first + shown - 1)
+            if held < 1 and not ended:
+                hot.append(first + 7)
+        elif held >= 1:
+            hot.append(first + 3)
+            if own:
+                hot.append(first + 4 + held - 1)
+        table[own * 32 + ended * 16 + shown * 4 + held, : len(hot)] = hot
+    return table
+
+
+def _small(values: list[int]) -> npt.NDArray[Any]:
+    """Numbers as an array: bytes when they fit (converted in C), else numbers of any size."""
+    try:
+        return np.frombuffer(bytearray(values), np.uint8)
+    except ValueError:
+        return np.array(values, np.intp)
+
+
 _ENCODERS: dict[tuple[int, int], tuple[Tables, Encoder]] = {}
 
 
@@ -484,6 +889,15 @@ def encoder(t: Tables, players: int) -> Encoder:
 
 def write_observation(s: RoseState, viewer: int, out: npt.NDArray[Any]) -> None:
     encoder(s.t, s.n).write(s, viewer, out)
+
+
+def write_observations(states: Sequence[RoseState], viewer: int, out: npt.NDArray[np.float32]) -> None:
+    """Row i of `out` (one row per state, each state of the same tables and players) as
+    `write_observation(states[i], viewer, row)` writes it, in numpy operations over the batch."""
+    if states:
+        encoder(states[0].t, states[0].n).write_batch(states, viewer, out)
+    elif out.shape[:1] != (0,):
+        raise ValueError(f"no states for {out.shape[0]} observations")
 
 
 def observation_spec(players: int, **options: Any) -> ObservationSpec:
