@@ -16,21 +16,30 @@ CPU-second (`time.process_time`) against the target of 10,000:
 - vector: `EixampleVectorEnv` with `--envs` games in one process (a line per count given), random
   bots as above, the learner's actions drawn for all the games at once from the batch of masks; a
   last table sets its decisions per CPU-second against the single environment's (`faster` when
-  above 1).
+  above 1);
+- `+net`: the same two, the learner's actions chosen by a network of the baseline agents' shape
+  (the greedy legal action of an untrained one): one row per call in the single environment, the
+  whole batch in one call in the vector one, as a learner's rollouts do.
 
     python benchmarks/obs_speed.py [--seconds S] [--rounds R] [--games barcelona,rose-of-fire]
-                                   [--players 2,4] [--envs 4,16]
+                                   [--players 2,4] [--envs 4,16,64] [--interfaces gymnasium,vector]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
+
+for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    # before numpy starts: one thread of matrix products, so that CPU time is one core's work
+    os.environ.setdefault(_threads, "1")
 
 TARGET = 10_000
 """Decisions per CPU-second each interface is held to (observation read at every decision)."""
@@ -125,48 +134,79 @@ def pettingzoo(name: str, players: int, seconds: float, wrapped: bool = True) ->
     return _cpu_rate(run, seconds)
 
 
-def gymnasium_env(name: str, players: int, seconds: float) -> Rate:
+Policy = Callable[[Any, Any], Any]
+
+
+def network_policy(size: int, actions: int) -> Policy:
+    """A network of the baseline agents' shape (`interop.baseline`: one hidden layer of 64 ReLU
+    units over the squashed observation), untrained: per row of observations, its most likely
+    legal action."""
+    import numpy as np
+
+    from eixample.interop.baseline import PolicyNetwork
+
+    network = PolicyNetwork.initial(size, 64, actions, seed=0)
+
+    def act(observations: Any, masks: Any) -> Any:
+        _, logits, _ = network.forward(np.sign(observations) * np.log1p(np.abs(observations)))
+        return np.where(masks != 0, logits, -np.inf).argmax(axis=1)
+
+    return act
+
+
+def gymnasium_env(name: str, players: int, seconds: float, network: bool = False) -> Rate:
     import gymnasium
 
     from eixample.interop.gymnasium import env_id
 
     env = gymnasium.make(env_id(name), players=players, opponents="random")
     pick = random.Random(1)
+    shape = env.observation_space.shape
+    policy = network_policy(shape[0], int(env.action_space.n)) if network and shape else None
 
     def run(deadline: float) -> tuple[int, int]:
         seed = steps = 0
         while time.process_time() < deadline:
-            _, info = env.reset(seed=seed)
+            observation, info = env.reset(seed=seed)
             seed += 1
             terminated = False
             while not terminated:
-                legal = info["action_mask"].nonzero()[0]
-                action = int(legal[pick.randrange(len(legal))])
-                _, _, terminated, _, info = env.step(action)
+                if policy is None:
+                    legal = info["action_mask"].nonzero()[0]
+                    action = int(legal[pick.randrange(len(legal))])
+                else:
+                    action = int(policy(observation[None], info["action_mask"][None])[0])
+                observation, _, terminated, _, info = env.step(action)
                 steps += 1
         return int(env.unwrapped.decisions), steps  # type: ignore[attr-defined]
 
     return _cpu_rate(run, seconds)
 
 
-def vector_env(name: str, players: int, seconds: float, envs: int) -> Rate:
+def vector_env(name: str, players: int, seconds: float, envs: int, network: bool = False) -> Rate:
     import numpy as np
 
     from eixample.interop.vector import EixampleVectorEnv
 
     vector = EixampleVectorEnv(num_envs=envs, game=name, players=players, opponents="random", copy=False)
     pick = np.random.default_rng(1)
+    policy = network_policy(vector.observer.size, len(vector.table.actions)) if network else None
+
+    def uniform(masks: Any) -> Any:
+        """A uniform legal action per game."""
+        games, legal = masks.nonzero()  # row by row, ascending
+        counts = np.bincount(games, minlength=envs)
+        first = np.cumsum(counts) - counts
+        return legal[first + (pick.random(envs) * counts).astype(np.intp)]
 
     def run(deadline: float) -> tuple[int, int]:
-        _, infos = vector.reset(seed=0)
+        observations, infos = vector.reset(seed=0)
         steps = 0
         while time.process_time() < deadline:
             steps += envs
-            games, legal = infos["action_mask"].nonzero()  # row by row, ascending
-            counts = np.bincount(games, minlength=envs)
-            first = np.cumsum(counts) - counts
-            chosen = first + (pick.random(envs) * counts).astype(np.intp)  # a uniform legal action per game
-            _, _, _, _, infos = vector.step(legal[chosen])
+            masks = infos["action_mask"]
+            actions = uniform(masks) if policy is None else policy(observations, masks)
+            observations, _, _, _, infos = vector.step(actions)
         return sum(env.decisions for env in vector.envs), steps
 
     return _cpu_rate(run, seconds)
@@ -184,7 +224,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds over all lines; the best counts")
     parser.add_argument("--games", default="barcelona,rose-of-fire", help="comma-separated game names")
     parser.add_argument("--players", default="2,4", help="comma-separated player counts")
-    parser.add_argument("--envs", default="4,16", help="comma-separated games per vector environment")
+    parser.add_argument("--envs", default="4,16,64", help="comma-separated games per vector environment")
+    parser.add_argument("--interfaces", default="", help="comma-separated interfaces to measure (all when "
+                        "empty): native, openspiel, pettingzoo, gymnasium, vector...")
     args = parser.parse_args(argv)
     try:
         import eixample  # noqa: F401
@@ -207,6 +249,14 @@ def main(argv: list[str] | None = None) -> None:
             lines[(*row, "gymnasium")] = partial(gymnasium_env, name, players, seconds)
             for envs in counts:
                 lines[(*row, f"vector x{envs}")] = partial(vector_env, name, players, seconds, envs)
+            lines[(*row, "gymnasium+net")] = partial(gymnasium_env, name, players, seconds, network=True)
+            for envs in counts:
+                lines[(*row, f"vector x{envs}+net")] = partial(
+                    vector_env, name, players, seconds, envs, network=True)
+    if args.interfaces:
+        wanted = args.interfaces.split(",")
+        lines = {line: measure for line, measure in lines.items()
+                 if line[0] == "python_tic_tac_toe" or any(line[2].startswith(w) for w in wanted)}
     best: dict[tuple[str, str, str], Rate] = {}
     for _ in range(args.rounds):  # rounds spread a busy machine's slow spells over every line
         for line, measure in lines.items():
@@ -234,7 +284,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'game':<19}{'players':>7}  {'interface':<15}{'decisions/CPU-s':>15}{'x single':>9}  verdict")
     for (game, seats, interface), (rate, _) in best.items():
         if interface.startswith("vector"):
-            single = best[(game, seats, "gymnasium")][0]
+            alone = "gymnasium+net" if interface.endswith("+net") else "gymnasium"
+            if (game, seats, alone) not in best:
+                continue
+            single = best[(game, seats, alone)][0]
             verdict = "faster" if rate > single else "SLOWER"
             print(f"{game:<19}{seats:>7}  {interface:<15}{rate:>15,.0f}{rate / single:>9.2f}  {verdict}")
 
