@@ -90,7 +90,7 @@ class RoseOfFire:
         from eixample.games.rose_of_fire.observation import write_observations
 
         if not all(isinstance(state, RoseState) for state in states):
-            raise ValueError("only states of The Rose of Fire")
+            raise ValueError("a batch of Rose of Fire observations holds Rose of Fire states")
         write_observations(cast(Sequence[RoseState], states), player, out)
 
 
