@@ -3,6 +3,8 @@ in the spec; rulings in docs/rose-of-fire/rules-coverage.md)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from eixample.core.errors import IllegalActionError
@@ -10,6 +12,7 @@ from eixample.games import rose_of_fire
 from eixample.games.rose_of_fire.components import COLONIES, CROWN, LOW, MIDDLE, PERSONALITIES, UPPER, WORKING
 from eixample.games.rose_of_fire.end_of_period import block_scoring, suppression
 from eixample.games.rose_of_fire.end_of_phase import majorities, popularity_cards, rebellion, strike_card
+from eixample.games.rose_of_fire.influence import payments
 from eixample.games.rose_of_fire.setup import conservation_problem
 from eixample.games.rose_of_fire.state import BLOCK, EXTRA, KEEP, NSRC, REWARD, SRC
 
@@ -582,6 +585,37 @@ def test_conviction_token_can_pay() -> None:
     assert "buy K1 with 1K+conv" in s.legal_actions()
     s.apply("buy K1 with 1K+conv")
     assert s.conviction[0] == -1 and s.conviction_shown[0] == CROWN
+
+
+def _payments_by_definition(cost: tuple[int, int, int], held: tuple[int, int, int],
+                            conviction: int) -> set[tuple[int, int, int, int]]:
+    """Influence: each token a card asks for is paid with one token of its symbol or two of one
+    other; the conviction token may take part (then it pays one token of its own symbol). Every
+    way of choosing, token by token, what pays it."""
+    asked = [symbol for symbol in range(3) for _ in range(cost[symbol])]
+    found = set()
+    for payers in itertools.product(range(3), repeat=len(asked)):
+        used = [0, 0, 0]
+        for symbol, payer in zip(asked, payers, strict=True):
+            used[payer] += 1 if payer == symbol else 2
+        if all(used[k] <= held[k] for k in range(3)):
+            found.add((*used, -1))
+        if conviction >= 0 and used[conviction] > 0:
+            from_card = used[:]
+            from_card[conviction] -= 1
+            if all(from_card[k] <= held[k] for k in range(3)):
+                found.add((*from_card, conviction))
+    return found
+
+
+def test_influence_payments_are_every_way_the_rule_allows() -> None:
+    costs = sorted({tuple(cost) for cost in rose_of_fire.new_game(3, 1).t.influence_cost})
+    for cost in costs:
+        for held in itertools.product(range(5), repeat=3):
+            for conviction in (-1, *range(3)):  # none, or its symbol
+                paid = payments(cost, held, conviction)
+                assert list(paid) == sorted(paid), (cost, held, conviction)
+                assert set(paid) == _payments_by_definition(cost, held, conviction), (cost, held, conviction)
 
 
 # ---------------------------------------------------------------------- Two players

@@ -30,23 +30,34 @@ Payment = tuple[int, int, int, int]
 @cache
 def payments(cost: tuple[int, int, int], held: tuple[int, int, int], conviction: int) -> tuple[Payment, ...]:
     """Every distinct way to pay `cost` from `held` tokens (and the conviction token if >= 0)."""
-    units = [s for s in range(3) for _ in range(cost[s])]
     found: set[Payment] = set()
     for use_conviction in (False, True) if conviction >= 0 else (False,):
         have = list(held)
         if use_conviction:
             have[conviction] += 1
-        for payers in product(range(3), repeat=len(units)):
-            used = [0, 0, 0]
-            for need, payer in zip(units, payers, strict=True):
-                used[payer] += 1 if payer == need else 2
-            if any(used[k] > have[k] for k in range(3)):
+        for used in _uses(cost):
+            if used[0] > have[0] or used[1] > have[1] or used[2] > have[2]:
                 continue
-            if use_conviction:
-                if used[conviction] == 0:
-                    continue
-                used[conviction] -= 1
-            found.add((used[0], used[1], used[2], conviction if use_conviction else -1))
+            if not use_conviction:
+                found.add((used[0], used[1], used[2], -1))
+            elif used[conviction] > 0:
+                paid = list(used)
+                paid[conviction] -= 1
+                found.add((paid[0], paid[1], paid[2], conviction))
+    return tuple(sorted(found))
+
+
+@cache
+def _uses(cost: tuple[int, int, int]) -> tuple[tuple[int, int, int], ...]:
+    """Every distinct count of tokens by symbol that pays `cost`, whatever is held: each token asked
+    for is paid with one token of its symbol or two of one other."""
+    units = [s for s in range(3) for _ in range(cost[s])]
+    found: set[tuple[int, int, int]] = set()
+    for payers in product(range(3), repeat=len(units)):
+        used = [0, 0, 0]
+        for need, payer in zip(units, payers, strict=True):
+            used[payer] += 1 if payer == need else 2
+        found.add((used[0], used[1], used[2]))
     return tuple(sorted(found))
 
 
