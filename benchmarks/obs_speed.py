@@ -143,12 +143,12 @@ def network_policy(size: int, actions: int) -> Policy:
     legal action."""
     import numpy as np
 
-    from eixample.interop.baseline import PolicyNetwork
+    from eixample.interop.baseline import PolicyNetwork, squash
 
     network = PolicyNetwork.initial(size, 64, actions, seed=0)
 
     def act(observations: Any, masks: Any) -> Any:
-        _, logits, _ = network.forward(np.sign(observations) * np.log1p(np.abs(observations)))
+        _, logits, _ = network.forward(squash(observations))
         return np.where(masks != 0, logits, -np.inf).argmax(axis=1)
 
     return act

@@ -56,10 +56,12 @@ Vector = npt.NDArray[np.float32]
 
 def features(view: JsonDict, size: int = FEATURES) -> Vector:
     """The hashed view, squashed: what a network of a game without a structured observation reads."""
-    return _squash(encode_view(view, size=size))
+    return squash(encode_view(view, size=size))
 
 
-def _squash(encoded: Vector) -> Vector:
+def squash(encoded: Vector) -> Vector:
+    """What the network reads of an observation (or a hashed view, or rows of them):
+    sign(x) log(1 + |x|)."""
     return np.sign(encoded) * np.log1p(np.abs(encoded))
 
 
@@ -87,13 +89,13 @@ class Features:
         if self.observer is None:
             return features(state.view(seat), self.size)
         self.observer.write(state, seat, self._buffer)
-        return _squash(self._buffer)
+        return squash(self._buffer)
 
     def of_view(self, view: PlayerView) -> Vector:
         if self.observer is None:
             return features(view.view(), self.size)
         view.write_observation(self._buffer)
-        return _squash(self._buffer)
+        return squash(self._buffer)
 
 
 @dataclass
