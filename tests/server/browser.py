@@ -375,3 +375,32 @@ def assert_points_on_the_board(page: Any, element: Any) -> Any:
     element.blur()
     assert pointed.count() == 0
     return marked
+
+
+# The words of the final table's headings that the browser broke across two lines.
+BROKEN_HEADING_WORDS = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll("#final-scores thead th")) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def assert_the_finished_board_shows_whole(page: Any) -> None:
+    """At the end of a game the board shows the whole table, on every screen, and the final
+    table fits its panel (with the tests' short names), its headings broken between words only."""
+    page.wait_for_selector(f"{BOARD}[data-region='all']", timeout=3000)
+    fits = "(t) => t.scrollWidth <= t.parentElement.clientWidth"
+    assert page.locator("#final-scores").evaluate(fits), "the final table is wider than its panel"
+    broken = page.evaluate(BROKEN_HEADING_WORDS)
+    assert broken == [], f"words broken across lines in the final table's headings: {broken}"

@@ -27,6 +27,7 @@ from tests.server.browser import (
     assert_keyboard_choice_shows_on_the_board,
     assert_points_on_the_board,
     assert_target_in_view,
+    assert_the_finished_board_shows_whole,
     create_table,
     css_string,
     open_lobby,
@@ -150,6 +151,7 @@ def play_a_whole_game(page: Any, new_server: Callable[..., ServerProcess], tag: 
 
     page.wait_for_selector("#final:not([hidden])")
     screenshot(page, f"barcelona-end-{tag}.png")
+    assert_the_finished_board_shows_whole(page)
     shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
     record = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=10).json()
     engine = barcelona.replay(record)

@@ -31,6 +31,7 @@ from tests.server.browser import (
     assert_keyboard_choice_shows_on_the_board,
     assert_no_serious_axe_violations,
     assert_target_in_view,
+    assert_the_finished_board_shows_whole,
     catalog,
     css_string,
     new_tab,
@@ -183,6 +184,7 @@ def play_a_whole_game(
 
     page.wait_for_selector("#final:not([hidden])")
     screenshot(page, f"rose-of-fire-end-{width}.png")
+    assert_the_finished_board_shows_whole(page)
     record = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=10).json()
     engine = replay(GAME, record)
     assert engine.is_terminal()
@@ -231,6 +233,7 @@ def play_a_whole_game(
     shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
     assert shown == engine.scores()
     screenshot(page, f"rose-of-fire-replay-end-{width}.png")
+    assert_the_finished_board_shows_whole(page)
     assert not page.problems, page.problems
 
 

@@ -233,6 +233,7 @@ function sameActions(a, b) {
 function renderBoardNow() {
   const context = {
     legalActions: state.your_turn && !pending ? state.legal_actions : [],
+    finished: state.status === "finished",
     onAction: playAction,
     seat: state.seat,
     seats: state.seats,

@@ -73,7 +73,7 @@ async function render() {
     if (frame.current_player === seat.seat) item.classList.add("to-move");
     seats.append(item);
   }
-  const context = { legalActions: [], onAction: () => {}, seat: null, seats: frame.seats };
+  const context = { legalActions: [], finished: frame.step === frame.steps, onAction: () => {}, seat: null, seats: frame.seats };
   drawBoard($("board"), $("board-fallback"), renderer || null, frame.view, context);
   viewport.update(renderer || null, frame.view, context);
   if (frame.step === 0) {

@@ -10,6 +10,7 @@
 // On a small screen the viewport follows the decision: while it is your turn it opens the region
 // holding the first clickable target, unless you chose a region yourself, and it zooms in until
 // the smallest clickable target is at least MIN_TARGET CSS pixels and the median text MIN_TEXT.
+// Once the game is over (context.finished) it shows the whole table.
 
 import { clear, el } from "./api.js";
 import { revealTargets } from "./draw.js";
@@ -76,7 +77,9 @@ export class BoardViewport {
       this.region = null;
       this.chosen = false;
     }
-    if (!this.chosen) this.region = this.small() ? this.followDecision() : null;
+    // a finished game has no decision to follow: the whole table shows its end
+    const following = this.small() && !(context && context.finished);
+    if (!this.chosen) this.region = following ? this.followDecision() : null;
     this.keepRegion();
     this.renderToolbar();
     // zoom and scroll again only when what is shown changes (another region, a new decision),
