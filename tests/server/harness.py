@@ -183,6 +183,22 @@ class ServerProcess:
             connection.close()
 
 
+    def settled_dump(self, quiet: float = 0.3, timeout: float = 30) -> dict[str, list[tuple[Any, ...]]]:
+        """`db_dump` once the database has not changed for `quiet` seconds: on a shared server,
+        what earlier tests left running (bots finishing their games) settles before a test takes
+        the dump it compares a refused request's with."""
+        deadline = time.monotonic() + timeout
+        dump = self.db_dump()
+        while True:
+            time.sleep(quiet)
+            again = self.db_dump()
+            if again == dump:
+                return dump
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the database kept changing for {timeout} s")
+            dump = again
+
+
 class WsClient:
     """A WebSocket client of one game. It keeps every text it received; messages not yet asked
     for wait in `pending`, so a test can look for them in any order."""

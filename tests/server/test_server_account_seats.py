@@ -248,7 +248,7 @@ def test_my_games_lists_your_turn_first_then_running_then_finished(
 def test_naming_an_unknown_or_a_doubled_account_is_refused_and_changes_nothing(
     server: ServerProcess, api: httpx.Client, ana: SignedInClient
 ) -> None:
-    before = server.db_dump()
+    before = server.settled_dump()
     seats = [{"account": ana.name}, {"account": "nobody has this name"}]
     unknown = ana.post("/api/games", json={"game": "tictactoe", "seats": seats})
     assert unknown.status_code == 422

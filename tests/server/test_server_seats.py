@@ -25,7 +25,7 @@ def claim(api: httpx.Client, gid: str, invitation: str) -> httpx.Response:
 def test_a_chosen_seed_is_refused_for_two_people_unless_shown(
     api: httpx.Client, server: ServerProcess
 ) -> None:
-    before = server.db_dump()
+    before = server.settled_dump()
     refused = api.post("/api/games", json={"game": "tictactoe", "seats": PEOPLE, "seed": 42})
     assert refused.status_code == 422 and "seed_shown" in refused.json()["error"]
     assert server.db_dump() == before
@@ -62,7 +62,7 @@ def test_claiming_a_seat_retires_its_invitation(api: httpx.Client, server: Serve
     refused = state(api, gid, ana_invite)
     assert refused.status_code == 403 and "claimed" in refused.json()["error"]
     move = {"action": "mark 4", "expected_move": 0}
-    before = server.db_dump()
+    before = server.settled_dump()
     assert api.post(f"/api/games/{gid}/moves", json=move, headers=seat_headers(ana_invite)).status_code == 403
     with server.ws(gid, ana_invite) as client:
         assert client.recv_until(lambda m: m["type"] == "error")["status"] == 403
@@ -90,7 +90,7 @@ def test_the_creator_can_release_a_lost_claim(api: httpx.Client, server: ServerP
         headers = {"X-Creator-Token": token} if token else {}
         return api.post(f"/api/games/{gid}/seats/{seat}/release", headers=headers)
 
-    before = server.db_dump()
+    before = server.settled_dump()
     assert release(None).status_code == 401
     assert release(invite).status_code == 403
     assert release(private).status_code == 403
@@ -110,7 +110,7 @@ def test_an_unclaimed_invitation_shows_nothing_of_its_seat(api: httpx.Client, se
     created = create_game(api, "hiddencards", PEOPLE, invitations=True)
     gid = created["game_id"]
     biel_invite = created["seats"][1]["token"]
-    before = server.db_dump()
+    before = server.settled_dump()
     refused = state(api, gid, biel_invite)
     assert refused.status_code == 403 and "only claims" in refused.json()["error"]
     hand = str(refused.json())
@@ -142,7 +142,7 @@ def test_anyone_may_join_a_seat_opened_to_anyone_and_only_that_one(
 
     line = next(game for game in api.get("/api/games?status=open").json()["games"] if game["game_id"] == gid)
     assert [(seat["open"], seat["claimed"]) for seat in line["seats"]] == [(False, False), (True, False)]
-    before = server.db_dump()
+    before = server.settled_dump()
     assert join(0).status_code == 403  # invitation only
     assert join(5).status_code == 422
     assert server.db_dump() == before
@@ -152,7 +152,7 @@ def test_anyone_may_join_a_seat_opened_to_anyone_and_only_that_one(
     assert joined.json()["seat"] == 1 and private != created["seats"][1]["token"]
     mine = state(api, gid, private).json()
     assert mine["seat"] == 1 and mine["view"] != state(api, gid).json()["view"]  # the joiner sees its hand
-    after = server.db_dump()
+    after = server.settled_dump()
     assert join(1).status_code == 409  # the first to join keeps it
     assert server.db_dump() == after
     assert state(api, gid, created["seats"][1]["token"]).status_code == 403  # the invitation no longer acts
