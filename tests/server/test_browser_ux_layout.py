@@ -30,14 +30,16 @@ pytestmark = pytest.mark.browser
 MIN_TARGET = 24
 READY = "body[data-your-turn='true'][data-busy='false']"
 
-# Every visible control, with its box; board targets clipped away by the region shown are left out.
+# Every visible control, with its box (an input's label's); board targets clipped away by the region
+# shown are left out.
 CONTROLS = """() => {
   const selector = 'a[href], button, select, input, summary, [role=button], [tabindex]:not([tabindex="-1"])';
   const out = [];
   for (const node of document.querySelectorAll(selector)) {
     if (node.closest('[hidden]') || node.closest('details:not([open]) > :not(summary)')) continue;
     if (node.matches('ol.log, [tabindex="0"].log')) continue;
-    const r = node.getBoundingClientRect();
+    // an input inside its label is clicked through the label (a file picker's is hidden in it)
+    const r = (node.matches('input') && node.closest('label') || node).getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     const style = getComputedStyle(node);
     if (style.visibility === 'hidden' || style.display === 'none') continue;
