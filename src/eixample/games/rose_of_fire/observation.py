@@ -71,11 +71,7 @@ PLAYER_COLUMNS = (
 )
 """The state's per-seat fields written as they are: the field (of the state and of what was
 written), its first column in PLAYER_NUMBERS, and its numbers per seat."""
-COUNTS = (
-    "immigration_level",
-    "immigration_tokens_left",
-    "obelisks_left",
-    *(f"tiles_left_{c}" for c in COLOURS),
+SUPPLY_COUNTS = (
     "bomb",
     "montjuic",
     "bag_soldiers",
@@ -84,6 +80,14 @@ COUNTS = (
     "city_deck",
     "popularity_deck",
     "prestige_deck",
+)
+"""The counts of the supplies, the bag and the decks, as `_supplies` lists them."""
+COUNTS = (
+    "immigration_level",
+    "immigration_tokens_left",
+    "obelisks_left",
+    *(f"tiles_left_{c}" for c in COLOURS),
+    *SUPPLY_COUNTS,
 )
 CONVICTION = (*(f"shown_{k}" for k in SYMBOLS), "secret_held", *(f"own_secret_{k}" for k in SYMBOLS), "spent")
 SEAT_AXES = {
@@ -111,14 +115,7 @@ BYTE_SCALARS = (
     "level",
     "imm_pool",
     "obelisks_left",
-    "bomb",
-    "montjuic",
-    "bag_soldiers",
-    "barricade_soldiers",
-    "red_bag",
-    "city_deck",
-    "pop_deck",
-    "prestige_deck",
+    *SUPPLY_COUNTS,
     "phase",
     "first",
     "ended",
@@ -531,12 +528,9 @@ def _changed(new: bytes, old: bytes) -> list[int]:
     return places
 
 
-def _counts(s: RoseState) -> list[int]:
-    return [
-        s.level,
-        len(s.imm_pool),
-        s.obelisks_left,
-        *s.tiles_left,
+def _supplies(s: RoseState) -> tuple[int, ...]:
+    """The counts named in SUPPLY_COUNTS, in its order (both writers)."""
+    return (
         s.bomb,
         s.montjuic,
         s.bag_soldiers,
@@ -545,6 +539,16 @@ def _counts(s: RoseState) -> list[int]:
         len(s.city_deck),
         len(s.pop_deck),
         len(s.prestige_deck),
+    )
+
+
+def _counts(s: RoseState) -> list[int]:
+    return [
+        s.level,
+        len(s.imm_pool),
+        s.obelisks_left,
+        *s.tiles_left,
+        *_supplies(s),
         *s.round_track,
         *[-1] * (PHASES - len(s.round_track)),
     ]
@@ -621,14 +625,7 @@ def gather(states: Sequence[RoseState], viewer: int) -> Gathered:
             s.level,
             len(s.imm_pool),
             s.obelisks_left,
-            s.bomb,
-            s.montjuic,
-            s.bag_soldiers,
-            s.barricade_soldiers,
-            sum(s.red_bag),
-            len(s.city_deck),
-            len(s.pop_deck),
-            len(s.prestige_deck),
+            *_supplies(s),
             s.phase,
             s.first,
             +ended,  # an int: a bool in the list would take bytearray off its fast path
@@ -688,13 +685,12 @@ class Plan:
             source += range(col["vp_src"] + seat * NSRC, col["vp_src"] + seat * NSRC + NSRC)
         to += range(e.o_own_tokens, e.o_own_tokens + 3)
         source += range(col["tokens"] + 3 * self.viewer, col["tokens"] + 3 * self.viewer + 3)
-        sizes = ("bomb", "montjuic", "bag_soldiers", "barricade_soldiers", "red_bag")
         counted = [
             col["level"],
             col["imm_pool"],
             col["obelisks_left"],
             *range(col["tiles_left"], col["tiles_left"] + len(COLOURS)),
-            *(col[name] for name in (*sizes, "city_deck", "pop_deck", "prestige_deck")),
+            *(col[name] for name in SUPPLY_COUNTS),
             *range(col["round_track"], col["round_track"] + PHASES),
         ]
         to += range(e.o_counts, e.o_counts + len(counted))
