@@ -404,3 +404,12 @@ def assert_the_finished_board_shows_whole(page: Any) -> None:
     assert page.locator("#final-scores").evaluate(fits), "the final table is wider than its panel"
     broken = page.evaluate(BROKEN_HEADING_WORDS)
     assert broken == [], f"words broken across lines in the final table's headings: {broken}"
+
+
+def assert_new_log_lines_show_within_a_moment(page: Any) -> None:
+    """The lines a message added to the log (a bot's turn, the final scoring) fade in one after
+    the other, the last within a second and a half however many they are."""
+    delays = page.locator("#log li.log-new").evaluate_all(
+        "items => items.map((li) => parseFloat(li.style.animationDelay))"
+    )
+    assert delays and max(delays) <= 1500, delays

@@ -25,6 +25,7 @@ from tests.server.browser import (
     BOARD,
     READY,
     assert_keyboard_choice_shows_on_the_board,
+    assert_new_log_lines_show_within_a_moment,
     assert_points_on_the_board,
     assert_target_in_view,
     assert_the_finished_board_shows_whole,
@@ -152,6 +153,7 @@ def play_a_whole_game(page: Any, new_server: Callable[..., ServerProcess], tag: 
     page.wait_for_selector("#final:not([hidden])")
     screenshot(page, f"barcelona-end-{tag}.png")
     assert_the_finished_board_shows_whole(page)
+    assert_new_log_lines_show_within_a_moment(page)
     shown = [int(text) for text in page.locator("#final-scores .final-score").all_inner_texts()]
     record = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=10).json()
     engine = barcelona.replay(record)

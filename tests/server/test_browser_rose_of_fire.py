@@ -29,6 +29,7 @@ from tests.server.browser import (
     LOCALES,
     READY,
     assert_keyboard_choice_shows_on_the_board,
+    assert_new_log_lines_show_within_a_moment,
     assert_no_serious_axe_violations,
     assert_target_in_view,
     assert_the_finished_board_shows_whole,
@@ -185,6 +186,7 @@ def play_a_whole_game(
     page.wait_for_selector("#final:not([hidden])")
     screenshot(page, f"rose-of-fire-end-{width}.png")
     assert_the_finished_board_shows_whole(page)
+    assert_new_log_lines_show_within_a_moment(page)
     record = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=10).json()
     engine = replay(GAME, record)
     assert engine.is_terminal()

@@ -63,6 +63,8 @@ let selected = -1;
 let digits = "";
 let digitTimer = null;
 let logShown = 0; // log lines already on the page: newer ones appear one by one
+const LOG_LINE_GAP_MS = 110;
+const LOG_FADE_MS = 1500;
 let viewport = null;
 let alerts = null;
 let table = null;
@@ -345,8 +347,9 @@ function renderLog() {
   const log = Array.isArray(state.view.log) ? state.view.log : [];
   const automa = state.seats.filter((seat) => seat.kind === "automa");
   // lines new since the last message fade in one after the other (not on the first message,
-  // nor after an undo shortened the log)
+  // nor after an undo shortened the log), all of them within LOG_FADE_MS however many they are
   const fresh = logShown > 0 && log.length > logShown ? logShown : log.length;
+  const gap = Math.min(LOG_LINE_GAP_MS, LOG_FADE_MS / Math.max(1, log.length - fresh));
   log.forEach((entry, index) => {
     const line = namedMessage(entry, state.seats);
     // a structured entry names an automa by an entry of its own (not "P<n>"), in any language
@@ -355,7 +358,7 @@ function renderLog() {
     const item = el("li", by ? { class: "log-automa", dataset: { seat: String(by.seat) } } : {}, by ? seatBadge(by.seat) : null, by ? " " : null, line);
     if (index >= fresh) {
       item.classList.add("log-new");
-      item.style.animationDelay = `${Math.min(index - fresh, 40) * 110}ms`;
+      item.style.animationDelay = `${Math.round((index - fresh) * gap)}ms`;
     }
     dom.log.append(pointsAtPlaces(item, dom.board, entry)); // hovering a line shows the places it names
   });
