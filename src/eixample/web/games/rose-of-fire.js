@@ -107,7 +107,7 @@ function wrapText(parent, x, y, content, width, maxLines, cls, lineHeight = 11, 
   if (line) lines.push(line);
   const shown = lines.slice(0, maxLines);
   if (lines.length > maxLines) shown[maxLines - 1] = `${shown[maxLines - 1].slice(0, -1)}…`;
-  shown.forEach((entry, k) => text(parent, x, y + k * lineHeight, entry, { class: cls }));
+  shown.forEach((entry, k) => text(parent, x, y + k * lineHeight, entry, { class: cls, "data-fit": width }));
   return shown.length;
 }
 
@@ -440,7 +440,7 @@ function drawStrikers(ctx, g) {
   columns.forEach(([title, strikers, soldiers], k) => {
     const x = px + 8 + k * 104;
     const cell = group(g, { class: "striker-place" });
-    text(cell, x, y + 15, title, { class: "place-title" });
+    text(cell, x, y + 15, title, { class: "place-title", "data-fit": 96 });
     const parts = [];
     (strikers || []).forEach((count, seat) => {
       const sx = x + 12 + (seat % 2) * 46;
@@ -510,7 +510,7 @@ function drawInfluenceCards(ctx, g) {
     const node = group(g, { class: `influence-card status-${typeof card.status === "number" ? "owned" : card.status}`, "data-influence": card.id, "data-card": card.id });
     svg("rect", { x, y, width: w, height: 100, rx: 6, class: "influence-face" }, node);
     svg("rect", { x, y, width: w, height: 18, rx: 6, fill: SYMBOL_FILL[card.symbol] }, node);
-    text(node, x + 6, y + 13, `${card.id} · ${symbolName(card.symbol)}`, { class: "influence-head" });
+    text(node, x + 6, y + 13, `${card.id} · ${symbolName(card.symbol)}`, { class: "influence-head", "data-fit": w - 10 });
     wrapText(node, x + 6, y + 30, card.name, w - 10, 2, "influence-name", 10, 5.4);
     let cx = x + 12;
     for (const [symbol, count] of Object.entries(card.cost || {})) {
@@ -583,7 +583,7 @@ function drawCard(ctx, g, card, x, y, w) {
   const node = group(g, { class: `hand-card ${card.kind}`, "data-card": card.id });
   svg("rect", { x, y, width: w, height: CARD_H, rx: 7, class: "card-face" }, node);
   svg("rect", { x, y, width: w, height: 22, rx: 7, fill: KIND_FILL[card.kind] }, node);
-  text(node, x + 6, y + 15, `${kindName(card.kind)} · ${card.id}`, { class: "card-kind" });
+  text(node, x + 6, y + 15, `${kindName(card.kind)} · ${card.id}`, { class: "card-kind", "data-fit": w - 10 });
   if (card.colour && card.kind !== "strike") {
     const colours = card.colour === "any" ? ["yellow", "lilac", "green"] : [card.colour];
     colours.forEach((colour, k) => {

@@ -4,6 +4,7 @@
 // renderer (or if it fails) the board shows the view as text and every action is a button.
 
 import { api, clear, el } from "./api.js";
+import { squeezeFitted } from "./draw.js";
 
 const cache = new Map();
 let catalog = null;
@@ -40,6 +41,7 @@ export function drawBoard(svgRoot, fallback, renderer, view, options) {
       const handled = renderer.render(svgRoot, view, options);
       svgRoot.removeAttribute("hidden");
       fallback.hidden = true;
+      squeezeFitted(svgRoot);
       return new Set(handled ? Array.from(handled) : []);
     } catch (error) {
       console.error("board renderer failed", error);

@@ -72,6 +72,27 @@ export function text(parent, x, y, content, attrs = {}) {
   return node;
 }
 
+// A text that must keep within `width` drawing units (a card's head, a column's title): drawn
+// with {"data-fit": width}, it is squeezed to that width after the render when a language's
+// words are longer (`squeezeFitted`).
+export function squeezeFitted(svgRoot) {
+  // measured before the renderer's stylesheet is there, every text would seem too long
+  const loading = Array.from(document.querySelectorAll('link[rel="stylesheet"]')).filter((link) => !link.sheet);
+  if (loading.length) {
+    for (const link of loading) link.addEventListener("load", () => squeezeFitted(svgRoot), { once: true });
+    return;
+  }
+  const nodes = Array.from(svgRoot.querySelectorAll("text[data-fit]"));
+  const lengths = nodes.map((node) => node.getComputedTextLength()); // one layout for them all
+  nodes.forEach((node, k) => {
+    const width = Number(node.dataset.fit);
+    if (lengths[k] > width && !node.hasAttribute("textLength")) {
+      node.setAttribute("textLength", String(width));
+      node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  });
+}
+
 // A tooltip (an SVG title) on `node`.
 export function tip(node, content) {
   svg("title", {}, node).textContent = content;
