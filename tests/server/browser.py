@@ -413,3 +413,25 @@ def assert_new_log_lines_show_within_a_moment(page: Any) -> None:
         "items => items.map((li) => parseFloat(li.style.animationDelay))"
     )
     assert delays and max(delays) <= 1500, delays
+
+
+# Every text drawn to keep within a width: its text, that width, its drawn width, whether it was
+# squeezed, and its width unsqueezed.
+FITTED_TEXTS = """() => Array.from(document.querySelectorAll('svg#board text[data-fit]'), (node) => {
+  const squeezed = node.hasAttribute('textLength');
+  node.removeAttribute('textLength');
+  const natural = node.getComputedTextLength();
+  if (squeezed) node.setAttribute('textLength', node.dataset.fit);
+  return [node.textContent, Number(node.dataset.fit), node.getBBox().width, squeezed, natural];
+})"""
+
+def assert_board_texts_fit(page: Any) -> list[Any]:
+    """Every text drawn to a width keeps within it, squeezed exactly when it is longer; the
+    fitted texts, as FITTED_TEXTS gives them."""
+    texts: list[Any] = page.evaluate(FITTED_TEXTS)
+    assert texts
+    for words, width, drawn, squeezed, natural in texts:
+        # a squeezed text's box may pass its width by a glyph's overhang
+        assert drawn <= width + 2.5, f"{words!r} is {drawn:.1f} wide, over {width}"
+        assert squeezed == (natural > width), f"{words!r}: {natural:.1f} wide unsqueezed, within {width}"
+    return texts

@@ -23,7 +23,9 @@ from eixample.games.barcelona.setup import MAX_FIRST_PLAYER_VP, MAX_TURN_ORDER_V
 from tests.server.browser import (
     ARTIFACTS,
     BOARD,
+    LOCALES,
     READY,
+    assert_board_texts_fit,
     assert_keyboard_choice_shows_on_the_board,
     assert_new_log_lines_show_within_a_moment,
     assert_points_on_the_board,
@@ -37,6 +39,7 @@ from tests.server.browser import (
     sit_against_a_bot,
     tab,
     untranslated_log_lines,
+    with_lang,
 )
 from tests.server.harness import ServerProcess, create_game
 
@@ -369,6 +372,37 @@ def find_view_features() -> dict[str, dict[str, Any]]:
         if len(found) == 3:
             return found
     raise AssertionError(f"not found: {sorted({'crossing', 'building', 'tiles'} - found.keys())}")
+
+
+# A panel's title and its note, at one baseline: [title, note, where the title ends, where the note begins].
+PANEL_HEADS = """() => {
+  const notes = Array.from(document.querySelectorAll('svg#board text.panel-note'));
+  return Array.from(document.querySelectorAll('svg#board text.panel-title')).flatMap((title) => {
+    const end = title.getBBox().x + title.getBBox().width;
+    const beside = (note) =>
+      note.getAttribute('y') === title.getAttribute('y') && note.getBBox().x >= title.getBBox().x;
+    return notes.filter(beside).map((note) => [title.textContent, note.textContent, end, note.getBBox().x]);
+  });
+}"""
+
+
+@pytest.mark.parametrize("lang", ["de", "cs", "fr", "ja"])
+def test_panel_titles_notes_and_tile_texts_keep_to_their_room(
+    browser: Any, server: ServerProcess, lang: str
+) -> None:
+    """A German title or note is longer than the English one it replaced ("Einwohner-Leisten",
+    "wertet Plättchen × Multiplikator · über dem Ende: 2 SP je Schritt"): titles and notes do
+    not run into each other, and tile texts keep within their tiles."""
+    with server.client() as api:
+        game = create_game(api, "barcelona", [{"name": "Ana"}, {"name": "Biel"}], seed=3, seed_shown=True)
+    with tab(browser, 1280, 800, LOCALES[lang]) as page:
+        page.goto(with_lang(game["spectator_link"], lang))
+        page.wait_for_selector(f"{BOARD}.bcn-board")
+        heads = page.evaluate(PANEL_HEADS)
+        assert len(heads) >= 3
+        for title, note, end, begin in heads:
+            assert end + 4 <= begin, f"{title!r} runs into {note!r}"
+        assert_board_texts_fit(page)
 
 
 def test_board_reads_tiles_rows_and_target_from_the_view(page: Any, server: ServerProcess) -> None:

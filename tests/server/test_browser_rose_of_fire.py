@@ -28,6 +28,7 @@ from tests.server.browser import (
     BOARD,
     LOCALES,
     READY,
+    assert_board_texts_fit,
     assert_keyboard_choice_shows_on_the_board,
     assert_new_log_lines_show_within_a_moment,
     assert_no_serious_axe_violations,
@@ -283,17 +284,6 @@ def test_no_serious_axe_violations_on_the_board(
         assert smallest >= 24, f"a board target is only {smallest:.1f} px"
 
 
-# Every text drawn to keep within a width: its text, that width, its drawn width, whether it was
-# squeezed, and its width unsqueezed.
-FITTED_TEXTS = """() => Array.from(document.querySelectorAll('svg#board text[data-fit]'), (node) => {
-  const squeezed = node.hasAttribute('textLength');
-  node.removeAttribute('textLength');
-  const natural = node.getComputedTextLength();
-  if (squeezed) node.setAttribute('textLength', node.dataset.fit);
-  return [node.textContent, Number(node.dataset.fit), node.getBBox().width, squeezed, natural];
-})"""
-
-
 @pytest.mark.parametrize("lang", ["de", "fr"])
 def test_long_words_keep_within_their_cards_and_columns(
     browser: Any, rof_pages: dict[str, tuple[str, str]], lang: str
@@ -305,11 +295,7 @@ def test_long_words_keep_within_their_cards_and_columns(
         page.goto(with_lang(url, lang))
         page.wait_for_selector(ready)
         page.wait_for_selector(f"{BOARD}.rof-board")
-        texts = page.evaluate(FITTED_TEXTS)
-    assert texts
-    for words, width, drawn, squeezed, natural in texts:
-        assert drawn <= width + 0.5, f"{words!r} is {drawn:.1f} wide, over {width}"
-        assert squeezed == (natural > width), f"{words!r}: {natural:.1f} wide unsqueezed, within {width}"
+        texts = assert_board_texts_fit(page)
     assert any(squeezed and words.startswith("P1 · ") for words, _w, _d, squeezed, _n in texts)
 
 

@@ -382,10 +382,20 @@ function drawDefs(root) {
   svg("path", { d: "M0 5 H10 M5 0 V5 M2 5 V10", stroke: "#8b867d", "stroke-width": 1 }, stone);
 }
 
+// About how wide a text of `size` px is drawn: CJK characters are square, others about 0.62 em
+// (a text that must not run over is then squeezed to its room, measured: `data-fit`).
+function textWidth(content, size) {
+  let width = 0;
+  for (const character of String(content)) width += character.codePointAt(0) >= 0x2e80 ? size : size * 0.62;
+  return width;
+}
+
 function panel(parent, x, y, w, h, title, note = "") {
   svg("rect", { x, y, width: w, height: h, rx: 7, class: "bcn-panel" }, parent);
   if (title) text(parent, x + 8, y + 14, title, { class: "panel-title" });
-  if (note) text(parent, x + w - 8, y + 14, note, { class: "panel-note", "text-anchor": "end" });
+  if (!note) return;
+  const room = w - 16 - (title ? textWidth(title, 11.5) + 10 : 0);
+  text(parent, x + w - 8, y + 14, note, { class: "panel-note", "text-anchor": "end", "data-fit": Math.round(room) });
 }
 
 // -- the city ----------------------------------------------------------------------------------------
@@ -753,10 +763,10 @@ function drawInfo(ctx, g) {
   else if (view.end_triggered) text(g, x + 184, 20, t("bcn.lastRound"), { class: "info-alert" });
   // bag
   const bag = view.bag || {};
-  text(g, x + 282, 20, t("bcn.bag"), { class: "info-text" });
+  text(g, x + 294, 20, t("bcn.bag"), { class: "info-text", "text-anchor": "end", "data-fit": 90 });
   ["W", "M", "U"].forEach((kind, k) => {
-    citizenDisc(g, kind, x + 312 + k * 27, 16, 6.5);
-    text(g, x + 321 + k * 27, 20, bag[kind] ?? 0, { class: "info-text" });
+    citizenDisc(g, kind, x + 305 + k * 30, 16, 6.5);
+    text(g, x + 314 + k * 30, 20, bag[kind] ?? 0, { class: "info-text" });
   });
   // scores
   const scores = view.scores || [];
@@ -819,15 +829,15 @@ function drawCerdaTiles(ctx, g) {
     const ty = y + 20;
     const face = tip(group(g, { class: `cerda-tile${tile.scored ? " scored" : ""}`, "data-tile": tile.id }), `${SECTIONS[k] || k + 1}: ${CONDITIONS[tile.condition] ? `${tile.vp} ${t("bcn.vp")} ${CONDITIONS[tile.condition]}` : tile.text}${tile.scored ? ` (${t("bcn.scored")})` : ""}`);
     svg("rect", { x: tx, y: ty, width: 122, height: 50, rx: 5, fill: tile.scored ? "#e4e1da" : "#fff8e6", stroke: "#7a6a4a", "stroke-width": 1.2 }, face);
-    text(face, tx + 5, ty + 12, `${k + 1} · ${SECTIONS[k] || ""}`, { class: "tile-head" });
+    text(face, tx + 5, ty + 12, `${k + 1} · ${SECTIONS[k] || ""}`, { class: "tile-head", "data-fit": 84 });
     text(face, tx + 117, ty + 12, tile.id, { class: "tile-id", "text-anchor": "end" });
-    wrapText(face, tx + 5, ty + 25, `${tile.vp} ${t("bcn.vp")} ${CONDITIONS[tile.condition] || tile.text}`, 26, 2, "tile-text");
+    wrapText(face, tx + 5, ty + 25, `${tile.vp} ${t("bcn.vp")} ${CONDITIONS[tile.condition] || tile.text}`, 26, 2, "tile-text", 10, 112);
     if (tile.scored) text(face, tx + 117, ty + 46, t("bcn.scored"), { class: "scored-label", "text-anchor": "end" });
   });
 }
 
-// Up to `lines` lines of about `width` characters.
-function wrapText(parent, x, y, content, width, lines, cls, lineHeight = 10) {
+// Up to `lines` lines of about `width` characters, each kept within `fit` drawing units if given.
+function wrapText(parent, x, y, content, width, lines, cls, lineHeight = 10, fit = null) {
   const words = String(content).split(/\s+/);
   const out = [];
   let line = "";
@@ -842,7 +852,7 @@ function wrapText(parent, x, y, content, width, lines, cls, lineHeight = 10) {
     out.length = lines;
     out[lines - 1] = `${out[lines - 1].slice(0, width - 1)}…`;
   }
-  out.forEach((row, k) => text(parent, x, y + k * lineHeight, row, { class: cls }));
+  out.forEach((row, k) => text(parent, x, y + k * lineHeight, row, { class: cls, "data-fit": fit }));
 }
 
 // -- the side board ---------------------------------------------------------------------------------
@@ -883,7 +893,7 @@ function drawModernismeTile(parent, x, y, w, h, tile) {
   text(parent, x + 5, y + 11, `${tile.vp} ${t("bcn.vp")}`, { class: "tile-head" });
   text(parent, x + w - 4, y + 11, tile.id, { class: "tile-id", "text-anchor": "end" });
   const chars = Math.floor(w / 4.6);
-  wrapText(parent, x + 4, y + 24, CONDITIONS[tile.condition] || tile.text || "", chars, Math.floor((h - 16) / 10), "tile-text");
+  wrapText(parent, x + 4, y + 24, CONDITIONS[tile.condition] || tile.text || "", chars, Math.floor((h - 16) / 10), "tile-text", 10, w - 8);
 }
 
 // A Building type's name in words ("L1" stays "L1" where the catalog has none).
@@ -922,7 +932,7 @@ function drawServices(ctx, g) {
     const [line1, line2] = serviceName(service);
     text(s, sx + 36.5, sy + 11, clip(line1, 15), { class: "service-name" });
     text(s, sx + 36.5, sy + 21, clip(line2, 15), { class: "service-name" });
-    wrapText(s, sx + 36.5, sy + 31, SERVICE_EFFECTS[service.effect] || service.effect, 15, 2, "service-effect", 8.5);
+    wrapText(s, sx + 36.5, sy + 31, SERVICE_EFFECTS[service.effect] || service.effect, 15, 2, "service-effect", 8.5, 69);
     if (service.left) {
       coin(s, sx + 11, sy + 50, 7, service.next_cost);
       text(s, sx + 22, sy + 53.5, "→", { class: "tiny-text", "text-anchor": "start" });
@@ -1016,8 +1026,12 @@ function drawTracks(ctx, g) {
   const n = sample.values.length;
   const cell = (W - 8 - labelW - 34) / n;
   const lowest = view.lowest_visible;
-  text(g, x + 100, y + 14, t("bcn.panel.tracksNote", { vp: lowest ?? "—" }), { class: "panel-note" });
-  text(g, W - 14, y + 14, t("bcn.panel.tracksLegend"), { class: "panel-note", "text-anchor": "end" });
+  // the note goes between the panel's title and the legend, whose lengths depend on the language
+  const legend = t("bcn.panel.tracksLegend");
+  const noteX = x + 8 + textWidth(t("bcn.panel.tracks"), 11.5) + 10;
+  const room = W - 14 - textWidth(legend, 9.5) - 12 - noteX;
+  text(g, noteX, y + 14, t("bcn.panel.tracksNote", { vp: lowest ?? "—" }), { class: "panel-note", "data-fit": Math.round(room) });
+  text(g, W - 14, y + 14, legend, { class: "panel-note", "text-anchor": "end" });
   // section headings, with the Cerdà Scoring tile each section scores
   const sections = sample.sections;
   for (let s = 0; s < 3; s += 1) {
