@@ -162,6 +162,9 @@ def play_a_whole_game(page: Any, new_server: Callable[..., ServerProcess], tag: 
     engine = barcelona.replay(record)
     assert engine.is_terminal()
     assert shown == engine.scores()
+    # "Partie terminée" keeps clear of the bag's title
+    alert_end = page.locator(f"{BOARD} .info-alert").evaluate("(n) => n.getBBox().x + n.getBBox().width")
+    assert alert_end + 2 <= page.locator(f"{BOARD} .bag-title").evaluate("(n) => n.getBBox().x")
     board_scores = page.locator(f"{BOARD} .bcn-info").text_content() or ""
     assert str(engine.scores()[0]) in board_scores
     assert played["board"] > played["button"] > 0

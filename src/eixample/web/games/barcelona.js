@@ -759,11 +759,13 @@ function drawInfo(ctx, g) {
     text(g, x + 132, 20, t("bcn.first"), { class: "info-text" });
     seatToken(g, view.first_player, x + 168, 16, 7);
   }
-  if (view.terminal) text(g, x + 184, 20, t("bcn.gameOver"), { class: "info-alert" });
-  else if (view.end_triggered) text(g, x + 184, 20, t("bcn.lastRound"), { class: "info-alert" });
+  // the alert keeps to the room left of the bag's title
+  const alertRoom = Math.round(294 - textWidth(t("bcn.bag"), 10) - 8 - 184);
+  if (view.terminal) text(g, x + 184, 20, t("bcn.gameOver"), { class: "info-alert", "data-fit": alertRoom });
+  else if (view.end_triggered) text(g, x + 184, 20, t("bcn.lastRound"), { class: "info-alert", "data-fit": alertRoom });
   // bag
   const bag = view.bag || {};
-  text(g, x + 294, 20, t("bcn.bag"), { class: "info-text", "text-anchor": "end", "data-fit": 90 });
+  text(g, x + 294, 20, t("bcn.bag"), { class: "info-text bag-title", "text-anchor": "end", "data-fit": 90 });
   ["W", "M", "U"].forEach((kind, k) => {
     citizenDisc(g, kind, x + 305 + k * 30, 16, 6.5);
     text(g, x + 314 + k * 30, 20, bag[kind] ?? 0, { class: "info-text" });
